@@ -1,0 +1,125 @@
+# cryptoshim build. `make` builds the library and CLI, `make test` runs every
+# test and ends with "N passed, N failed". Area-specific rules live in mk/*.mk.
+
+BUILD ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+VECTORS ?= $(abspath ../shared/vectors)
+
+# Cross builds: make CROSS=s390x|sparc32 test-unit (kernel tests under qemu).
+CROSS ?=
+ifeq ($(CROSS),s390x)
+  CC := s390x-linux-gnu-gcc
+  QEMU := qemu-s390x
+  BUILD := build/cross-s390x
+  CROSS_CFLAGS := -march=z13 -static
+else ifeq ($(CROSS),sparc32)
+  CC := sparc64-linux-gnu-gcc
+  QEMU := qemu-sparc32plus
+  BUILD := build/cross-sparc32
+  CROSS_CFLAGS := -m32 -mcpu=v8 -static
+else ifneq ($(CROSS),)
+  $(error CROSS must be s390x or sparc32)
+else
+  CC ?= gcc
+  QEMU :=
+endif
+
+MACHINE := $(shell $(CC) -dumpmachine)
+ARCH := $(firstword $(subst -, ,$(MACHINE)))
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+HARDEN := -fstack-protector-strong -D_FORTIFY_SOURCE=2
+ifeq ($(ARCH),x86_64)
+  HARDEN += -fcf-protection
+endif
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = $(CFLAGS) $(WARN) $(HARDEN) -std=gnu11 -fPIC -pthread $(CROSS_CFLAGS) $(EXTRA_CFLAGS) -I.
+LDHARDEN := -Wl,-z,relro,-z,now -Wl,-z,noexecstack
+
+# Sources. Per-ISA folders are built only for their architecture; their
+# instruction-set flags are set per folder in mk/*.mk.
+KERNEL_SRCS := $(wildcard kernels/*.c kernels/bn/*.c kernels/mldsa/*.c) \
+               $(wildcard kernels/bn/$(ARCH)/*.c kernels/mldsa/$(ARCH)/*.c) \
+               $(wildcard kernels/bn/$(ARCH)/*.S kernels/mldsa/$(ARCH)/*.S)
+# shim/interpose_*.c define libcrypto's symbols: only in the preloaded library.
+SHIM_ALL := $(wildcard shim/*.c)
+SHIM_INTERPOSE := $(wildcard shim/interpose_*.c)
+SHIM_CORE := $(filter-out $(SHIM_INTERPOSE),$(SHIM_ALL))
+PROVIDER_SRCS := $(wildcard provider/*.c)
+CLI_SRCS := $(wildcard shim/cli/*.c)
+
+obj = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(1)))
+KERNEL_OBJS := $(call obj,$(KERNEL_SRCS))
+CORE_OBJS := $(KERNEL_OBJS) $(call obj,$(SHIM_CORE))
+LIB_OBJS := $(CORE_OBJS) $(call obj,$(SHIM_INTERPOSE) $(PROVIDER_SRCS))
+
+LIB := $(BUILD)/libcryptoshim.so
+CORE_A := $(BUILD)/libcryptoshim_core.a
+CLI := $(BUILD)/cryptoshim
+
+# Unit tests: tests/unit/kernel_*.c use no OpenSSL (also built for CROSS);
+# tests/unit/diff_*.c compare against the system libcrypto (native only).
+KERNEL_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/kernel_*.c))
+DIFF_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/diff_*.c))
+TEST_SUPPORT := $(call obj,$(wildcard tests/unit/support/*.c))
+
+.PHONY: all install test test-unit tests-build ct asan valgrind clean openssl35 demo test-cross
+.DEFAULT_GOAL := all
+
+ifeq ($(CROSS),)
+all: $(LIB) $(CLI)
+else
+all: $(KERNEL_TESTS)
+endif
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS) interpose.map
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $(LIB_OBJS) $(LDHARDEN) \
+	    -Wl,--version-script=interpose.map -ldl -pthread
+
+$(CORE_A): $(CORE_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(CLI): $(call obj,$(CLI_SRCS)) $(CORE_A)
+	$(CC) $(ALL_CFLAGS) -pie -o $@ $^ $(LDHARDEN) -lcrypto -ldl -pthread -lm
+
+$(BUILD)/tests/kernel_%: tests/unit/kernel_%.c $(KERNEL_OBJS) $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
+
+$(BUILD)/tests/diff_%: tests/unit/diff_%.c $(CORE_A) $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcrypto -ldl -pthread -lm
+
+tests-build: all $(KERNEL_TESTS) $(DIFF_TESTS)
+
+# Area fragments add rules, per-folder flags and test suites.
+-include $(sort $(wildcard mk/*.mk))
+-include $(patsubst %.o,%.d,$(LIB_OBJS) $(call obj,$(CLI_SRCS)) $(TEST_SUPPORT))
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin
+	install -m 0644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libcryptoshim.so
+	install -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/bin/cryptoshim
+
+# Kernel unit tests only (natively, or under qemu with CROSS=...).
+test-unit: $(KERNEL_TESTS)
+	@BUILD=$(BUILD) QEMU="$(QEMU)" VECTORS=$(VECTORS) scripts/run-tests.sh unit
+
+test: tests-build
+	@BUILD=$(BUILD) VECTORS=$(VECTORS) scripts/run-tests.sh all
+
+test-cross:
+	@BUILD=$(BUILD) VECTORS=$(VECTORS) scripts/run-tests.sh cross
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/cross-* $(LIB) $(CLI) $(CORE_A)

@@ -1,0 +1,78 @@
+/* The narrow interface between the shim and big-number kernels.
+ *
+ * Numbers are little-endian arrays of cs_limb (least significant limb first),
+ * all of the modulus' limb count n. No OpenSSL types: the shim converts. */
+#ifndef CRYPTOSHIM_BN_KERNEL_H
+#define CRYPTOSHIM_BN_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../cpu_features.h"
+
+#if defined(__SIZEOF_INT128__) && !defined(CS_BN_LIMB32)
+typedef uint64_t cs_limb;
+typedef unsigned __int128 cs_dlimb;
+#define CS_LIMB_BITS 64
+#else
+typedef uint32_t cs_limb;
+typedef uint64_t cs_dlimb;
+#define CS_LIMB_BITS 32
+#endif
+#define CS_LIMB_BYTES (CS_LIMB_BITS / 8)
+
+/* Moduli the kernels accept, in bits. */
+#define CS_BN_MIN_BITS 256
+#define CS_BN_MAX_BITS 8192
+#define CS_BN_MAX_LIMBS (CS_BN_MAX_BITS / CS_LIMB_BITS)
+/* Longest exponent accepted (bits); longer ones go to libcrypto. */
+#define CS_BN_MAX_EXP_BITS (2 * CS_BN_MAX_BITS)
+
+/* Montgomery constants for one odd modulus m of n limbs, R = 2^(n*CS_LIMB_BITS).
+ * Built once per modulus by cs_mont_init and cached by the shim. The modulus
+ * is public: building it need not be constant time. */
+typedef struct cs_mont {
+    size_t n;                      /* limbs in m, top limb may be zero */
+    unsigned bits;                 /* bit length of m */
+    cs_limb n0;                    /* -m^-1 mod 2^CS_LIMB_BITS */
+    cs_limb m[CS_BN_MAX_LIMBS];    /* the modulus */
+    cs_limb rr[CS_BN_MAX_LIMBS];   /* R^2 mod m */
+    cs_limb one[CS_BN_MAX_LIMBS];  /* R mod m (1 in Montgomery form) */
+} cs_mont;
+
+/* Fills mont for the odd modulus m (n limbs, 1 <= n <= CS_BN_MAX_LIMBS).
+ * Returns 0, or -1 if m is even or too long. */
+int cs_mont_init(cs_mont *mont, const cs_limb *m, size_t n);
+
+/* One implementation of Montgomery arithmetic. Selected by the shim's
+ * dispatcher; each is tested alone against the portable one. */
+typedef struct cs_bn_kernel {
+    const char *name;       /* stable, as in CRYPTOSHIM_KERNELS and stats */
+    uint32_t cpu_features;  /* all of these must be present to run it */
+    unsigned min_bits;      /* modulus sizes served, inclusive */
+    unsigned max_bits;
+
+    /* r = a*b/R mod m, for a, b < m; r may alias a or b. */
+    void (*mont_mul)(cs_limb *r, const cs_limb *a, const cs_limb *b,
+                     const cs_mont *mont);
+    /* r = a*a/R mod m, for a < m; r may alias a. */
+    void (*mont_sqr)(cs_limb *r, const cs_limb *a, const cs_mont *mont);
+    /* r = a^e mod m for a < m (ordinary, not Montgomery form), e given as
+     * ceil(ebits/CS_LIMB_BITS) limbs of which the low ebits bits are used.
+     * consttime != 0: e is secret; no branch or memory index depends on it
+     * (fixed window, every table entry read under a mask, all ebits bits
+     * processed). Returns 0, or -1 if the kernel cannot serve the input. */
+    int (*exp)(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
+               const cs_mont *mont, int consttime);
+} cs_bn_kernel;
+
+/* The kernels built into this library, NULL-terminated; portable first. */
+extern const cs_bn_kernel *const cs_bn_kernels[];
+extern const cs_bn_kernel cs_bn_portable;
+
+/* Endian-clean conversions between little-endian bytes and limbs. nbytes may
+ * be anything; missing bytes read as zero, extra limbs are zeroed. */
+void cs_limbs_from_le_bytes(cs_limb *r, size_t n, const uint8_t *in, size_t nbytes);
+void cs_limbs_to_le_bytes(uint8_t *out, size_t nbytes, const cs_limb *a, size_t n);
+
+#endif

@@ -1,0 +1,83 @@
+/* ML-DSA (FIPS 204) as seen by the provider: key generation, signing and
+ * verification for ML-DSA-44/65/87. Byte encodings are FIPS 204's.
+ *
+ * Every function takes the implementation to use (portable, or a per-ISA
+ * backend) so tests can compare them; the shim's dispatcher picks one. */
+#ifndef CRYPTOSHIM_MLDSA_H
+#define CRYPTOSHIM_MLDSA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../cpu_features.h"
+
+#define CS_MLDSA_SEED_BYTES 32
+#define CS_MLDSA_RND_BYTES 32
+#define CS_MLDSA_MU_BYTES 64
+#define CS_MLDSA_TR_BYTES 64
+#define CS_MLDSA_MAX_CTX_BYTES 255
+
+/* Largest sizes over all parameter sets (ML-DSA-87). */
+#define CS_MLDSA_MAX_PK_BYTES 2592
+#define CS_MLDSA_MAX_SK_BYTES 4896
+#define CS_MLDSA_MAX_SIG_BYTES 4627
+
+/* Parameter sets are named by their number: 44, 65, 87. */
+size_t cs_mldsa_pk_bytes(int ps);  /* 0 if ps is unknown */
+size_t cs_mldsa_sk_bytes(int ps);
+size_t cs_mldsa_sig_bytes(int ps);
+
+/* One implementation (a backend): opaque here, defined in mldsa_backend.h. */
+typedef struct cs_mldsa_impl cs_mldsa_impl;
+extern const cs_mldsa_impl cs_mldsa_portable;
+/* Name as in CRYPTOSHIM_KERNELS and stats ("portable", "avx2", ...), and the
+ * CPU features it needs. */
+const char *cs_mldsa_impl_name(const cs_mldsa_impl *impl);
+uint32_t cs_mldsa_impl_cpu_features(const cs_mldsa_impl *impl);
+/* All built-in implementations, NULL-terminated, portable first. */
+extern const cs_mldsa_impl *const cs_mldsa_impls[];
+
+/* All functions return 0 on success, -1 on failure (bad parameter set,
+ * bad length, invalid signature). Secret inputs (seed, sk, rnd) decide no
+ * branch or memory index, apart from the rejection loop's own outcome. */
+
+/* KeyGen from a 32-byte seed (FIPS 204 ML-DSA.KeyGen_internal). */
+int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
+                    const uint8_t seed[CS_MLDSA_SEED_BYTES]);
+
+/* tr = H(pk, 64), as stored in sk; callers streaming a message need it. */
+int cs_mldsa_pk_tr(int ps, uint8_t tr[CS_MLDSA_TR_BYTES], const uint8_t *pk);
+
+/* Pure ML-DSA signing of msg with context ctx (ctxlen <= 255).
+ * rnd: 32 random bytes (hedged) or 32 zero bytes (deterministic). */
+int cs_mldsa_sign(const cs_mldsa_impl *impl, int ps, uint8_t *sig, const uint8_t *sk,
+                  const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
+                  const uint8_t rnd[CS_MLDSA_RND_BYTES]);
+/* Signing with an externally computed mu (FIPS 204 Sign_internal on mu). */
+int cs_mldsa_sign_mu(const cs_mldsa_impl *impl, int ps, uint8_t *sig, const uint8_t *sk,
+                     const uint8_t mu[CS_MLDSA_MU_BYTES],
+                     const uint8_t rnd[CS_MLDSA_RND_BYTES]);
+
+/* Pure ML-DSA verification; 0 if sig is a valid signature of msg under pk. */
+int cs_mldsa_verify(const cs_mldsa_impl *impl, int ps, const uint8_t *sig, size_t siglen,
+                    const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
+                    const uint8_t *pk);
+int cs_mldsa_verify_mu(const cs_mldsa_impl *impl, int ps, const uint8_t *sig, size_t siglen,
+                       const uint8_t mu[CS_MLDSA_MU_BYTES], const uint8_t *pk);
+
+/* Recomputes the public key from an expanded private key (for keys imported
+ * without seed or public key, and for pairwise checks). */
+int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const uint8_t *sk);
+
+/* Incremental SHAKE256, for mu = H(tr || 0 || ctxlen || ctx || M) over a
+ * streamed message. The state is plain data: copy it to fork a stream. */
+typedef struct cs_shake256 {
+    uint64_t s[25];
+    unsigned pos;
+    unsigned finalized;
+} cs_shake256;
+void cs_shake256_init(cs_shake256 *st);
+void cs_shake256_absorb(cs_shake256 *st, const uint8_t *in, size_t len);
+void cs_shake256_squeeze(cs_shake256 *st, uint8_t *out, size_t len); /* finalizes on first call */
+
+#endif

@@ -1,0 +1,30 @@
+/* Environment controls, read once in the constructor with secure_getenv (so
+ * ignored in secure-execution processes), and the CPU features they mask. */
+#ifndef CRYPTOSHIM_CONTROLS_H
+#define CRYPTOSHIM_CONTROLS_H
+
+#include <stdint.h>
+
+/* Reads CRYPTOSHIM_* and detects the CPU; called by the constructor and by
+ * the CLI. Safe to call more than once (later calls re-read). */
+void cs_controls_load(void);
+
+/* CRYPTOSHIM_DISABLE=1: pass everything through. */
+int cs_disabled(void);
+/* CRYPTOSHIM_KERNELS=a,b given: only these kernels, and they serve every
+ * call they support whatever the policy says (for tests and A/B runs). */
+int cs_kernels_forced(void);
+/* Whether a kernel (by name) may be used under CRYPTOSHIM_KERNELS. */
+int cs_kernel_allowed(const char *name);
+
+/* Features the CPU has, as detected (cpuid/xgetbv, getauxval). */
+uint32_t cs_cpu_detected(void);
+/* Detected minus those hidden by CRYPTOSHIM_CPU=-adx,-bmi2,... */
+uint32_t cs_cpu_features(void);
+/* Name of a feature bit ("avx2"), or NULL. */
+const char *cs_cpu_feature_name(uint32_t bit);
+
+/* CRYPTOSHIM_POLICY, or NULL when unset (use the built-in table). */
+const char *cs_policy_path(void);
+
+#endif

@@ -1,0 +1,51 @@
+/* Which kernel serves an operation: the built-in measured policy table, or
+ * a policy file written by `cryptoshim calibrate`, filtered by CPU features
+ * and CRYPTOSHIM_KERNELS. Decisions are made from data fixed at start, so
+ * calls on the hot path only read. */
+#ifndef CRYPTOSHIM_DISPATCH_H
+#define CRYPTOSHIM_DISPATCH_H
+
+#include "../kernels/bn/bn_kernel.h"
+#include "../kernels/mldsa/mldsa.h"
+
+/* Operation names, also used in stats and policy files. */
+#define CS_OP_MOD_EXP "mod_exp"
+#define CS_OP_MOD_EXP_CT "mod_exp_consttime"
+#define CS_OP_MLDSA_KEYGEN "mldsa_keygen"
+#define CS_OP_MLDSA_SIGN "mldsa_sign"
+#define CS_OP_MLDSA_VERIFY "mldsa_verify"
+
+/* A policy rule: for op on moduli of min_bits..max_bits, use kernel (or
+ * "libcrypto"). The first rule that matches and whose kernel can run wins. */
+typedef struct cs_policy_rule {
+    char op[24];
+    unsigned min_bits, max_bits;
+    char kernel[24];
+} cs_policy_rule;
+
+/* Built-in rules for this architecture, with the measurements behind them
+ * in comments beside the table (shim/policy_builtin.c). */
+extern const cs_policy_rule cs_policy_builtin[];
+extern const unsigned cs_policy_builtin_count;
+
+/* Loads the policy (file if CRYPTOSHIM_POLICY names a readable one, else the
+ * built-in table). Constructor only. */
+void cs_dispatch_init(void);
+
+/* Kernel for a modular exponentiation with a `bits`-bit modulus, or NULL to
+ * pass it to libcrypto. */
+const cs_bn_kernel *cs_dispatch_bn(int consttime, unsigned bits);
+
+/* Whether a kernel can run here (CPU features, CRYPTOSHIM_KERNELS). */
+int cs_bn_kernel_usable(const cs_bn_kernel *k);
+const cs_bn_kernel *cs_bn_kernel_by_name(const char *name);
+
+/* ML-DSA implementation for parameter set ps (44/65/87): the fastest usable
+ * one (never NULL: portable always runs). */
+const cs_mldsa_impl *cs_dispatch_mldsa(int ps);
+
+/* Parses policy text (lines "op min_bits max_bits kernel", # comments) into
+ * rules; returns the number parsed or -1 on a syntax error. */
+int cs_policy_parse(const char *text, cs_policy_rule *rules, unsigned max_rules);
+
+#endif
