@@ -1,0 +1,24 @@
+/* Subcommands of build/cryptoshim, one file each. */
+#ifndef CRYPTOSHIM_CLI_H
+#define CRYPTOSHIM_CLI_H
+
+/* Each returns the process exit status; argv[0] is the subcommand name. */
+int cli_info(int argc, char **argv);
+int cli_run(int argc, char **argv);
+int cli_stats(int argc, char **argv);
+int cli_selftest(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_calibrate(int argc, char **argv);
+int cli_ab(int argc, char **argv);
+
+/* Parts of `bench`, by area: each prints its own table, returns 0 on success. */
+int cli_bench_bn(int argc, char **argv);
+int cli_bench_mldsa(int argc, char **argv);
+
+/* Absolute path of build/libcryptoshim.so beside this executable (or the
+ * installed lib dir); NULL if it cannot be found. */
+const char *cli_library_path(void);
+/* Directory holding the project's scripts/ (source tree or installed share). */
+const char *cli_scripts_dir(void);
+
+#endif
