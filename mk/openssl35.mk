@@ -1,0 +1,15 @@
+# `make openssl35`: Debian 13's OpenSSL 3.5 unpacked under $(BUILD)/openssl35
+# (nothing installed on the system); tests needing 3.5 run
+# $(BUILD)/openssl35/bin/openssl. See scripts/fetch-openssl35.sh.
+ifeq ($(CROSS),)
+OPENSSL35 := $(BUILD)/openssl35/bin/openssl
+
+openssl35: $(OPENSSL35)
+
+# Re-run when the script changes; the script itself skips work already done.
+$(OPENSSL35): scripts/fetch-openssl35.sh
+	@rm -f $(BUILD)/openssl35/.done
+	scripts/fetch-openssl35.sh $(BUILD)/openssl35
+
+tests-build: openssl35
+endif
