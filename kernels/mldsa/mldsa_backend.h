@@ -1,0 +1,229 @@
+/* The narrow interface between the generic ML-DSA code (sign.c: FIPS 204's
+ * algorithms, encodings, hashing glue) and a per-ISA backend.
+ *
+ * A backend is one `struct cs_mldsa_impl`: a table of function pointers for
+ * the pieces that dominate run time. A new backend starts as a copy of the
+ * portable table (cs_mldsa_portable_ops() fills one) and replaces entries
+ * one at a time; tests/unit/kernel_mldsa.c compares every entry of every
+ * impl in cs_mldsa_impls[] against the portable one on random inputs.
+ *
+ * Representations
+ * - q = 8380417. A polynomial is 256 int32_t coefficients (cs_mldsa_poly,
+ *   32-byte aligned so SIMD code may use aligned loads).
+ * - "Normal domain": coefficient i is the coefficient of X^i. Packing,
+ *   rounding, norms and hints work on this domain only.
+ * - "NTT domain": OPAQUE to the generic code. The generic code never reads
+ *   or writes NTT-domain coefficients itself: NTT-domain data is produced
+ *   only by ntt() and expand_a(), and consumed only by pointwise_mont(),
+ *   pointwise_acc_mont() and invntt_tomont() (plus the elementwise
+ *   reduce32/add/sub, which are order-independent). So a backend may store
+ *   NTT-domain polynomials in any fixed permutation it likes, as long as
+ *   its ntt(), expand_a() and invntt_tomont() agree. The portable backend
+ *   uses FIPS 204's order (bit-reversed evaluation points, the order in
+ *   which ExpandA's RejNTTPoly emits coefficients). A backend with its own
+ *   order gets ExpandA right by setting `ntt_order` (applied by the generic
+ *   expand_a to each sampled polynomial) or by providing its own expand_a.
+ * - Montgomery: R = 2^32. mont(x) = x * R^-1 mod q, centred.
+ *
+ * Secrets: every hook except expand_a, rej_uniform, use_hint and the
+ * unpackers of public data runs on secret data and must be constant time
+ * (no branch, no memory index on coefficient values). rej_eta is the one
+ * exception allowed by FIPS 204 (position of rejected nibbles, which is
+ * independent of the accepted values): see its contract. */
+#ifndef CRYPTOSHIM_MLDSA_BACKEND_H
+#define CRYPTOSHIM_MLDSA_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mldsa.h"
+
+#define CS_MLDSA_N 256
+#define CS_MLDSA_Q 8380417
+#define CS_MLDSA_D 13
+#define CS_MLDSA_MAX_K 8
+#define CS_MLDSA_MAX_L 7
+
+typedef struct cs_mldsa_poly {
+    int32_t c[CS_MLDSA_N];
+} __attribute__((aligned(32))) cs_mldsa_poly;
+
+/* FIPS 204 Table 1, plus derived encoding sizes. */
+typedef struct cs_mldsa_params {
+    int ps;                 /* 44, 65, 87 */
+    unsigned k, l;          /* rows, columns of A */
+    unsigned eta;           /* 2 or 4 */
+    unsigned tau;           /* nonzero coefficients of c */
+    unsigned beta;          /* tau * eta */
+    int32_t gamma1;         /* 2^17 or 2^19 */
+    int32_t gamma2;         /* (q-1)/88 or (q-1)/32 */
+    unsigned omega;         /* max hints */
+    unsigned ctilde_bytes;  /* lambda/4: 32, 48, 64 */
+    unsigned poly_eta_bytes;    /* 96 or 128 */
+    unsigned poly_z_bytes;      /* 576 or 640 */
+    unsigned poly_w1_bytes;     /* 192 or 128 */
+    size_t pk_bytes, sk_bytes, sig_bytes;
+} cs_mldsa_params;
+
+/* Parameters of set ps (44/65/87), NULL if unknown. */
+const cs_mldsa_params *cs_mldsa_params_get(int ps);
+
+/* Byte sizes of the packed polynomials that do not depend on ps. */
+#define CS_MLDSA_POLY_T1_BYTES 320
+#define CS_MLDSA_POLY_T0_BYTES 416
+
+typedef struct cs_mldsa_impl cs_mldsa_impl;
+
+struct cs_mldsa_impl {
+    const char *name;       /* "portable", "avx2", ... */
+    uint32_t cpu_features;  /* CS_CPU_* bits it needs, 0 for portable */
+
+    /* ---- Keccak ---------------------------------------------------- */
+    /* Keccak-f[1600] on 25 lanes; lane i is bytes 8i..8i+7 of the state
+     * read little-endian (so byte absorption is endian-clean). */
+    void (*keccakf1600)(uint64_t s[25]);
+    /* Four independent Keccak-f[1600], lanes interleaved: s[4*i + j] is
+     * lane i of state j (one 256-bit vector per lane index). */
+    void (*keccakf1600_x4)(uint64_t s[100]);
+
+    /* ---- NTT domain (see "Representations") ------------------------ */
+    /* Forward NTT in place, normal -> NTT domain, no final reduction.
+     * In: |a_i| < 2^31 - 8q (callers pass |a_i| < q). Out: |a_i| < in + 8q. */
+    void (*ntt)(cs_mldsa_poly *a);
+    /* Inverse NTT in place, NTT -> normal domain, times R = 2^32 (so that
+     * invntt(pointwise_mont(ntt(a), ntt(b))) = a*b mod (X^256+1, q)).
+     * In: |a_i| < q. Out: |a_i| < q. */
+    void (*invntt_tomont)(cs_mldsa_poly *a);
+    /* c_i = mont(a_i * b_i). In: |a_i * b_i| < q * 2^31 (e.g. |a|,|b| < 9q
+     * or a in [0,q), |b| < 2^31 / 2). Out: |c_i| < q. c may alias a or b. */
+    void (*pointwise_mont)(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
+    /* c = sum_{i<n} mont(a[i] * b[i]), n <= 8, inputs as pointwise_mont.
+     * Out: |c_j| < n*q. c must not alias a or b. */
+    void (*pointwise_acc_mont)(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                               const cs_mldsa_poly *b, unsigned n);
+
+    /* ---- Elementwise (any domain, order-independent) --------------- */
+    /* a_i = a_i mod q in [-6283008, 6283008]. In: a_i <= 2^31 - 2^22 - 1. */
+    void (*reduce32)(cs_mldsa_poly *a);
+    /* a_i += q if a_i < 0. In: |a_i| < q. Out: [0, q). */
+    void (*caddq)(cs_mldsa_poly *a);
+    /* c = a + b, c = a - b (no reduction), a = a << 13 (a_i < 2^18). */
+    void (*add)(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
+    void (*sub)(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
+    void (*shiftl)(cs_mldsa_poly *a);
+
+    /* ---- Rounding (normal domain) ---------------------------------- */
+    /* Power2Round: a in [0,q) -> a1 in [0, 2^10), a0 in (-2^12, 2^12],
+     * a = a1*2^13 + a0. */
+    void (*power2round)(cs_mldsa_poly *a1, cs_mldsa_poly *a0, const cs_mldsa_poly *a);
+    /* Decompose: a in [0,q) -> a1 = HighBits in [0, (q-1)/(2*gamma2)),
+     * a0 = LowBits, centred in (-gamma2, gamma2] (the q-1 corner gives
+     * a1 = 0, a0 = -1 per FIPS 204). */
+    void (*decompose)(cs_mldsa_poly *a1, cs_mldsa_poly *a0, const cs_mldsa_poly *a,
+                      int32_t gamma2);
+    /* Hint bits h_i = MakeHint(-ct0, w - cs2 + ct0) expressed on
+     * a0 = LowBits(w - cs2) + ct0_i (centred) and a1 = HighBits(w - cs2):
+     * h_i = 1 iff a0 > gamma2 or a0 < -gamma2 or (a0 == -gamma2 and
+     * a1 != 0). Returns the number of ones. Constant time. */
+    unsigned (*make_hint)(cs_mldsa_poly *h, const cs_mldsa_poly *a0,
+                          const cs_mldsa_poly *a1, int32_t gamma2);
+    /* UseHint: a in [0,q), h in {0,1} -> b = corrected HighBits(a). */
+    void (*use_hint)(cs_mldsa_poly *b, const cs_mldsa_poly *a, const cs_mldsa_poly *h,
+                     int32_t gamma2);
+    /* Nonzero iff some |a_i| >= bound (a_i centred, |a_i| < q/2 assumed;
+     * bound <= (q-1)/8). Constant time: reads every coefficient. */
+    int (*chknorm)(const cs_mldsa_poly *a, int32_t bound);
+
+    /* ---- Sampling --------------------------------------------------- */
+    /* RejNTTPoly's inner loop: reads 3-byte groups of buf (buflen a
+     * multiple of 3), appends each 23-bit value < q to a until len values
+     * are stored. Returns the number stored. Public data only. */
+    unsigned (*rej_uniform)(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen);
+    /* RejBoundedPoly's inner loop for eta in {2,4}: low nibble then high
+     * nibble of each byte; accepted nibbles b give eta - (b mod (2eta+1)).
+     * Returns the number stored. The accept decision of each nibble may
+     * decide a branch (it is independent of the accepted values); the
+     * accepted values may not. */
+    unsigned (*rej_eta)(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen,
+                        unsigned eta);
+    /* ExpandA: mat[r*l + s] = NTT-domain A[r][s] (k x l) in this backend's
+     * NTT order, coefficients in [0, q). Public data. */
+    void (*expand_a)(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_t rho[32],
+                     unsigned k, unsigned l);
+    /* ExpandS: s1[0..l), s2[0..k) with coefficients in [-eta, eta], normal
+     * domain, from the 64-byte rho'. */
+    void (*expand_s)(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
+                     const uint8_t rhoprime[64], unsigned k, unsigned l, unsigned eta);
+    /* ExpandMask: y[0..l), coefficients in (-gamma1, gamma1], normal
+     * domain, nonces kappa..kappa+l-1, from the 64-byte rho''. */
+    void (*expand_mask)(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
+                        const uint8_t rhopp[64], uint16_t kappa, unsigned l, int32_t gamma1);
+    /* Applied by the generic expand_a to each sampled polynomial to move it
+     * from FIPS order into the backend's NTT order; NULL = same order. */
+    void (*ntt_order)(cs_mldsa_poly *a);
+
+    /* ---- Packing (normal domain; FIPS 204 bit orders) -------------- */
+    /* SimpleBitPack(t1, 10 bits) / unpack; t1 in [0, 2^10). */
+    void (*pack_t1)(uint8_t r[CS_MLDSA_POLY_T1_BYTES], const cs_mldsa_poly *a);
+    void (*unpack_t1)(cs_mldsa_poly *a, const uint8_t r[CS_MLDSA_POLY_T1_BYTES]);
+    /* BitPack(t0, 2^12-1, 2^12); t0 in (-2^12, 2^12]. */
+    void (*pack_t0)(uint8_t r[CS_MLDSA_POLY_T0_BYTES], const cs_mldsa_poly *a);
+    void (*unpack_t0)(cs_mldsa_poly *a, const uint8_t r[CS_MLDSA_POLY_T0_BYTES]);
+    /* BitPack(s, eta, eta), 3 or 4 bits per coefficient. unpack_eta returns
+     * values eta - field without range checking (FIPS 204 skDecode). */
+    void (*pack_eta)(uint8_t *r, const cs_mldsa_poly *a, unsigned eta);
+    void (*unpack_eta)(cs_mldsa_poly *a, const uint8_t *r, unsigned eta);
+    /* BitPack(z, gamma1-1, gamma1), 18 or 20 bits; z in (-gamma1, gamma1]. */
+    void (*pack_z)(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1);
+    void (*unpack_z)(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
+    /* SimpleBitPack(w1), 6 bits (gamma2 = (q-1)/88) or 4 bits. */
+    void (*pack_w1)(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);
+};
+
+/* The portable table, for backends to copy and override. */
+void cs_mldsa_portable_ops(cs_mldsa_impl *out);
+
+/* Generic samplers built on impl->keccakf1600(_x4), impl->rej_uniform,
+ * impl->rej_eta and impl->ntt_order: usable as a backend's expand_* when it
+ * only replaces the lower pieces. They use keccakf1600_x4 (four streams at
+ * once) when it is not NULL. */
+void cs_mldsa_expand_a_generic(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
+                               const uint8_t rho[32], unsigned k, unsigned l);
+void cs_mldsa_expand_s_generic(const cs_mldsa_impl *impl, cs_mldsa_poly *s1,
+                               cs_mldsa_poly *s2, const uint8_t rhoprime[64], unsigned k,
+                               unsigned l, unsigned eta);
+void cs_mldsa_expand_mask_generic(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
+                                  const uint8_t rhopp[64], uint16_t kappa, unsigned l,
+                                  int32_t gamma1);
+
+/* SampleInBall: c (normal domain, coefficients in {-1,0,1}) from ctilde.
+ * Runs on secret data inside the rejection loop: constant time. */
+void cs_mldsa_sample_in_ball(const cs_mldsa_impl *impl, cs_mldsa_poly *c,
+                             const uint8_t *ctilde, unsigned ctilde_bytes, unsigned tau);
+
+/* SHAKE on an impl's Keccak (one-shot helpers and a tiny sponge). */
+typedef struct cs_keccak_sponge {
+    uint64_t s[25];
+    unsigned pos, rate;
+} cs_keccak_sponge;
+void cs_sponge_init(cs_keccak_sponge *st, unsigned rate);
+void cs_sponge_absorb(const cs_mldsa_impl *impl, cs_keccak_sponge *st, const uint8_t *in,
+                      size_t len);
+/* Pads (SHAKE domain 0x1F) and readies squeezing. */
+void cs_sponge_finalize(const cs_mldsa_impl *impl, cs_keccak_sponge *st);
+void cs_sponge_squeeze(const cs_mldsa_impl *impl, cs_keccak_sponge *st, uint8_t *out,
+                       size_t len);
+#define CS_SHAKE128_RATE 168
+#define CS_SHAKE256_RATE 136
+
+/* Constant-time declassification: in the ct test build (CS_CT_VALGRIND)
+ * marks a value as public for memcheck; otherwise nothing. Used only for
+ * the rejection decisions FIPS 204 allows to leak. */
+#ifdef CS_CT_VALGRIND
+#include <valgrind/memcheck.h>
+#define CS_DECLASSIFY(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+#else
+#define CS_DECLASSIFY(p, n) ((void)(p), (void)(n))
+#endif
+
+#endif

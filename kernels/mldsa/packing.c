@@ -1,0 +1,105 @@
+/* Portable polynomial bit packing (FIPS 204 SimpleBitPack / BitPack and
+ * their inverses): coefficient i occupies bits [i*b, (i+1)*b) of the byte
+ * string, least significant bit first. Loops depend only on b. */
+#include "mldsa_portable.h"
+
+/* Packs 256 b-bit values (b <= 20). */
+static void bitpack(uint8_t *r, const uint32_t *u, unsigned b)
+{
+    uint64_t acc = 0;
+    unsigned nb = 0;
+    for (unsigned i = 0; i < 256; i++) {
+        acc |= (uint64_t)u[i] << nb;
+        nb += b;
+        while (nb >= 8) {
+            *r++ = (uint8_t)acc;
+            acc >>= 8;
+            nb -= 8;
+        }
+    }
+}
+
+/* Unpacks 256 b-bit values (b <= 20). */
+static void bitunpack(uint32_t *u, const uint8_t *r, unsigned b)
+{
+    uint64_t acc = 0;
+    unsigned nb = 0;
+    uint32_t mask = (1u << b) - 1;
+    for (unsigned i = 0; i < 256; i++) {
+        while (nb < b) {
+            acc |= (uint64_t)*r++ << nb;
+            nb += 8;
+        }
+        u[i] = (uint32_t)acc & mask;
+        acc >>= b;
+        nb -= b;
+    }
+}
+
+/* Packs base - a_i in b bits (base 0 with sign -1 packs a_i itself). */
+static void pack_offset(uint8_t *r, const cs_mldsa_poly *a, int32_t base, int neg, unsigned b)
+{
+    uint32_t u[256];
+    for (unsigned i = 0; i < 256; i++)
+        u[i] = (uint32_t)(neg ? base - a->c[i] : a->c[i]);
+    bitpack(r, u, b);
+}
+
+/* Unpacks a_i = base - field (neg) or a_i = field. */
+static void unpack_offset(cs_mldsa_poly *a, const uint8_t *r, int32_t base, int neg, unsigned b)
+{
+    uint32_t u[256];
+    bitunpack(u, r, b);
+    for (unsigned i = 0; i < 256; i++)
+        a->c[i] = neg ? base - (int32_t)u[i] : (int32_t)u[i];
+}
+
+/* t1: 10 bits. */
+void cs_mldsa_pack_t1_portable(uint8_t *r, const cs_mldsa_poly *a)
+{
+    pack_offset(r, a, 0, 0, 10);
+}
+
+void cs_mldsa_unpack_t1_portable(cs_mldsa_poly *a, const uint8_t *r)
+{
+    unpack_offset(a, r, 0, 0, 10);
+}
+
+/* t0: 2^12 - t0 in 13 bits. */
+void cs_mldsa_pack_t0_portable(uint8_t *r, const cs_mldsa_poly *a)
+{
+    pack_offset(r, a, 1 << 12, 1, 13);
+}
+
+void cs_mldsa_unpack_t0_portable(cs_mldsa_poly *a, const uint8_t *r)
+{
+    unpack_offset(a, r, 1 << 12, 1, 13);
+}
+
+/* s1, s2: eta - s in 3 bits (eta 2) or 4 bits (eta 4). */
+void cs_mldsa_pack_eta_portable(uint8_t *r, const cs_mldsa_poly *a, unsigned eta)
+{
+    pack_offset(r, a, (int32_t)eta, 1, eta == 2 ? 3 : 4);
+}
+
+void cs_mldsa_unpack_eta_portable(cs_mldsa_poly *a, const uint8_t *r, unsigned eta)
+{
+    unpack_offset(a, r, (int32_t)eta, 1, eta == 2 ? 3 : 4);
+}
+
+/* z: gamma1 - z in 18 bits (gamma1 = 2^17) or 20 bits (2^19). */
+void cs_mldsa_pack_z_portable(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1)
+{
+    pack_offset(r, a, gamma1, 1, gamma1 == (1 << 17) ? 18 : 20);
+}
+
+void cs_mldsa_unpack_z_portable(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
+{
+    unpack_offset(a, r, gamma1, 1, gamma1 == (1 << 17) ? 18 : 20);
+}
+
+/* w1: 6 bits (gamma2 = (q-1)/88) or 4 bits ((q-1)/32). */
+void cs_mldsa_pack_w1_portable(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2)
+{
+    pack_offset(r, a, 0, 0, gamma2 == (CS_MLDSA_Q - 1) / 88 ? 6 : 4);
+}

@@ -1,0 +1,417 @@
+/* FIPS 204 ML-DSA on top of the backend hooks: KeyGen_internal,
+ * Sign_internal, Verify_internal, the pure ML-DSA wrappers with context
+ * strings, and the key and signature encodings. NTT-domain data is only
+ * handed between hooks (see mldsa_backend.h), never read here.
+ *
+ * Large polynomial vectors live in a heap workspace (up to ~120 KB for
+ * ML-DSA-87 signing) rather than on the caller's stack, which may be a
+ * small thread stack in the program we are preloaded into. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mldsa_backend.h"
+
+#define Q CS_MLDSA_Q
+#define MAXK CS_MLDSA_MAX_K
+#define MAXL CS_MLDSA_MAX_L
+
+/* Zeroes memory in a way the compiler may not drop. */
+static void wipe(void *p, size_t n)
+{
+    volatile uint8_t *v = p;
+    while (n--)
+        *v++ = 0;
+}
+
+/* One-shot SHAKE256 over up to three input pieces. */
+static void shake256_3(const cs_mldsa_impl *impl, uint8_t *out, size_t outlen,
+                       const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+                       const uint8_t *c, size_t clen)
+{
+    cs_keccak_sponge sp;
+    cs_sponge_init(&sp, CS_SHAKE256_RATE);
+    cs_sponge_absorb(impl, &sp, a, alen);
+    if (blen)
+        cs_sponge_absorb(impl, &sp, b, blen);
+    if (clen)
+        cs_sponge_absorb(impl, &sp, c, clen);
+    cs_sponge_finalize(impl, &sp);
+    cs_sponge_squeeze(impl, &sp, out, outlen);
+    wipe(&sp, sizeof sp);
+}
+
+/* t = invNTT(A * s1hat) + s2 in [0, q) for rows 0..k-1 (keygen and
+ * pk_from_sk). s1 is in the normal domain on entry and clobbered. */
+static void compute_t(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_mldsa_poly *t,
+                      const cs_mldsa_poly *mat, cs_mldsa_poly *s1, const cs_mldsa_poly *s2)
+{
+    for (unsigned i = 0; i < p->l; i++)
+        impl->ntt(&s1[i]);
+    for (unsigned i = 0; i < p->k; i++) {
+        impl->pointwise_acc_mont(&t[i], &mat[i * p->l], s1, p->l);
+        impl->reduce32(&t[i]);
+        impl->invntt_tomont(&t[i]);
+        impl->add(&t[i], &t[i], &s2[i]);
+        impl->reduce32(&t[i]);
+        impl->caddq(&t[i]);
+    }
+}
+
+/* pk = rho || t1 packed; also returns t0 if wanted. */
+static void pack_pk(const cs_mldsa_impl *impl, const cs_mldsa_params *p, uint8_t *pk,
+                    const uint8_t rho[32], const cs_mldsa_poly *t1)
+{
+    memcpy(pk, rho, 32);
+    for (unsigned i = 0; i < p->k; i++)
+        impl->pack_t1(pk + 32 + i * CS_MLDSA_POLY_T1_BYTES, &t1[i]);
+}
+
+struct keygen_ws {
+    cs_mldsa_poly mat[MAXK * MAXL];
+    cs_mldsa_poly s1[MAXL], s2[MAXK], t[MAXK], t1[MAXK], t0[MAXK];
+    uint8_t seedbuf[128];
+};
+
+int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
+                    const uint8_t seed[CS_MLDSA_SEED_BYTES])
+{
+    const cs_mldsa_params *p = cs_mldsa_params_get(ps);
+    if (!p)
+        return -1;
+    struct keygen_ws *w = malloc(sizeof *w);
+    if (!w)
+        return -1;
+    uint8_t in[34];
+    memcpy(in, seed, 32);
+    in[32] = (uint8_t)p->k;
+    in[33] = (uint8_t)p->l;
+    shake256_3(impl, w->seedbuf, 128, in, 34, NULL, 0, NULL, 0);
+    const uint8_t *rho = w->seedbuf, *rhoprime = w->seedbuf + 32, *key = w->seedbuf + 96;
+
+    impl->expand_a(impl, w->mat, rho, p->k, p->l);
+    impl->expand_s(impl, w->s1, w->s2, rhoprime, p->k, p->l, p->eta);
+
+    /* Secret key parts that need s1 in the normal domain first. */
+    uint8_t *s = sk + 128;
+    for (unsigned i = 0; i < p->l; i++, s += p->poly_eta_bytes)
+        impl->pack_eta(s, &w->s1[i], p->eta);
+    for (unsigned i = 0; i < p->k; i++, s += p->poly_eta_bytes)
+        impl->pack_eta(s, &w->s2[i], p->eta);
+
+    compute_t(impl, p, w->t, w->mat, w->s1, w->s2);
+    for (unsigned i = 0; i < p->k; i++)
+        impl->power2round(&w->t1[i], &w->t0[i], &w->t[i]);
+    pack_pk(impl, p, pk, rho, w->t1);
+    for (unsigned i = 0; i < p->k; i++, s += CS_MLDSA_POLY_T0_BYTES)
+        impl->pack_t0(s, &w->t0[i]);
+
+    memcpy(sk, rho, 32);
+    memcpy(sk + 32, key, 32);
+    shake256_3(impl, sk + 64, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
+
+    wipe(in, sizeof in);
+    wipe(w, sizeof *w);
+    free(w);
+    return 0;
+}
+
+int cs_mldsa_pk_tr(int ps, uint8_t tr[CS_MLDSA_TR_BYTES], const uint8_t *pk)
+{
+    const cs_mldsa_params *p = cs_mldsa_params_get(ps);
+    if (!p)
+        return -1;
+    shake256_3(&cs_mldsa_portable, tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
+    return 0;
+}
+
+struct pkfromsk_ws {
+    cs_mldsa_poly mat[MAXK * MAXL];
+    cs_mldsa_poly s1[MAXL], s2[MAXK], t[MAXK], t1[MAXK], t0[MAXK];
+};
+
+int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const uint8_t *sk)
+{
+    const cs_mldsa_params *p = cs_mldsa_params_get(ps);
+    if (!p)
+        return -1;
+    struct pkfromsk_ws *w = malloc(sizeof *w);
+    if (!w)
+        return -1;
+    const uint8_t *s = sk + 128;
+    for (unsigned i = 0; i < p->l; i++, s += p->poly_eta_bytes)
+        impl->unpack_eta(&w->s1[i], s, p->eta);
+    for (unsigned i = 0; i < p->k; i++, s += p->poly_eta_bytes)
+        impl->unpack_eta(&w->s2[i], s, p->eta);
+    impl->expand_a(impl, w->mat, sk, p->k, p->l);
+    compute_t(impl, p, w->t, w->mat, w->s1, w->s2);
+    for (unsigned i = 0; i < p->k; i++)
+        impl->power2round(&w->t1[i], &w->t0[i], &w->t[i]);
+    pack_pk(impl, p, pk, sk, w->t1);
+    wipe(w, sizeof *w);
+    free(w);
+    return 0;
+}
+
+/* HintBitPack: positions of ones per row, then running counts. h is
+ * public at this point (the signature is accepted). */
+static void pack_hint(const cs_mldsa_params *p, uint8_t *r, const cs_mldsa_poly *h)
+{
+    unsigned idx = 0;
+    memset(r, 0, p->omega + p->k);
+    for (unsigned i = 0; i < p->k; i++) {
+        for (unsigned j = 0; j < 256; j++)
+            if (h[i].c[j])
+                r[idx++] = (uint8_t)j;
+        r[p->omega + i] = (uint8_t)idx;
+    }
+}
+
+/* HintBitUnpack (FIPS 204 Algorithm 21) with its malformed-input checks;
+ * returns -1 on a non-canonical encoding. */
+static int unpack_hint(const cs_mldsa_params *p, cs_mldsa_poly *h, const uint8_t *r)
+{
+    unsigned idx = 0;
+    for (unsigned i = 0; i < p->k; i++) {
+        memset(h[i].c, 0, sizeof h[i].c);
+        unsigned end = r[p->omega + i];
+        if (end < idx || end > p->omega)
+            return -1;
+        unsigned first = idx;
+        for (; idx < end; idx++) {
+            if (idx > first && r[idx - 1] >= r[idx])
+                return -1;
+            h[i].c[r[idx]] = 1;
+        }
+    }
+    for (; idx < p->omega; idx++)
+        if (r[idx])
+            return -1;
+    return 0;
+}
+
+struct sign_ws {
+    cs_mldsa_poly mat[MAXK * MAXL];
+    cs_mldsa_poly s1[MAXL], s2[MAXK], t0[MAXK];
+    cs_mldsa_poly y[MAXL], z[MAXL];
+    cs_mldsa_poly w[MAXK], w1[MAXK], r1[MAXK], r0[MAXK], h[MAXK];
+    cs_mldsa_poly c, tmp;
+    uint8_t w1buf[MAXK * 192];
+    uint8_t rhopp[64];
+};
+
+/* Sign_internal (FIPS 204 Algorithm 7) on mu. Each rejection check's
+ * outcome is declassified (it decides a loop iteration, which timing
+ * reveals anyway) and so is ctilde (a hash output that becomes public in
+ * the accepted signature; in rejected rounds it is independent of
+ * everything the attacker sees). Nothing else secret decides a branch. */
+static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, uint8_t *sig,
+                         const uint8_t *sk, const uint8_t mu[64], const uint8_t rnd[32])
+{
+    struct sign_ws *w = malloc(sizeof *w);
+    if (!w)
+        return -1;
+    const unsigned k = p->k, l = p->l;
+    const uint8_t *rho = sk, *key = sk + 32, *s = sk + 128;
+
+    for (unsigned i = 0; i < l; i++, s += p->poly_eta_bytes)
+        impl->unpack_eta(&w->s1[i], s, p->eta);
+    for (unsigned i = 0; i < k; i++, s += p->poly_eta_bytes)
+        impl->unpack_eta(&w->s2[i], s, p->eta);
+    for (unsigned i = 0; i < k; i++, s += CS_MLDSA_POLY_T0_BYTES)
+        impl->unpack_t0(&w->t0[i], s);
+    for (unsigned i = 0; i < l; i++)
+        impl->ntt(&w->s1[i]);
+    for (unsigned i = 0; i < k; i++) {
+        impl->ntt(&w->s2[i]);
+        impl->ntt(&w->t0[i]);
+    }
+    shake256_3(impl, w->rhopp, 64, key, 32, rnd, 32, mu, 64);
+    impl->expand_a(impl, w->mat, rho, k, l);
+
+    const size_t w1_bytes = k * p->poly_w1_bytes;
+    uint8_t *ctilde = sig;
+    uint8_t *zout = sig + p->ctilde_bytes;
+    for (uint16_t kappa = 0;; kappa = (uint16_t)(kappa + l)) {
+        impl->expand_mask(impl, w->y, w->rhopp, kappa, l, p->gamma1);
+        /* w = A * NTT(y), back in the normal domain, in [0, q). */
+        for (unsigned i = 0; i < l; i++) {
+            w->z[i] = w->y[i];
+            impl->ntt(&w->z[i]);
+        }
+        for (unsigned i = 0; i < k; i++) {
+            impl->pointwise_acc_mont(&w->w[i], &w->mat[i * l], w->z, l);
+            impl->reduce32(&w->w[i]);
+            impl->invntt_tomont(&w->w[i]);
+            impl->caddq(&w->w[i]);
+            impl->decompose(&w->w1[i], &w->r0[i], &w->w[i], p->gamma2);
+            impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->w1[i], p->gamma2);
+        }
+        shake256_3(impl, ctilde, p->ctilde_bytes, mu, 64, w->w1buf, w1_bytes, NULL, 0);
+        CS_DECLASSIFY(ctilde, p->ctilde_bytes);
+        cs_mldsa_sample_in_ball(impl, &w->c, ctilde, p->ctilde_bytes, p->tau);
+        impl->ntt(&w->c);
+
+        /* z = y + c*s1, rejected if ||z|| >= gamma1 - beta. */
+        int reject = 0;
+        for (unsigned i = 0; i < l; i++) {
+            impl->pointwise_mont(&w->z[i], &w->c, &w->s1[i]);
+            impl->invntt_tomont(&w->z[i]);
+            impl->add(&w->z[i], &w->z[i], &w->y[i]);
+            impl->reduce32(&w->z[i]);
+            reject |= impl->chknorm(&w->z[i], p->gamma1 - (int32_t)p->beta);
+        }
+        CS_DECLASSIFY(&reject, sizeof reject);
+        if (reject)
+            continue;
+
+        /* r = w - c*s2: (r1, r0) = Decompose(r), rejected if
+         * ||r0|| >= gamma2 - beta. */
+        for (unsigned i = 0; i < k; i++) {
+            impl->pointwise_mont(&w->tmp, &w->c, &w->s2[i]);
+            impl->invntt_tomont(&w->tmp);
+            impl->sub(&w->tmp, &w->w[i], &w->tmp);
+            impl->reduce32(&w->tmp);
+            impl->caddq(&w->tmp);
+            impl->decompose(&w->r1[i], &w->r0[i], &w->tmp, p->gamma2);
+            reject |= impl->chknorm(&w->r0[i], p->gamma2 - (int32_t)p->beta);
+        }
+        CS_DECLASSIFY(&reject, sizeof reject);
+        if (reject)
+            continue;
+
+        /* c*t0: rejected if ||ct0|| >= gamma2; hints from r0 + ct0. */
+        unsigned ones = 0;
+        for (unsigned i = 0; i < k; i++) {
+            impl->pointwise_mont(&w->tmp, &w->c, &w->t0[i]);
+            impl->invntt_tomont(&w->tmp);
+            impl->reduce32(&w->tmp);
+            reject |= impl->chknorm(&w->tmp, p->gamma2);
+            impl->add(&w->tmp, &w->r0[i], &w->tmp);
+            ones += impl->make_hint(&w->h[i], &w->tmp, &w->r1[i], p->gamma2);
+        }
+        reject |= ones > p->omega;
+        CS_DECLASSIFY(&reject, sizeof reject);
+        if (reject)
+            continue;
+
+        for (unsigned i = 0; i < l; i++)
+            impl->pack_z(zout + i * p->poly_z_bytes, &w->z[i], p->gamma1);
+        CS_DECLASSIFY(w->h, sizeof w->h[0] * k);
+        pack_hint(p, zout + l * p->poly_z_bytes, w->h);
+        break;
+    }
+    wipe(w, sizeof *w);
+    free(w);
+    CS_DECLASSIFY(sig, p->sig_bytes);
+    return 0;
+}
+
+/* mu = H(tr || 0 || ctxlen || ctx || msg), the pure ML-DSA message
+ * representative (FIPS 204 Algorithms 2 and 3). */
+static void compute_mu(uint8_t mu[64], const uint8_t tr[64], const uint8_t *msg,
+                       size_t msglen, const uint8_t *ctx, size_t ctxlen)
+{
+    cs_shake256 st;
+    uint8_t pre[2] = {0, (uint8_t)ctxlen};
+    cs_shake256_init(&st);
+    cs_shake256_absorb(&st, tr, 64);
+    cs_shake256_absorb(&st, pre, 2);
+    cs_shake256_absorb(&st, ctx, ctxlen);
+    cs_shake256_absorb(&st, msg, msglen);
+    cs_shake256_squeeze(&st, mu, 64);
+}
+
+int cs_mldsa_sign_mu(const cs_mldsa_impl *impl, int ps, uint8_t *sig, const uint8_t *sk,
+                     const uint8_t mu[CS_MLDSA_MU_BYTES], const uint8_t rnd[CS_MLDSA_RND_BYTES])
+{
+    const cs_mldsa_params *p = cs_mldsa_params_get(ps);
+    if (!p)
+        return -1;
+    return sign_internal(impl, p, sig, sk, mu, rnd);
+}
+
+int cs_mldsa_sign(const cs_mldsa_impl *impl, int ps, uint8_t *sig, const uint8_t *sk,
+                  const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
+                  const uint8_t rnd[CS_MLDSA_RND_BYTES])
+{
+    const cs_mldsa_params *p = cs_mldsa_params_get(ps);
+    uint8_t mu[64];
+    if (!p || ctxlen > CS_MLDSA_MAX_CTX_BYTES || (ctxlen && !ctx))
+        return -1;
+    compute_mu(mu, sk + 64, msg, msglen, ctx, ctxlen);
+    return sign_internal(impl, p, sig, sk, mu, rnd);
+}
+
+struct verify_ws {
+    cs_mldsa_poly mat[MAXK * MAXL];
+    cs_mldsa_poly z[MAXL], t1[MAXK], h[MAXK], w[MAXK];
+    cs_mldsa_poly c, tmp;
+    uint8_t w1buf[MAXK * 192];
+};
+
+/* Verify_internal (FIPS 204 Algorithm 8) on mu. Public data only. */
+static int verify_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p,
+                           const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk)
+{
+    const unsigned k = p->k, l = p->l;
+    struct verify_ws *w = malloc(sizeof *w);
+    if (!w)
+        return -1;
+    int ret = -1;
+    const uint8_t *ctilde = sig, *zin = sig + p->ctilde_bytes;
+    if (unpack_hint(p, w->h, zin + l * p->poly_z_bytes))
+        goto out;
+    for (unsigned i = 0; i < l; i++) {
+        impl->unpack_z(&w->z[i], zin + i * p->poly_z_bytes, p->gamma1);
+        if (impl->chknorm(&w->z[i], p->gamma1 - (int32_t)p->beta))
+            goto out;
+    }
+    for (unsigned i = 0; i < k; i++)
+        impl->unpack_t1(&w->t1[i], pk + 32 + i * CS_MLDSA_POLY_T1_BYTES);
+    impl->expand_a(impl, w->mat, pk, k, l);
+    cs_mldsa_sample_in_ball(impl, &w->c, ctilde, p->ctilde_bytes, p->tau);
+    impl->ntt(&w->c);
+    for (unsigned i = 0; i < l; i++)
+        impl->ntt(&w->z[i]);
+    /* w'approx = A*z - c*t1*2^d, then UseHint. */
+    for (unsigned i = 0; i < k; i++) {
+        impl->shiftl(&w->t1[i]);
+        impl->ntt(&w->t1[i]);
+        impl->pointwise_mont(&w->tmp, &w->c, &w->t1[i]);
+        impl->pointwise_acc_mont(&w->w[i], &w->mat[i * l], w->z, l);
+        impl->sub(&w->w[i], &w->w[i], &w->tmp);
+        impl->reduce32(&w->w[i]);
+        impl->invntt_tomont(&w->w[i]);
+        impl->caddq(&w->w[i]);
+        impl->use_hint(&w->tmp, &w->w[i], &w->h[i], p->gamma2);
+        impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->tmp, p->gamma2);
+    }
+    uint8_t c2[64];
+    shake256_3(impl, c2, p->ctilde_bytes, mu, 64, w->w1buf, k * p->poly_w1_bytes, NULL, 0);
+    ret = memcmp(c2, ctilde, p->ctilde_bytes) ? -1 : 0;
+out:
+    free(w);
+    return ret;
+}
+
+int cs_mldsa_verify_mu(const cs_mldsa_impl *impl, int ps, const uint8_t *sig, size_t siglen,
+                       const uint8_t mu[CS_MLDSA_MU_BYTES], const uint8_t *pk)
+{
+    const cs_mldsa_params *p = cs_mldsa_params_get(ps);
+    if (!p || siglen != p->sig_bytes)
+        return -1;
+    return verify_internal(impl, p, sig, mu, pk);
+}
+
+int cs_mldsa_verify(const cs_mldsa_impl *impl, int ps, const uint8_t *sig, size_t siglen,
+                    const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen,
+                    const uint8_t *pk)
+{
+    const cs_mldsa_params *p = cs_mldsa_params_get(ps);
+    uint8_t tr[64], mu[64];
+    if (!p || siglen != p->sig_bytes || ctxlen > CS_MLDSA_MAX_CTX_BYTES || (ctxlen && !ctx))
+        return -1;
+    shake256_3(impl, tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
+    compute_mu(mu, tr, msg, msglen, ctx, ctxlen);
+    return verify_internal(impl, p, sig, mu, pk);
+}

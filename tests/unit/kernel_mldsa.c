@@ -1,0 +1,223 @@
+/* ML-DSA kernel against the Wycheproof vectors in ../shared/vectors, for
+ * every built-in implementation this CPU can run: key from seed (public key
+ * must match), deterministic and hedged signing, external mu, invalid
+ * contexts and key lengths (mldsa_*_sign_seed_test.json), and verification
+ * (mldsa_*_verify_test.json). One TAP line per vector and implementation.
+ * JSON is read with tests/unit/support/json.c (no Python needed, so the
+ * test also runs under qemu for the cross builds). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/mldsa/mldsa_backend.h"
+#include "support/json.h"
+#include "support/tap.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+/* CPU features for picking impls (the shim's detection is not linked here):
+ * only AVX2 matters for now. */
+static uint32_t cpu_features(void)
+{
+    uint32_t f = 0;
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5))) {
+        unsigned lo, hi;
+        __get_cpuid(1, &a, &b, &c, &d);
+        if (c & (1u << 27)) { /* OSXSAVE: check YMM state enabled */
+            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+            if ((lo & 6) == 6)
+                f |= CS_CPU_AVX2 | CS_CPU_BMI2;
+        }
+    }
+#endif
+    return f;
+}
+
+/* Hex field of a test into a fresh buffer (len in *n); empty if absent. */
+static uint8_t *hexfield(const json *t, const char *key, size_t *n, int *present)
+{
+    const char *h = json_get_str(t, key);
+    *present = h != NULL;
+    if (!h)
+        h = "";
+    size_t hl = strlen(h);
+    uint8_t *b = malloc(hl / 2 + 1);
+    long r = tap_unhex(b, hl / 2 + 1, h, hl);
+    *n = r < 0 ? 0 : (size_t)r;
+    return b;
+}
+
+static json *load(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/wycheproof/%s", tap_vectors_dir(), name);
+    char *text = tap_read_file(path, NULL);
+    if (!text) {
+        tap_ok(0, "read %s", path);
+        return NULL;
+    }
+    json *j = json_parse(text);
+    free(text);
+    tap_ok(j != NULL, "parse %s", name);
+    return j;
+}
+
+/* mu = H(H(pk) || 0 || |ctx| || ctx || msg) through the public streaming
+ * SHAKE256, to check the vectors' mu the way the provider computes it. */
+static void mu_of(int ps, uint8_t mu[64], const uint8_t *pk, const uint8_t *ctx, size_t ctxlen,
+                  const uint8_t *msg, size_t msglen)
+{
+    uint8_t tr[64], pre[2] = {0, (uint8_t)ctxlen};
+    cs_shake256 st;
+    cs_mldsa_pk_tr(ps, tr, pk);
+    cs_shake256_init(&st);
+    cs_shake256_absorb(&st, tr, 64);
+    cs_shake256_absorb(&st, pre, 2);
+    cs_shake256_absorb(&st, ctx, ctxlen);
+    /* feed the message in odd pieces to exercise the incremental path */
+    for (size_t off = 0; off < msglen;) {
+        size_t n = msglen - off < 7 ? msglen - off : 7;
+        cs_shake256_absorb(&st, msg + off, n);
+        off += n;
+    }
+    cs_shake256_squeeze(&st, mu, 32);
+    cs_shake256_squeeze(&st, mu + 32, 32);
+}
+
+static void sign_vectors(const cs_mldsa_impl *impl, int ps)
+{
+    char name[64];
+    snprintf(name, sizeof name, "mldsa_%d_sign_seed_test.json", ps);
+    json *doc = load(name);
+    if (!doc)
+        return;
+    const json *groups = json_get(doc, "testGroups");
+    size_t pkb = cs_mldsa_pk_bytes(ps), skb = cs_mldsa_sk_bytes(ps), sigb = cs_mldsa_sig_bytes(ps);
+    uint8_t *pk = malloc(pkb), *sk = malloc(skb), *sig = malloc(sigb);
+    for (size_t g = 0; groups && g < groups->n; g++) {
+        const json *grp = groups->items[g];
+        size_t seedlen, pklen;
+        int has;
+        uint8_t *seed = hexfield(grp, "privateSeed", &seedlen, &has);
+        uint8_t *wantpk = hexfield(grp, "publicKey", &pklen, &has);
+        const json *tests = json_get(grp, "tests");
+        int keyok = seedlen == CS_MLDSA_SEED_BYTES;
+        if (keyok) {
+            int rc = cs_mldsa_keygen(impl, ps, pk, sk, seed);
+            tap_ok(rc == 0 && pklen == pkb && !memcmp(pk, wantpk, pkb),
+                   "ML-DSA-%d %s keygen from seed, group %zu", ps, impl->name, g);
+            uint8_t pk2[CS_MLDSA_MAX_PK_BYTES];
+            tap_ok(cs_mldsa_pk_from_sk(impl, ps, pk2, sk) == 0 && !memcmp(pk2, pk, pkb),
+                   "ML-DSA-%d %s pk_from_sk, group %zu", ps, impl->name, g);
+        }
+        for (size_t t = 0; tests && t < tests->n; t++) {
+            const json *tc = tests->items[t];
+            int id = (int)json_get(tc, "tcId")->num;
+            int valid = !strcmp(json_get_str(tc, "result"), "valid");
+            size_t msglen, ctxlen, mulen, rndlen, wantlen;
+            int has_msg, has_ctx, has_mu, has_rnd;
+            uint8_t *msg = hexfield(tc, "msg", &msglen, &has_msg);
+            uint8_t *ctx = hexfield(tc, "ctx", &ctxlen, &has_ctx);
+            uint8_t *mu = hexfield(tc, "mu", &mulen, &has_mu);
+            uint8_t *rnd = hexfield(tc, "rnd", &rndlen, &has_rnd);
+            uint8_t *want = hexfield(tc, "sig", &wantlen, &has);
+            uint8_t zero[32] = {0};
+            const uint8_t *r = has_rnd ? rnd : zero;
+            int ok = 1;
+            if (!keyok) {
+                /* The API takes exactly 32 seed bytes: a caller with any
+                 * other length has no key, so nothing can be signed. */
+                ok = !valid;
+            } else if (has_rnd && rndlen != 32) {
+                ok = !valid;
+            } else {
+                if (has_msg) {
+                    int rc = cs_mldsa_sign(impl, ps, sig, sk, msg, msglen, ctx, ctxlen, r);
+                    if (valid)
+                        ok &= rc == 0 && wantlen == sigb && !memcmp(sig, want, sigb) &&
+                              cs_mldsa_verify(impl, ps, sig, sigb, msg, msglen, ctx, ctxlen,
+                                              pk) == 0;
+                    else
+                        ok &= rc != 0;
+                }
+                if (has_mu && mulen == 64) {
+                    int rc = cs_mldsa_sign_mu(impl, ps, sig, sk, mu, r);
+                    ok &= valid ? rc == 0 && !memcmp(sig, want, sigb) &&
+                                      cs_mldsa_verify_mu(impl, ps, sig, sigb, mu, pk) == 0
+                                : 1;
+                    if (has_msg && ctxlen <= 255) {
+                        uint8_t mu2[64];
+                        mu_of(ps, mu2, pk, ctx, ctxlen, msg, msglen);
+                        ok &= !memcmp(mu2, mu, 64);
+                    }
+                }
+            }
+            tap_ok(ok, "ML-DSA-%d %s sign tcId %d (%s)", ps, impl->name, id,
+                   valid ? "valid" : "invalid");
+            free(msg), free(ctx), free(mu), free(rnd), free(want);
+        }
+        free(seed), free(wantpk);
+    }
+    free(pk), free(sk), free(sig);
+    json_free(doc);
+}
+
+static void verify_vectors(const cs_mldsa_impl *impl, int ps)
+{
+    char name[64];
+    snprintf(name, sizeof name, "mldsa_%d_verify_test.json", ps);
+    json *doc = load(name);
+    if (!doc)
+        return;
+    const json *groups = json_get(doc, "testGroups");
+    size_t pkb = cs_mldsa_pk_bytes(ps);
+    for (size_t g = 0; groups && g < groups->n; g++) {
+        const json *grp = groups->items[g];
+        size_t pklen;
+        int has;
+        uint8_t *pk = hexfield(grp, "publicKey", &pklen, &has);
+        const json *tests = json_get(grp, "tests");
+        for (size_t t = 0; tests && t < tests->n; t++) {
+            const json *tc = tests->items[t];
+            int id = (int)json_get(tc, "tcId")->num;
+            int valid = !strcmp(json_get_str(tc, "result"), "valid");
+            size_t msglen, ctxlen, siglen;
+            uint8_t *msg = hexfield(tc, "msg", &msglen, &has);
+            uint8_t *ctx = hexfield(tc, "ctx", &ctxlen, &has);
+            uint8_t *sig = hexfield(tc, "sig", &siglen, &has);
+            /* A public key of the wrong length is rejected by the caller
+             * (the API takes pk at its fixed size). */
+            int rc = pklen != pkb ? -1
+                                  : cs_mldsa_verify(impl, ps, sig, siglen, msg, msglen, ctx,
+                                                    ctxlen, pk);
+            tap_ok((rc == 0) == valid, "ML-DSA-%d %s verify tcId %d (%s)", ps, impl->name, id,
+                   valid ? "valid" : "invalid");
+            free(msg), free(ctx), free(sig);
+        }
+        free(pk);
+    }
+    json_free(doc);
+}
+
+int main(void)
+{
+    static const int sets[] = {44, 65, 87};
+    uint32_t have = cpu_features();
+    tap_ok(cs_mldsa_impls[0] == &cs_mldsa_portable, "portable is the first impl");
+    for (unsigned i = 0; cs_mldsa_impls[i]; i++) {
+        const cs_mldsa_impl *impl = cs_mldsa_impls[i];
+        if ((impl->cpu_features & have) != impl->cpu_features) {
+            tap_skip("%s: CPU lacks its features", impl->name);
+            continue;
+        }
+        for (unsigned s = 0; s < 3; s++) {
+            sign_vectors(impl, sets[s]);
+            verify_vectors(impl, sets[s]);
+        }
+    }
+    return tap_done();
+}
