@@ -18,6 +18,7 @@ passed=0 failed=0 skipped=0
 run_suite() {
     local name=$1 limit=$2; shift 2
     local log="$logs/$name.log" rc
+    mkdir -p "$(dirname "$log")"
     timeout --kill-after=10 "$limit" "$@" >"$log" 2>&1
     rc=$?
     local p f s
