@@ -1,0 +1,344 @@
+/* Portable C Montgomery arithmetic: the kernel every CPU can run (64-bit
+ * limbs with a 128-bit product type, 32-bit limbs otherwise). Products are
+ * formed whole and then reduced (separated operand scanning), so squaring
+ * can skip the repeated cross products. Nothing here branches on or indexes
+ * memory by number values; only sizes and public exponents steer control. */
+#include <string.h>
+
+#include "bn_kernel.h"
+
+#define W CS_LIMB_BITS
+
+/* Zeroes n limbs of secret scratch in a way the compiler cannot drop. */
+static void wipe(cs_limb *p, size_t n)
+{
+    volatile cs_limb *v = p;
+    for (size_t i = 0; i < n; i++)
+        v[i] = 0;
+}
+
+/* t[0..2n) = a*b (n limbs each). */
+static void mul_full(cs_limb *t, const cs_limb *a, const cs_limb *b, size_t n)
+{
+    cs_limb carry = 0;
+    cs_limb b0 = b[0];
+    for (size_t j = 0; j < n; j++) {
+        cs_dlimb p = (cs_dlimb)a[j] * b0 + carry;
+        t[j] = (cs_limb)p;
+        carry = (cs_limb)(p >> W);
+    }
+    t[n] = carry;
+    for (size_t i = 1; i < n; i++) {
+        cs_limb bi = b[i];
+        cs_limb *ti = t + i;
+        carry = 0;
+        for (size_t j = 0; j < n; j++) {
+            cs_dlimb p = (cs_dlimb)a[j] * bi + ti[j] + carry;
+            ti[j] = (cs_limb)p;
+            carry = (cs_limb)(p >> W);
+        }
+        ti[n] = carry;
+    }
+}
+
+/* t[0..2n) = a^2: each cross product once, doubled, plus the squares. */
+static void sqr_full(cs_limb *t, const cs_limb *a, size_t n)
+{
+    t[0] = 0;
+    t[2 * n - 1] = 0;
+    if (n > 1) {
+        /* Row 0 writes t[1..n], each later row i adds a[i]*a[i+1..n) at t[2i+1..]. */
+        cs_limb carry = 0, a0 = a[0];
+        for (size_t j = 1; j < n; j++) {
+            cs_dlimb p = (cs_dlimb)a[j] * a0 + carry;
+            t[j] = (cs_limb)p;
+            carry = (cs_limb)(p >> W);
+        }
+        t[n] = carry;
+        for (size_t i = 1; i + 1 < n; i++) {
+            cs_limb ai = a[i];
+            cs_limb *ti = t + 2 * i + 1;
+            const cs_limb *aj = a + i + 1;
+            size_t len = n - i - 1;
+            carry = 0;
+            for (size_t j = 0; j < len; j++) {
+                cs_dlimb p = (cs_dlimb)aj[j] * ai + ti[j] + carry;
+                ti[j] = (cs_limb)p;
+                carry = (cs_limb)(p >> W);
+            }
+            ti[len] = carry;
+        }
+    }
+    /* Double the cross products and add the diagonal. */
+    cs_limb shift = 0, carry = 0;
+    for (size_t i = 0; i < n; i++) {
+        cs_dlimb sq = (cs_dlimb)a[i] * a[i];
+        cs_limb lo = t[2 * i], hi = t[2 * i + 1];
+        cs_limb dlo = (lo << 1) | shift;
+        cs_limb dhi = (hi << 1) | (lo >> (W - 1));
+        shift = hi >> (W - 1);
+        cs_dlimb s = (cs_dlimb)dlo + (cs_limb)sq + carry;
+        t[2 * i] = (cs_limb)s;
+        s = (cs_dlimb)dhi + (cs_limb)(sq >> W) + (cs_limb)(s >> W);
+        t[2 * i + 1] = (cs_limb)s;
+        carry = (cs_limb)(s >> W);
+    }
+}
+
+/* r = x - m if x + top*R >= m else x, without branching on the values;
+ * x + top*R < 2m. r may alias x. */
+static void cond_sub(cs_limb *r, const cs_limb *x, cs_limb top, const cs_limb *m, size_t n)
+{
+    cs_limb borrow = 0;
+    for (size_t j = 0; j < n; j++) {
+        cs_dlimb d = (cs_dlimb)x[j] - m[j] - borrow;
+        borrow = (cs_limb)(d >> W) & 1;
+    }
+    cs_limb mask = (cs_limb)0 - ((top | (borrow ^ 1)) & 1);
+    borrow = 0;
+    for (size_t j = 0; j < n; j++) {
+        cs_dlimb d = (cs_dlimb)x[j] - (m[j] & mask) - borrow;
+        r[j] = (cs_limb)d;
+        borrow = (cs_limb)(d >> W) & 1;
+    }
+}
+
+/* r = t/R mod m for t < m*R (2n limbs, destroyed). Montgomery reduction one
+ * limb at a time, then one constant-time conditional subtraction. */
+static void redc(cs_limb *r, cs_limb *t, const cs_mont *mont)
+{
+    size_t n = mont->n;
+    const cs_limb *m = mont->m;
+    cs_limb n0 = mont->n0, top = 0;
+    for (size_t i = 0; i < n; i++) {
+        cs_limb *ti = t + i;
+        cs_limb q = ti[0] * n0, carry = 0;
+        for (size_t j = 0; j < n; j++) {
+            cs_dlimb p = (cs_dlimb)q * m[j] + ti[j] + carry;
+            ti[j] = (cs_limb)p;
+            carry = (cs_limb)(p >> W);
+        }
+        cs_dlimb s = (cs_dlimb)ti[n] + carry + top;
+        ti[n] = (cs_limb)s;
+        top = (cs_limb)(s >> W);
+    }
+    cond_sub(r, t + n, top, m, n);
+}
+
+/* r = a*b/R mod m for a, b < m; r may alias a or b. */
+static void portable_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b,
+                              const cs_mont *mont)
+{
+    cs_limb t[2 * CS_BN_MAX_LIMBS];
+    mul_full(t, a, b, mont->n);
+    redc(r, t, mont);
+}
+
+/* r = a*a/R mod m for a < m; r may alias a. */
+static void portable_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
+{
+    cs_limb t[2 * CS_BN_MAX_LIMBS];
+    sqr_full(t, a, mont->n);
+    redc(r, t, mont);
+}
+
+/* Bits [pos, pos+w) of the exponent (bits at or above ebits read as zero).
+ * pos, w and ebits are public; the value returned is not branched on. */
+static unsigned exp_window(const cs_limb *e, size_t ebits, size_t pos, unsigned w)
+{
+    size_t limb = pos / W;
+    unsigned sh = (unsigned)(pos % W);
+    cs_limb v = e[limb] >> sh;
+    if (sh + w > W && (limb + 1) * W < ebits)
+        v |= e[limb + 1] << (W - sh);
+    if (pos + w > ebits)
+        w = (unsigned)(ebits - pos);
+    return (unsigned)(v & (((cs_limb)1 << w) - 1));
+}
+
+/* Largest table the constant-time path keeps on the stack, in bytes. */
+#define CT_TABLE_BYTES 32768
+
+/* Fixed window for a secret exponent of ebits bits with n-limb numbers:
+ * the width minimising (squarings + one multiply and one full table scan per
+ * window + table set-up), counted in limb products, within the stack cap. */
+static unsigned ct_window_bits(size_t ebits, size_t n)
+{
+    /* Costs in quarter limb products: a multiply is 2n^2, a squaring 1.5n^2,
+     * a masked read of one limb about a quarter. */
+    uint64_t mul = 8 * (uint64_t)n * n, sqr = 6 * (uint64_t)n * n;
+    unsigned best = 1;
+    uint64_t best_cost = 0;
+    for (unsigned w = 1; w <= 6; w++) {
+        uint64_t count = (uint64_t)1 << w;
+        if (count * n * sizeof(cs_limb) > CT_TABLE_BYTES)
+            break;
+        uint64_t windows = (ebits + w - 1) / w;
+        uint64_t cost = windows * (w * sqr + mul + count * n) + (count - 2) * mul;
+        if (w == 1 || cost < best_cost) {
+            best = w;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+/* r = tbl[idx] (count entries of n limbs), reading every entry under a mask
+ * so the memory touched does not depend on idx. */
+static void ct_gather(cs_limb *r, const cs_limb *tbl, size_t count, unsigned idx, size_t n)
+{
+    memset(r, 0, n * sizeof(cs_limb));
+    for (size_t i = 0; i < count; i++) {
+        cs_limb x = (cs_limb)(i ^ idx);
+        /* all ones iff x == 0: the top bit of (x | -x) is set iff x != 0 */
+        cs_limb mask = (((x | ((cs_limb)0 - x)) >> (W - 1)) & 1) - 1;
+        const cs_limb *ti = tbl + i * n;
+        for (size_t j = 0; j < n; j++)
+            r[j] |= ti[j] & mask;
+    }
+}
+
+/* acc (Montgomery form) = am^e, secret e: fixed windows over all ebits bits,
+ * each window's table entry fetched by ct_gather and always multiplied in. */
+static void exp_consttime(cs_limb *acc, const cs_limb *am, const cs_limb *e, size_t ebits,
+                          const cs_mont *mont)
+{
+    size_t n = mont->n;
+    if (ebits == 0) {
+        memcpy(acc, mont->one, n * sizeof(cs_limb));
+        return;
+    }
+    unsigned w = ct_window_bits(ebits, n);
+    size_t count = (size_t)1 << w;
+    cs_limb tbl[count * n];
+    cs_limb tmp[CS_BN_MAX_LIMBS];
+
+    memcpy(tbl, mont->one, n * sizeof(cs_limb));
+    memcpy(tbl + n, am, n * sizeof(cs_limb));
+    for (size_t i = 2; i < count; i++) {
+        if (i % 2 == 0)
+            portable_mont_sqr(tbl + i * n, tbl + (i / 2) * n, mont);
+        else
+            portable_mont_mul(tbl + i * n, tbl + (i - 1) * n, am, mont);
+    }
+
+    /* The top window holds the leftover bits, so all later windows are full. */
+    size_t windows = (ebits + w - 1) / w;
+    size_t pos = (windows - 1) * w;
+    ct_gather(acc, tbl, count, exp_window(e, ebits, pos, w), n);
+    while (pos > 0) {
+        pos -= w;
+        for (unsigned k = 0; k < w; k++)
+            portable_mont_sqr(acc, acc, mont);
+        ct_gather(tmp, tbl, count, exp_window(e, ebits, pos, w), n);
+        portable_mont_mul(acc, acc, tmp, mont);
+    }
+    wipe(tbl, count * n);
+    wipe(tmp, n);
+}
+
+/* Sliding window width for a public exponent of ebits significant bits. */
+static unsigned public_window_bits(size_t ebits)
+{
+    if (ebits > 671)
+        return 6;
+    if (ebits > 239)
+        return 5;
+    if (ebits > 79)
+        return 4;
+    if (ebits > 23)
+        return 3;
+    return 1;
+}
+
+/* Bit i of e (public exponent only). */
+static unsigned exp_bit(const cs_limb *e, size_t i)
+{
+    return (unsigned)(e[i / W] >> (i % W)) & 1;
+}
+
+/* acc (Montgomery form) = am^e for a public e: left-to-right sliding window
+ * over the odd powers am^1, am^3, ..., am^(2^w - 1). */
+static void exp_public(cs_limb *acc, const cs_limb *am, const cs_limb *e, size_t ebits,
+                       const cs_mont *mont)
+{
+    size_t n = mont->n;
+    while (ebits > 0 && !exp_bit(e, ebits - 1))
+        ebits--;
+    if (ebits == 0) {
+        memcpy(acc, mont->one, n * sizeof(cs_limb));
+        return;
+    }
+    unsigned w = public_window_bits(ebits);
+    size_t count = (size_t)1 << (w - 1);
+    cs_limb tbl[count * n];
+    cs_limb sq[CS_BN_MAX_LIMBS];
+
+    memcpy(tbl, am, n * sizeof(cs_limb));
+    if (count > 1) {
+        portable_mont_sqr(sq, am, mont);
+        for (size_t i = 1; i < count; i++)
+            portable_mont_mul(tbl + i * n, tbl + (i - 1) * n, sq, mont);
+    }
+
+    int started = 0;
+    size_t i = ebits; /* bits [0, i) remain */
+    while (i > 0) {
+        if (!exp_bit(e, i - 1)) {
+            if (started)
+                portable_mont_sqr(acc, acc, mont);
+            i--;
+            continue;
+        }
+        /* Longest window [lo, i) of at most w bits ending in a set bit. */
+        size_t lo = i > w ? i - w : 0;
+        while (!exp_bit(e, lo))
+            lo++;
+        unsigned val = 0;
+        for (size_t k = i; k-- > lo;)
+            val = (val << 1) | exp_bit(e, k);
+        if (started) {
+            for (size_t k = lo; k < i; k++)
+                portable_mont_sqr(acc, acc, mont);
+            portable_mont_mul(acc, acc, tbl + (val >> 1) * n, mont);
+        } else {
+            memcpy(acc, tbl + (val >> 1) * n, n * sizeof(cs_limb));
+            started = 1;
+        }
+        i = lo;
+    }
+}
+
+/* r = a^e mod m for a < m, both ordinary form; see cs_bn_kernel.exp. */
+static int portable_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
+                        const cs_mont *mont, int consttime)
+{
+    size_t n = mont->n;
+    if (n < 1 || n > CS_BN_MAX_LIMBS || ebits > CS_BN_MAX_EXP_BITS)
+        return -1;
+    cs_limb am[CS_BN_MAX_LIMBS], acc[CS_BN_MAX_LIMBS];
+    portable_mont_mul(am, a, mont->rr, mont);
+    if (consttime)
+        exp_consttime(acc, am, e, ebits, mont);
+    else
+        exp_public(acc, am, e, ebits, mont);
+    /* Out of Montgomery form: multiply by 1, i.e. reduce acc padded with zeros. */
+    cs_limb t[2 * CS_BN_MAX_LIMBS];
+    memcpy(t, acc, n * sizeof(cs_limb));
+    memset(t + n, 0, n * sizeof(cs_limb));
+    redc(r, t, mont);
+    wipe(am, n);
+    wipe(acc, n);
+    wipe(t, 2 * n);
+    return 0;
+}
+
+const cs_bn_kernel cs_bn_portable = {
+    .name = "portable",
+    .cpu_features = 0,
+    .min_bits = CS_BN_MIN_BITS,
+    .max_bits = CS_BN_MAX_BITS,
+    .mont_mul = portable_mont_mul,
+    .mont_sqr = portable_mont_sqr,
+    .exp = portable_exp,
+};
