@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+"""The servers the A/B harness compares, each started from a generated
+configuration on 127.0.0.1 and stopped by its own pid: `openssl s_server`,
+nginx and sshd. Also key/certificate generation and the SSH client login."""
+import os
+import pwd
+import signal
+import socket
+import subprocess
+import time
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port, proc, limit=15.0):
+    """Waits (bounded) until something accepts on port; raises if the
+    process died or the time ran out."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError("server exited with status %d" % proc.returncode)
+        with socket.socket() as s:
+            s.settimeout(0.2)
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise RuntimeError("nothing listening on port %d after %.0fs" % (port, limit))
+
+
+def run(cmd, **kw):
+    """Runs a setup command, raising with its output when it fails."""
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+    if r.returncode != 0:
+        raise RuntimeError("%s failed:\n%s" % (" ".join(cmd), r.stdout))
+    return r.stdout
+
+
+def make_cert(workdir, kind, openssl="openssl"):
+    """Self-signed CN=localhost certificate of kind rsa2048|rsa3072|rsa4096
+    (or mldsa44|65|87 with an OpenSSL 3.5 binary); returns (cert, key)."""
+    cert, key = os.path.join(workdir, "%s.crt" % kind), os.path.join(workdir, "%s.key" % kind)
+    if kind.startswith("rsa"):
+        newkey = "rsa:%s" % kind[3:]
+    elif kind.startswith("mldsa"):
+        newkey = "ML-DSA-%s" % kind[5:]
+    else:
+        raise ValueError("unknown certificate kind %s" % kind)
+    run([openssl, "req", "-x509", "-newkey", newkey, "-nodes", "-days", "2",
+         "-subj", "/CN=localhost", "-keyout", key, "-out", cert])
+    return cert, key
+
+
+class Server:
+    """A daemon of one side (A or B): command, environment, log, pid."""
+
+    def __init__(self, side, workdir, env):
+        self.side, self.workdir, self.env = side, workdir, env
+        self.port = free_port()
+        self.proc = None
+
+    def command(self):
+        raise NotImplementedError
+
+    def start(self):
+        log = open(os.path.join(self.workdir, "server-%s.log" % self.side), "w")
+        self.proc = subprocess.Popen(self.command(), env=self.env, stdin=subprocess.DEVNULL,
+                                     stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
+        log.close()
+        wait_port(self.port, self.proc)
+
+    def stop(self):
+        """Stops the server by its pid: TERM, then KILL after 5 s."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class TlsServer(Server):
+    """`openssl s_server -www` with the given certificate and groups."""
+
+    def __init__(self, side, workdir, env, openssl, cert, key, groups):
+        super().__init__(side, workdir, env)
+        self.openssl, self.cert, self.key, self.groups = openssl, cert, key, groups
+
+    def command(self):
+        cmd = [self.openssl, "s_server", "-accept", "127.0.0.1:%d" % self.port,
+               "-cert", self.cert, "-key", self.key, "-www", "-quiet", "-num_tickets", "0"]
+        if self.groups:
+            cmd += ["-groups", self.groups]
+        return cmd
+
+
+class NginxServer(Server):
+    """Debian's nginx (master and one worker) from a generated config."""
+
+    def __init__(self, side, workdir, env, nginx, cert, key):
+        super().__init__(side, workdir, env)
+        self.nginx, self.cert, self.key = nginx, cert, key
+        self.prefix = os.path.join(workdir, "nginx-%s" % side)
+
+    def command(self):
+        os.makedirs(os.path.join(self.prefix, "logs"), exist_ok=True)
+        conf = os.path.join(self.prefix, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(nginx_conf(self.prefix, self.port, self.cert, self.key))
+        return [self.nginx, "-p", self.prefix, "-c", conf]
+
+
+def nginx_conf(prefix, port, cert, key):
+    """A minimal HTTPS nginx configuration on 127.0.0.1:port, not daemonized,
+    with all its files under prefix (no session reuse: full handshakes)."""
+    user = "user nobody nogroup;\n" if os.geteuid() == 0 else ""
+    temp = "".join("    %s_temp_path %s/%s;\n" % (t, prefix, t)
+                   for t in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return f"""{user}daemon off;
+master_process on;
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/logs/error.log warn;
+env CRYPTOSHIM_STATS;
+env CRYPTOSHIM_KERNELS;
+env CRYPTOSHIM_DISABLE;
+env CRYPTOSHIM_CPU;
+env OPENSSL_ia32cap;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+{temp}    server {{
+        listen 127.0.0.1:{port} ssl;
+        server_name localhost;
+        ssl_certificate {cert};
+        ssl_certificate_key {key};
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_session_cache off;
+        ssl_session_tickets off;
+        location / {{ return 200 "cryptoshim nginx test\\n"; }}
+    }}
+}}
+"""
+
+
+class SshServer(Server):
+    """Debian's sshd in the foreground from a generated config (as OpenSSH's
+    regress suite runs it), privilege separation and sandbox as shipped."""
+
+    def __init__(self, side, workdir, env, sshd, hostkey, authorized, kex, hostkey_alg):
+        super().__init__(side, workdir, env)
+        self.sshd, self.hostkey, self.authorized = sshd, hostkey, authorized
+        self.kex, self.hostkey_alg = kex, hostkey_alg
+
+    def command(self):
+        conf = os.path.join(self.workdir, "sshd_config-%s" % self.side)
+        with open(conf, "w") as f:
+            f.write(sshd_conf(self.port, self.hostkey, self.authorized, self.kex,
+                              self.hostkey_alg, os.path.join(self.workdir, "sshd-%s.pid" % self.side)))
+        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
+        return [self.sshd, "-D", "-e", "-f", conf]
+
+
+def sshd_conf(port, hostkey, authorized, kex, hostkey_alg, pidfile):
+    """sshd_config for 127.0.0.1:port, public-key login only."""
+    return f"""ListenAddress 127.0.0.1:{port}
+HostKey {hostkey}
+PidFile {pidfile}
+AuthorizedKeysFile {authorized}
+StrictModes no
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+KexAlgorithms {kex}
+HostKeyAlgorithms {hostkey_alg}
+MaxStartups 200
+MaxSessions 50
+LogLevel ERROR
+Subsystem sftp /usr/lib/openssh/sftp-server
+"""
+
+
+def ssh_keys(workdir, hostkey_bits):
+    """Host key (RSA of hostkey_bits) and an Ed25519 user key; returns
+    (hostkey, userkey, authorized_keys)."""
+    hostkey = os.path.join(workdir, "ssh_host_rsa%d_key" % hostkey_bits)
+    userkey = os.path.join(workdir, "id_user")
+    for path, args in ((hostkey, ["-t", "rsa", "-b", str(hostkey_bits)]), (userkey, ["-t", "ed25519"])):
+        if not os.path.exists(path):
+            run(["ssh-keygen", "-q", "-N", "", "-C", "cryptoshim-ab", "-f", path] + args)
+    authorized = os.path.join(workdir, "authorized_keys")
+    with open(userkey + ".pub") as src, open(authorized, "w") as dst:
+        dst.write(src.read())
+    return hostkey, userkey, authorized
+
+
+def ssh_client_cmd(port, userkey, known_hosts, kex, hostkey_alg, command="true"):
+    """The `ssh` command line of one public-key login that runs command."""
+    return ["ssh", "-F", "/dev/null", "-p", str(port), "-i", userkey,
+            "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
+            "-o", "UserKnownHostsFile=%s" % known_hosts, "-o", "StrictHostKeyChecking=yes",
+            "-o", "KexAlgorithms=%s" % kex, "-o", "HostKeyAlgorithms=%s" % hostkey_alg,
+            "-o", "ControlMaster=no", "-o", "ConnectTimeout=10",
+            "%s@127.0.0.1" % pwd.getpwuid(os.getuid()).pw_name, command]

@@ -1,0 +1,107 @@
+# Shared helpers for the end-to-end BATS suites (tests/bats, tests/ssh).
+# Load with: load "${BATS_TEST_DIRNAME}/helpers/common" (or ../bats/helpers/common).
+# Every daemon a suite starts is recorded by pid and stopped by that pid.
+
+# cs_env: sets CS_ROOT, CS_BUILD, VECTORS (when run outside scripts/run-tests.sh),
+# SHIM (the preload library) and CLI (build/cryptoshim); fails if either is missing.
+cs_env() {
+    : "${CS_ROOT:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
+    : "${CS_BUILD:=$CS_ROOT/build}"
+    : "${VECTORS:=$(cd "$CS_ROOT/.." && pwd)/shared/vectors}"
+    SHIM=$CS_BUILD/libcryptoshim.so
+    CLI=$CS_BUILD/cryptoshim
+    export CS_ROOT CS_BUILD VECTORS SHIM CLI
+    [ -f "$SHIM" ] || { echo "missing $SHIM (run make)" >&2; return 1; }
+    [ -x "$CLI" ] || { echo "missing $CLI (run make)" >&2; return 1; }
+}
+
+# need_cmd CMD...: skips the test when a command is not installed.
+need_cmd() {
+    local c
+    for c in "$@"; do
+        command -v "$c" >/dev/null 2>&1 || skip "$c not installed"
+    done
+}
+
+# free_port: prints a TCP port on 127.0.0.1 that is free right now.
+free_port() {
+    /usr/bin/python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_port PORT [SECONDS]: waits (bounded) until something listens on PORT.
+wait_port() {
+    local port=$1 limit=${2:-10} i
+    for ((i = 0; i < limit * 20; i++)); do
+        if /usr/bin/python3 -c 'import socket,sys
+s = socket.socket(); s.settimeout(0.2)
+sys.exit(s.connect_ex(("127.0.0.1", int(sys.argv[1]))))' "$port" 2>/dev/null; then
+            return 0
+        fi
+        sleep 0.05
+    done
+    echo "nothing listening on port $port after ${limit}s" >&2
+    return 1
+}
+
+# start_daemon NAME LOG CMD...: runs CMD in the background (fd 3 closed so
+# bats does not wait on it), its pid recorded in $BATS_FILE_TMPDIR/NAME.pid.
+start_daemon() {
+    local name=$1 log=$2; shift 2
+    "$@" </dev/null >"$log" 2>&1 3>&- &
+    echo $! >"$BATS_FILE_TMPDIR/$name.pid"
+}
+
+# stop_daemon NAME: stops the daemon started as NAME by its own pid (TERM,
+# then KILL after a bounded wait). Harmless if it is already gone.
+stop_daemon() {
+    local f="$BATS_FILE_TMPDIR/$1.pid" pid i
+    [ -f "$f" ] || return 0
+    pid=$(cat "$f")
+    rm -f "$f"
+    [ -n "$pid" ] || return 0
+    kill -TERM "$pid" 2>/dev/null || return 0
+    for ((i = 0; i < 100; i++)); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.05
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+}
+
+# daemon_alive NAME: true while the recorded process runs.
+daemon_alive() {
+    local f="$BATS_FILE_TMPDIR/$1.pid"
+    [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null
+}
+
+# make_rsa_cert DIR NAME BITS: self-signed certificate DIR/NAME.crt for
+# CN=localhost with its key DIR/NAME.key.
+make_rsa_cert() {
+    local dir=$1 name=$2 bits=$3
+    openssl req -x509 -newkey "rsa:$bits" -nodes -sha256 -days 2 \
+        -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 \
+        -keyout "$dir/$name.key" -out "$dir/$name.crt" 2>/dev/null
+}
+
+# stats_rows FILE: the counter rows of a stats file, without the header
+# ("operation kernel bits calls", tab-separated).
+stats_rows() {
+    [ -e "$1" ] || return 0
+    "$CLI" stats "$1" | tail -n +2
+}
+
+# stats_sum FILE [KERNEL [OP [BITS]]]: total calls matching the filters; a
+# filter "*" matches anything, KERNEL "!libcrypto" matches every shim kernel.
+stats_sum() {
+    local file=$1 kernel=${2:-*} op=${3:-*} bits=${4:-*}
+    stats_rows "$file" | awk -F'\t' -v k="$kernel" -v o="$op" -v b="$bits" '
+        (k == "*" || $2 == k || (k == "!libcrypto" && $2 != "libcrypto")) &&
+        (o == "*" || $1 == o) && (b == "*" || $3 == b) { s += $4 }
+        END { print s + 0 }'
+}
+
+# with_shim CMD...: runs CMD with the shim preloaded (environment otherwise
+# as the caller set it: CRYPTOSHIM_STATS, CRYPTOSHIM_KERNELS, ...).
+with_shim() {
+    LD_PRELOAD=$SHIM "$@"
+}
