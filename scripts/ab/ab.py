@@ -328,6 +328,7 @@ def run(args):
              (args.handshakes, args.block, elapsed),
              "CPU preset: %s %s" % (args.cpu, " ".join("%s=%s" % kv for kv in CPU_PRESETS[args.cpu].items())),
              "B: LD_PRELOAD=%s%s" % (args.lib, " CRYPTOSHIM_KERNELS=%s" % args.kernels if args.kernels else ""),
+             "server ports: A %d, B %d" % (srv_a.port, srv_b.port),
              "server-side samples A %d, B %d (of %d each)" % (len(srv_a_us), len(srv_b_us), args.handshakes)] + notes
     if stats_rows:
         notes.append("shim calls in B (operation kernel bits calls): " +

@@ -116,12 +116,14 @@ class NginxServer(Server):
         return [self.nginx, "-p", self.prefix, "-c", conf]
 
 
-def nginx_conf(prefix, port, cert, key):
+def nginx_conf(prefix, port, cert, key, dhparam=None):
     """A minimal HTTPS nginx configuration on 127.0.0.1:port, not daemonized,
-    with all its files under prefix (no session reuse: full handshakes)."""
+    with all its files under prefix (no session reuse: full handshakes);
+    dhparam (a PEM file) enables TLS 1.2 DHE."""
     user = "user nobody nogroup;\n" if os.geteuid() == 0 else ""
     temp = "".join("    %s_temp_path %s/%s;\n" % (t, prefix, t)
                    for t in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    dh = "        ssl_dhparam %s;\n" % dhparam if dhparam else ""
     return f"""{user}daemon off;
 master_process on;
 worker_processes 1;
@@ -143,7 +145,7 @@ http {{
         ssl_protocols TLSv1.2 TLSv1.3;
         ssl_session_cache off;
         ssl_session_tickets off;
-        location / {{ return 200 "cryptoshim nginx test\\n"; }}
+{dh}        location / {{ return 200 "cryptoshim nginx test\\n"; }}
     }}
 }}
 """

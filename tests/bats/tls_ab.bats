@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# The A/B harness on TLS: `cryptoshim ab tls` (openssl s_server) and
+# `cryptoshim ab nginx`, a few handshakes each, outputs complete and every
+# connection measured on the wire. Needs root for tcpdump. About 20 s.
+
+load "helpers/common"
+load "helpers/ab"
+
+setup() {
+    cs_env
+    [ "$(id -u)" -eq 0 ] || skip "tcpdump on loopback needs root"
+    need_cmd tcpdump gnuplot
+    OUT=$BATS_TEST_TMPDIR/ab
+}
+
+@test "ab tls: RSA-3072 certificate, TLS 1.3, 20 handshakes per side" {
+    ab_run "$OUT" tls --cert rsa3072 -n 20 --block 5
+    ab_check "$OUT" 20
+    # B really ran with the shim: its calls are listed in the report.
+    grep -q 'shim calls in B (operation kernel bits calls): mod_exp' "$OUT/report.md"
+}
+
+@test "ab tls: TLS 1.2 DHE with the portable kernel in B and the haswell preset" {
+    ab_run "$OUT" tls --cert rsa2048 --tls 1.2 --ciphers DHE-RSA-AES128-GCM-SHA256 \
+        -n 10 --block 5 --kernels portable --cpu haswell
+    ab_check "$OUT" 10
+    grep -q 'OPENSSL_ia32cap=~0x0:~0x80000 CRYPTOSHIM_CPU=-adx' "$OUT/report.md"
+    grep -Eq 'shim calls in B.*portable' "$OUT/report.md"
+}
+
+@test "ab tls: TLS 1.3 ffdhe3072 key exchange" {
+    ab_run "$OUT" tls --cert rsa2048 --groups ffdhe3072 -n 10 --block 5
+    ab_check "$OUT" 10
+}
+
+@test "ab nginx: RSA-3072 certificate, 20 handshakes per side" {
+    [ -x /usr/sbin/nginx ] || skip "nginx not installed"
+    ab_run "$OUT" nginx --cert rsa3072 -n 20 --block 10
+    ab_check "$OUT" 20
+    grep -q 'shim calls in B (operation kernel bits calls): mod_exp' "$OUT/report.md"
+}
+
+@test "ab: bad arguments exit 2 without starting anything" {
+    run "$CLI" ab tls --cert rsa1 -n 4
+    [ "$status" -eq 2 ]
+    run "$CLI" ab bogus
+    [ "$status" -eq 2 ]
+}
+
+@test "pcap analysis: server latency per connection from a capture" {
+    # The capture kept by the harness parses on its own too.
+    ab_run "$OUT" tls --cert rsa2048 -n 4 --block 2
+    local ports
+    ports=$(sed -n 's/^- server ports: A \([0-9]*\), B \([0-9]*\)$/\1 \2/p' "$OUT/report.md")
+    [ -n "$ports" ]
+    run /usr/bin/python3 "$CS_ROOT/scripts/ab/pcap_latency.py" tls "$OUT/capture.pcap" $ports
+    echo "$output"
+    [ "$status" -eq 0 ]
+    # a warm-up connection and 4 measured ones per side, every one with a
+    # latency between 1 us and 5 s
+    [ "$(echo "$output" | wc -l)" -eq 10 ]
+    [ "$(echo "$output" | awk '$3 != "-" && $3 > 1 && $3 < 5e6' | wc -l)" -eq 10 ]
+}
