@@ -10,6 +10,7 @@ NGINX=${NGINX:-/usr/sbin/nginx}
 
 setup_file() {
     cs_env
+    cs_ready || return 0
     [ -x "$NGINX" ] || return 0
     local d=$BATS_FILE_TMPDIR
     make_rsa_cert "$d" server 3072
@@ -34,6 +35,7 @@ teardown_file() {
 
 setup() {
     cs_env
+    cs_require
     [ -x "$NGINX" ] || skip "nginx not installed"
     need_cmd curl
     D=$BATS_FILE_TMPDIR

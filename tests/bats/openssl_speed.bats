@@ -9,6 +9,7 @@ SPEED_ALGS="rsa2048 dsa2048 ffdh2048"
 
 setup() {
     cs_env
+    cs_require
     STATS=$BATS_TEST_TMPDIR/speed.stats
 }
 

@@ -8,6 +8,7 @@ load "helpers/ab"
 
 setup() {
     cs_env
+    cs_require
     [ "$(id -u)" -eq 0 ] || skip "tcpdump on loopback needs root"
     need_cmd tcpdump gnuplot
     OUT=$BATS_TEST_TMPDIR/ab

@@ -7,6 +7,7 @@ load "helpers/common"
 
 setup_file() {
     cs_env
+    cs_ready || return 0
     local d=$BATS_FILE_TMPDIR
     make_rsa_cert "$d" server 2048
     PORT=$(free_port)
@@ -24,6 +25,7 @@ teardown_file() {
 
 setup() {
     cs_env
+    cs_require
     D=$BATS_FILE_TMPDIR
     PORT=$(cat "$D/port")
     CSTATS=$BATS_TEST_TMPDIR/client.stats

@@ -7,6 +7,7 @@ load "helpers/common"
 
 setup() {
     cs_env
+    cs_require
     DRIVER=$CS_BUILD/tests/e2e/rsa_sign_driver
     [ -x "$DRIVER" ] || { echo "missing $DRIVER (make tests-build)" >&2; return 1; }
     STATS=$BATS_TEST_TMPDIR/sign.stats

@@ -8,6 +8,7 @@ load "../bats/helpers/ab"
 
 setup() {
     cs_env
+    cs_require
     [ "$(id -u)" -eq 0 ] || skip "sshd privilege separation and tcpdump need root"
     [ -x /usr/sbin/sshd ] || skip "openssh-server not installed"
     need_cmd tcpdump gnuplot ssh

@@ -10,6 +10,7 @@ load "../bats/helpers/sshd"
 
 setup_file() {
     cs_env
+    cs_ready || return 0
     [ "$(id -u)" -eq 0 ] || return 0
     command -v "$SSHD" >/dev/null || return 0
     local d=$BATS_FILE_TMPDIR bits
@@ -28,6 +29,7 @@ teardown_file() {
 
 setup() {
     cs_env
+    cs_require
     [ "$(id -u)" -eq 0 ] || skip "sshd with privilege separation needs root"
     [ -x "$SSHD" ] || skip "openssh-server not installed"
     D=$BATS_FILE_TMPDIR
