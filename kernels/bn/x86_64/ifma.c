@@ -1,0 +1,141 @@
+/* AVX-512 IFMA kernel: 52-bit digits, almost-Montgomery multiplication with
+ * vpmadd52luq/vpmadd52huq on 256-bit vectors (AVX-512VL). Zen 4 runs 512-bit
+ * operations as two 256-bit halves, so the narrow form loses nothing there
+ * and keeps the lane shuffles cheap. Built with IFMA flags (mk/bnx86.mk);
+ * only called when the CPU has AVX512IFMA. */
+#include <immintrin.h>
+
+#include "xv.h"
+
+#define M52 ((1ull << 52) - 1)
+
+static inline uint64_t lo52(unsigned __int128 p) { return (uint64_t)p & M52; }
+static inline uint64_t hi52(unsigned __int128 p) { return (uint64_t)(p >> 52); }
+
+/* Column-serial Montgomery over b's digits. The vectors hold every product;
+ * only the current column (whose low 52 bits give q) is followed in a scalar
+ * register. Column i+1 is read from the vectors before q_i's products land
+ * and q_i's two products into it are added in scalar, so the q chain waits on
+ * two scalar multiplications per step, never on a vector round trip. The
+ * vectors' lowest lane is never read back: the scalar carries it. */
+static inline __attribute__((always_inline)) void
+amm_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+         uint64_t n0, const size_t nv)
+{
+    __m256i A[nv], Mv[nv], VL[nv], VH[nv];
+    const __m256i zero = _mm256_setzero_si256();
+#pragma GCC unroll 32
+    for (size_t v = 0; v < nv; v++) {
+        A[v] = _mm256_load_si256((const __m256i *)(a + 4 * v));
+        Mv[v] = _mm256_load_si256((const __m256i *)(m + 4 * v));
+        VL[v] = zero;
+    }
+    const uint64_t a0 = a[0], m0 = m[0], m1 = m[1];
+    const size_t K = 4 * nv;
+    uint64_t x = (a0 * b[0]) & M52; /* column 0 */
+    for (size_t i = 0; i < K; i++) {
+        const uint64_t q = (x * n0) & M52;
+        /* x + lo52(m0*q) is a multiple of 2^52: its carry is ceil(x/2^52). */
+        const uint64_t c = (x + M52) >> 52;
+        const __m256i B = _mm256_set1_epi64x((long long)b[i]);
+#pragma GCC unroll 32
+        for (size_t v = 0; v < nv; v++) {
+            VL[v] = _mm256_madd52lo_epu64(VL[v], A[v], B);
+            VH[v] = _mm256_madd52hi_epu64(zero, A[v], B);
+        }
+        uint64_t y = (uint64_t)_mm256_extract_epi64(VL[0], 1) +
+                     (uint64_t)_mm256_extract_epi64(VH[0], 0);
+        const __m256i Q = _mm256_set1_epi64x((long long)q);
+#pragma GCC unroll 32
+        for (size_t v = 0; v < nv; v++) {
+            VL[v] = _mm256_madd52lo_epu64(VL[v], Mv[v], Q);
+            VH[v] = _mm256_madd52hi_epu64(VH[v], Mv[v], Q);
+        }
+#pragma GCC unroll 32
+        for (size_t v = 0; v < nv; v++) {
+            __m256i next = v + 1 < nv ? VL[v + 1] : zero;
+            VL[v] = _mm256_add_epi64(_mm256_alignr_epi64(next, VL[v], 1), VH[v]);
+        }
+        const uint64_t bn = i + 1 < K ? b[i + 1] : 0;
+        x = y + c + hi52((unsigned __int128)m0 * q) + ((m1 * q) & M52) + ((a0 * bn) & M52);
+    }
+    uint64_t t[4 * nv] __attribute__((aligned(32)));
+#pragma GCC unroll 32
+    for (size_t v = 0; v < nv; v++)
+        _mm256_store_si256((__m256i *)(t + 4 * v), VL[v]);
+    t[0] = x;
+    uint64_t c = 0;
+    for (size_t j = 0; j < K; j++) {
+        uint64_t s = t[j] + c;
+        r[j] = s & M52;
+        c = s >> 52;
+    }
+}
+
+#define AMM_FIXED(NV)                                                                      \
+    static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c) \
+    {                                                                                      \
+        amm_core(r, a, b, c->m, c->n0, NV);                                                \
+    }
+AMM_FIXED(5)   /* 1024 bits */
+AMM_FIXED(8)   /* 1536 */
+AMM_FIXED(10)  /* 2048 */
+AMM_FIXED(15)  /* 3072 */
+AMM_FIXED(20)  /* 4096 */
+
+/* Any other size: the same code with a run-time vector count. */
+static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c)
+{
+    amm_core(r, a, b, c->m, c->n0, c->K / 4);
+}
+
+/* Sets up c for mont with the multiplication specialised to its size. */
+static int setup(xv_ctx *c, const cs_mont *mont)
+{
+    if (xv_setup(c, mont, 52, amm_any, amm_any))
+        return -1;
+    xv_amm_fn *f = amm_any;
+    switch (c->K / 4) {
+    case 5: f = amm_5; break;
+    case 8: f = amm_8; break;
+    case 10: f = amm_10; break;
+    case 15: f = amm_15; break;
+    case 20: f = amm_20; break;
+    }
+    c->amm = c->asqr = f;
+    return 0;
+}
+
+/* Kernel entry: r = a*b/R mod m. */
+static void ifma_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const cs_mont *mont)
+{
+    xv_ctx c;
+    if (setup(&c, mont) == 0)
+        xv_mont_mul(&c, r, a, b);
+}
+
+/* Kernel entry: r = a*a/R mod m. */
+static void ifma_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
+{
+    ifma_mont_mul(r, a, a, mont);
+}
+
+/* Kernel entry: r = a^e mod m (see cs_bn_kernel.exp). */
+static int ifma_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
+                    const cs_mont *mont, int consttime)
+{
+    xv_ctx c;
+    if (ebits > CS_BN_MAX_EXP_BITS || setup(&c, mont))
+        return -1;
+    return xv_exp(&c, r, a, e, ebits, consttime);
+}
+
+const cs_bn_kernel cs_bn_x86_ifma = {
+    .name = "x86_64-ifma",
+    .cpu_features = CS_CPU_AVX512IFMA | CS_CPU_BMI2,
+    .min_bits = 512,
+    .max_bits = XV_MAX_BITS,
+    .mont_mul = ifma_mont_mul,
+    .mont_sqr = ifma_mont_sqr,
+    .exp = ifma_exp,
+};

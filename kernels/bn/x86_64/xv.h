@@ -1,0 +1,44 @@
+/* Shared core of the x86-64 vector kernels: numbers held as K small-radix
+ * digits (w = 52 for AVX-512 IFMA, 28 for AVX2) and "almost Montgomery"
+ * multiplication with R' = 2^(w*K), kept below 2m between operations. The
+ * digit kernels supply only the multiplication; conversions, the R' constants
+ * and the exponentiation ladders live in xv_exp.c. Internal header. */
+#ifndef CRYPTOSHIM_BN_X86_XV_H
+#define CRYPTOSHIM_BN_X86_XV_H
+
+#include "../bn_kernel.h"
+
+/* Largest digit count: 4096 bits at 28 bits a digit, plus 2 bits of headroom,
+ * rounded up to whole 4-lane vectors. */
+#define XV_MAXK 148
+#define XV_MAX_BITS 4096
+
+struct xv_ctx;
+
+/* r = a*b/R' mod m, result < 2m with normalised digits, for a, b < 2m with
+ * normalised digits; r may alias a or b. */
+typedef void xv_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                       const struct xv_ctx *c);
+
+typedef struct xv_ctx {
+    unsigned w;          /* digit bits */
+    size_t K;            /* digits, a multiple of 4, w*K >= bits+2 */
+    uint64_t n0;         /* -m^-1 mod 2^w */
+    xv_amm_fn *amm;
+    xv_amm_fn *asqr;     /* squaring (may be amm with a == b) */
+    const cs_mont *mont;
+    uint64_t m[XV_MAXK] __attribute__((aligned(32)));
+    uint64_t rr[XV_MAXK] __attribute__((aligned(32)));  /* R'^2 mod m */
+    uint64_t one[XV_MAXK] __attribute__((aligned(32))); /* 1 as a number */
+} xv_ctx;
+
+/* Fills c for mont with w-bit digits; returns 0, or -1 if the modulus is too
+ * long for these kernels. Public data only (the modulus). */
+int xv_setup(xv_ctx *c, const cs_mont *mont, unsigned w, xv_amm_fn *amm, xv_amm_fn *asqr);
+
+/* The kernel interface on top of a context (see cs_bn_kernel). */
+void xv_mont_mul(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *b);
+int xv_exp(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *e,
+           size_t ebits, int consttime);
+
+#endif

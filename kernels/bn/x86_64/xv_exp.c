@@ -1,0 +1,284 @@
+/* Conversions, R' constants and exponentiation ladders for the x86-64 vector
+ * kernels (xv.h). Built for every x86-64 CPU: plain C, no ISA flags; the
+ * digit multiplication is called through the context. */
+#include <string.h>
+
+#include "xv.h"
+
+/* Digits of the table for windowed exponentiation: 40 KiB on the stack. */
+#define XV_TABLE_DIGITS 5120
+
+/* Writes the n-limb number a as c->K digits of c->w bits. */
+static void to_digits(const xv_ctx *c, uint64_t *d, const cs_limb *a, size_t n)
+{
+    const uint64_t mask = (1ull << c->w) - 1;
+    for (size_t j = 0; j < c->K; j++) {
+        size_t off = j * c->w, idx = off / 64;
+        unsigned sh = off % 64;
+        uint64_t v = 0;
+        if (idx < n) {
+            v = a[idx] >> sh;
+            if (sh + c->w > 64 && idx + 1 < n)
+                v |= a[idx + 1] << (64 - sh);
+        }
+        d[j] = v & mask;
+    }
+}
+
+/* Writes the normalised digits d (value below 2^(64n)) as n limbs. */
+static void from_digits(const xv_ctx *c, cs_limb *a, size_t n, const uint64_t *d)
+{
+    memset(a, 0, n * sizeof *a);
+    for (size_t j = 0; j < c->K; j++) {
+        size_t off = j * c->w, idx = off / 64;
+        unsigned sh = off % 64;
+        if (idx < n)
+            a[idx] |= d[j] << sh;
+        if (sh + c->w > 64 && idx + 1 < n)
+            a[idx + 1] |= d[j] >> (64 - sh);
+    }
+}
+
+/* x = x * 2^d mod m (d may be negative: halving), for x < m. The modulus
+ * and these powers of two are public, so branches are fine here. */
+static void shift_mod(cs_limb *x, long d, const cs_limb *m, size_t n)
+{
+    for (; d > 0; d--) {
+        cs_limb top = x[n - 1] >> 63;
+        for (size_t i = n - 1; i > 0; i--)
+            x[i] = (x[i] << 1) | (x[i - 1] >> 63);
+        x[0] <<= 1;
+        int ge = top != 0;
+        if (!ge) {
+            ge = 1;
+            for (size_t i = n; i-- > 0;)
+                if (x[i] != m[i]) {
+                    ge = x[i] > m[i];
+                    break;
+                }
+        }
+        if (ge) {
+            cs_dlimb br = 0;
+            for (size_t i = 0; i < n; i++) {
+                cs_dlimb t = (cs_dlimb)x[i] - m[i] - br;
+                x[i] = (cs_limb)t;
+                br = (t >> 64) & 1;
+            }
+        }
+    }
+    for (; d < 0; d++) {
+        cs_limb cy = 0;
+        if (x[0] & 1) {
+            cs_dlimb s = 0;
+            for (size_t i = 0; i < n; i++) {
+                s += (cs_dlimb)x[i] + m[i];
+                x[i] = (cs_limb)s;
+                s >>= 64;
+            }
+            cy = (cs_limb)s;
+        }
+        for (size_t i = 0; i + 1 < n; i++)
+            x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+        x[n - 1] = (x[n - 1] >> 1) | (cy << 63);
+    }
+}
+
+int xv_setup(xv_ctx *c, const cs_mont *mont, unsigned w, xv_amm_fn *amm, xv_amm_fn *asqr)
+{
+    if (mont->bits > XV_MAX_BITS || mont->bits < 64 || !(mont->m[0] & 1))
+        return -1;
+    size_t n = mont->n;
+    c->w = w;
+    c->K = ((mont->bits + 2 + w - 1) / w + 3) & ~(size_t)3;
+    if (c->K > XV_MAXK)
+        return -1;
+    c->n0 = mont->n0 & ((1ull << w) - 1);
+    c->amm = amm;
+    c->asqr = asqr;
+    c->mont = mont;
+    to_digits(c, c->m, mont->m, n);
+    cs_limb t[CS_BN_MAX_LIMBS];
+    memcpy(t, mont->rr, n * sizeof *t);
+    shift_mod(t, 2 * (long)(w * c->K) - 128 * (long)n, mont->m, n);
+    to_digits(c, c->rr, t, n);
+    memset(c->one, 0, sizeof c->one);
+    c->one[0] = 1;
+    return 0;
+}
+
+/* r = a mod m for a <= m with n limbs: one conditional subtraction by mask. */
+static void final_sub(cs_limb *r, const cs_limb *m, size_t n)
+{
+    cs_limb t[CS_BN_MAX_LIMBS];
+    cs_dlimb br = 0;
+    for (size_t i = 0; i < n; i++) {
+        cs_dlimb d = (cs_dlimb)r[i] - m[i] - br;
+        t[i] = (cs_limb)d;
+        br = (d >> 64) & 1;
+    }
+    cs_limb keep = (cs_limb)0 - (cs_limb)br; /* all ones when r < m */
+    for (size_t i = 0; i < n; i++)
+        r[i] = (r[i] & keep) | (t[i] & ~keep);
+}
+
+void xv_mont_mul(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *b)
+{
+    size_t n = c->mont->n;
+    uint64_t da[XV_MAXK] __attribute__((aligned(32)));
+    uint64_t db[XV_MAXK] __attribute__((aligned(32)));
+    uint64_t dx[XV_MAXK] __attribute__((aligned(32)));
+    cs_limb x[CS_BN_MAX_LIMBS];
+    /* a*b/R = amm(amm(a, b), 2^(2wK - 64n)) since R' = 2^(wK), R = 2^(64n). */
+    memcpy(x, c->mont->one, n * sizeof *x);
+    shift_mod(x, 2 * (long)(c->w * c->K) - 128 * (long)n, c->mont->m, n);
+    to_digits(c, dx, x, n);
+    to_digits(c, da, a, n);
+    to_digits(c, db, b, n);
+    if (a == b)
+        c->asqr(da, da, da, c);
+    else
+        c->amm(da, da, db, c);
+    c->amm(da, da, dx, c);
+    from_digits(c, r, n, da);
+    final_sub(r, c->mont->m, n);
+}
+
+/* Bits pos .. pos+len-1 of e (len <= 8); positions are public, the value
+ * may be secret. Bits at or above ebits read as zero. */
+static unsigned window(const cs_limb *e, size_t ebits, size_t pos, unsigned len)
+{
+    unsigned v = 0;
+    for (unsigned k = 0; k < len; k++) {
+        size_t p = pos + k;
+        if (p < ebits)
+            v |= (unsigned)((e[p / 64] >> (p % 64)) & 1) << k;
+    }
+    return v;
+}
+
+/* out = tab[idx] reading every entry under a mask (idx secret). */
+static void select_ct(uint64_t *out, const uint64_t *tab, size_t entries, size_t K, unsigned idx)
+{
+    memset(out, 0, K * sizeof *out);
+    for (size_t j = 0; j < entries; j++) {
+        uint64_t d = (uint64_t)(j ^ idx);
+        uint64_t mask = ((d | (0 - d)) >> 63) - 1; /* all ones iff j == idx */
+        const uint64_t *t = tab + j * K;
+        for (size_t i = 0; i < K; i++)
+            out[i] |= t[i] & mask;
+    }
+}
+
+/* Largest window whose table of (1 << w) entries fits the stack buffer. */
+static unsigned fit_window(unsigned w, size_t K)
+{
+    while (w > 1 && ((size_t)1 << w) * K > XV_TABLE_DIGITS)
+        w--;
+    return w;
+}
+
+/* Fixed-window ladder for a secret exponent: every window costs the same
+ * squarings and one multiplication by a masked table read. */
+static void ladder_ct(const xv_ctx *c, uint64_t *r, const uint64_t *am, const uint64_t *onem,
+                      const cs_limb *e, size_t ebits, uint64_t *tab)
+{
+    size_t K = c->K;
+    unsigned w = ebits > 512 ? 5 : ebits > 128 ? 4 : 3;
+    if (ebits > 900 && K <= 40)
+        w = 6;
+    w = fit_window(w, K);
+    size_t entries = (size_t)1 << w;
+    uint64_t sel[XV_MAXK] __attribute__((aligned(32)));
+    memcpy(tab, onem, K * 8);
+    memcpy(tab + K, am, K * 8);
+    for (size_t j = 2; j < entries; j++) {
+        if (j & 1)
+            c->amm(tab + j * K, tab + (j - 1) * K, am, c);
+        else
+            c->asqr(tab + j * K, tab + (j / 2) * K, tab + (j / 2) * K, c);
+    }
+    size_t nwin = (ebits + w - 1) / w;
+    select_ct(r, tab, entries, K, window(e, ebits, (nwin - 1) * w, w));
+    for (size_t k = nwin - 1; k-- > 0;) {
+        for (unsigned s = 0; s < w; s++)
+            c->asqr(r, r, r, c);
+        select_ct(sel, tab, entries, K, window(e, ebits, k * w, w));
+        c->amm(r, r, sel, c);
+    }
+}
+
+static int bit(const cs_limb *e, size_t i)
+{
+    return (e[i / 64] >> (i % 64)) & 1;
+}
+
+/* Sliding-window ladder for a public exponent over a table of odd powers. */
+static void ladder_vt(const xv_ctx *c, uint64_t *r, const uint64_t *am, const uint64_t *onem,
+                      const cs_limb *e, size_t ebits, uint64_t *tab)
+{
+    size_t K = c->K;
+    unsigned w = ebits > 671 ? 6 : ebits > 239 ? 5 : ebits > 79 ? 4 : ebits > 23 ? 3 : 1;
+    w = fit_window(w + 1, K) - 1;
+    if (w < 1)
+        w = 1;
+    size_t entries = (size_t)1 << (w - 1);
+    uint64_t a2[XV_MAXK] __attribute__((aligned(32)));
+    memcpy(tab, am, K * 8);
+    if (entries > 1) {
+        c->asqr(a2, am, am, c);
+        for (size_t j = 1; j < entries; j++)
+            c->amm(tab + j * K, tab + (j - 1) * K, a2, c);
+    }
+    int started = 0;
+    long i = (long)ebits - 1;
+    while (i >= 0) {
+        if (!bit(e, (size_t)i)) {
+            if (started)
+                c->asqr(r, r, r, c);
+            i--;
+            continue;
+        }
+        long j = i - (long)w + 1;
+        if (j < 0)
+            j = 0;
+        while (!bit(e, (size_t)j))
+            j++;
+        unsigned v = 0;
+        for (long k = i; k >= j; k--)
+            v = (v << 1) | (unsigned)bit(e, (size_t)k);
+        if (started) {
+            for (long k = i; k >= j; k--)
+                c->asqr(r, r, r, c);
+            c->amm(r, r, tab + (v >> 1) * K, c);
+        } else {
+            memcpy(r, tab + (v >> 1) * K, K * 8);
+            started = 1;
+        }
+        i = j - 1;
+    }
+    if (!started)
+        memcpy(r, onem, K * 8);
+}
+
+int xv_exp(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *e,
+           size_t ebits, int consttime)
+{
+    size_t n = c->mont->n, K = c->K;
+    uint64_t tab[XV_TABLE_DIGITS] __attribute__((aligned(32)));
+    uint64_t am[XV_MAXK] __attribute__((aligned(32)));
+    uint64_t onem[XV_MAXK] __attribute__((aligned(32)));
+    uint64_t acc[XV_MAXK] __attribute__((aligned(32)));
+    to_digits(c, am, a, n);
+    c->amm(am, am, c->rr, c);         /* a R' mod m */
+    c->amm(onem, c->rr, c->one, c);   /* R' mod m */
+    if (ebits == 0)
+        memcpy(acc, onem, K * 8);
+    else if (consttime)
+        ladder_ct(c, acc, am, onem, e, ebits, tab);
+    else
+        ladder_vt(c, acc, am, onem, e, ebits, tab);
+    c->amm(acc, acc, c->one, c);      /* out of Montgomery form: <= m */
+    from_digits(c, r, n, acc);
+    final_sub(r, c->mont->m, n);
+    return 0;
+}

@@ -1,0 +1,8 @@
+# x86-64 big-number kernels: per-file ISA flags (each kernel runs only when
+# the CPU has them), and the constant-time tests run under valgrind.
+ifeq ($(ARCH),x86_64)
+$(BUILD)/obj/kernels/bn/x86_64/ifma.o: OBJ_CFLAGS += -mavx2 -mbmi2 -mavx512f -mavx512vl -mavx512ifma
+$(BUILD)/obj/kernels/bn/x86_64/avx2.o: OBJ_CFLAGS += -mavx2 -mbmi2
+$(BUILD)/obj/kernels/bn/x86_64/mulx.o: OBJ_CFLAGS += -mbmi2
+$(BUILD)/obj/kernels/bn/x86_64/adx.o: OBJ_CFLAGS += -mbmi2 -madx
+endif

@@ -1,0 +1,223 @@
+/* Each x86-64 big-number kernel, forced alone, against a slow reference
+ * (schoolbook Montgomery written here): mont_mul, mont_sqr and exp with
+ * public and secret exponents over sizes 512..4096 and edge operands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels/bn/bn_kernel.h"
+#include "tests/unit/support/tap.h"
+
+#if defined(__x86_64__)
+#include "kernels/bn/x86_64/x86_kernels.h"
+
+/* Reference r = a*b/R mod m by word-serial Montgomery. */
+static void ref_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const cs_mont *mt)
+{
+    size_t n = mt->n;
+    cs_limb t[CS_BN_MAX_LIMBS + 2] = {0};
+    for (size_t i = 0; i < n; i++) {
+        cs_dlimb c = 0;
+        for (size_t j = 0; j < n; j++) {
+            c += (cs_dlimb)a[j] * b[i] + t[j];
+            t[j] = (cs_limb)c;
+            c >>= 64;
+        }
+        c += t[n];
+        t[n] = (cs_limb)c;
+        t[n + 1] = (cs_limb)(c >> 64);
+        cs_limb q = t[0] * mt->n0;
+        c = ((cs_dlimb)q * mt->m[0] + t[0]) >> 64;
+        for (size_t j = 1; j < n; j++) {
+            c += (cs_dlimb)q * mt->m[j] + t[j];
+            t[j - 1] = (cs_limb)c;
+            c >>= 64;
+        }
+        c += t[n];
+        t[n - 1] = (cs_limb)c;
+        t[n] = t[n + 1] + (cs_limb)(c >> 64);
+    }
+    cs_limb s[CS_BN_MAX_LIMBS];
+    cs_dlimb br = 0;
+    for (size_t j = 0; j < n; j++) {
+        cs_dlimb d = (cs_dlimb)t[j] - mt->m[j] - br;
+        s[j] = (cs_limb)d;
+        br = (d >> 64) & 1;
+    }
+    int use_s = t[n] || !br;
+    memcpy(r, use_s ? s : t, n * sizeof *r);
+}
+
+/* x = 2x mod m. */
+static void dbl(cs_limb *x, const cs_limb *m, size_t n)
+{
+    cs_limb top = x[n - 1] >> 63;
+    for (size_t i = n - 1; i > 0; i--)
+        x[i] = (x[i] << 1) | (x[i - 1] >> 63);
+    x[0] <<= 1;
+    int ge = top != 0;
+    if (!ge) {
+        ge = 1;
+        for (size_t i = n; i-- > 0;)
+            if (x[i] != m[i]) {
+                ge = x[i] > m[i];
+                break;
+            }
+    }
+    if (ge) {
+        cs_dlimb br = 0;
+        for (size_t i = 0; i < n; i++) {
+            cs_dlimb d = (cs_dlimb)x[i] - m[i] - br;
+            x[i] = (cs_limb)d;
+            br = (d >> 64) & 1;
+        }
+    }
+}
+
+/* Montgomery constants computed the slow way (independent of mont.c). */
+static void ref_mont(cs_mont *mt, const cs_limb *m, size_t n, unsigned bits)
+{
+    memset(mt, 0, sizeof *mt);
+    mt->n = n;
+    mt->bits = bits;
+    memcpy(mt->m, m, n * sizeof *m);
+    cs_limb inv = 1;
+    for (int i = 0; i < 7; i++)
+        inv *= 2 - m[0] * inv;
+    mt->n0 = 0 - inv;
+    cs_limb x[CS_BN_MAX_LIMBS] = {1};
+    for (size_t i = 0; i < 64 * n; i++)
+        dbl(x, m, n);
+    memcpy(mt->one, x, n * sizeof *x);
+    for (size_t i = 0; i < 64 * n; i++)
+        dbl(x, m, n);
+    memcpy(mt->rr, x, n * sizeof *x);
+}
+
+/* Reference r = a^e mod m, square and multiply. */
+static void ref_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits, const cs_mont *mt)
+{
+    size_t n = mt->n;
+    cs_limb am[CS_BN_MAX_LIMBS], acc[CS_BN_MAX_LIMBS], one[CS_BN_MAX_LIMBS] = {1};
+    ref_mul(am, a, mt->rr, mt);
+    memcpy(acc, mt->one, n * sizeof *acc);
+    for (size_t i = ebits; i-- > 0;) {
+        ref_mul(acc, acc, acc, mt);
+        if ((e[i / 64] >> (i % 64)) & 1)
+            ref_mul(acc, acc, am, mt);
+    }
+    ref_mul(r, acc, one, mt);
+}
+
+/* Random number below m (top limb masked to a shorter length). */
+static void rand_below(cs_limb *a, const cs_mont *mt)
+{
+    size_t n = mt->n;
+    for (size_t i = 0; i < n; i++)
+        a[i] = tap_rng_u64();
+    a[n - 1] &= mt->m[n - 1] >> 1;
+}
+
+static int kernel_runs(const cs_bn_kernel *k)
+{
+    __builtin_cpu_init();
+    if ((k->cpu_features & CS_CPU_AVX512IFMA) &&
+        !(__builtin_cpu_supports("avx512ifma") && __builtin_cpu_supports("avx512vl")))
+        return 0;
+    if ((k->cpu_features & CS_CPU_AVX2) && !__builtin_cpu_supports("avx2"))
+        return 0;
+    if ((k->cpu_features & CS_CPU_BMI2) && !__builtin_cpu_supports("bmi2"))
+        return 0;
+    if ((k->cpu_features & CS_CPU_ADX)) {
+        unsigned a, b, c, d;
+        __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
+        if (!(b & (1u << 19)))
+            return 0;
+    }
+    return 1;
+}
+
+static const unsigned sizes[] = {512, 1000, 1024, 1100, 1536, 2047, 2048, 3072, 4096};
+
+/* All checks for kernel k on moduli of `bits` bits. */
+static void check_size(const cs_bn_kernel *k, unsigned bits)
+{
+    size_t n = (bits + 63) / 64;
+    cs_limb m[CS_BN_MAX_LIMBS] = {0};
+    cs_mont mt;
+    for (size_t i = 0; i < n; i++)
+        m[i] = tap_rng_u64();
+    m[0] |= 1;
+    unsigned topbits = bits - 64 * (unsigned)(n - 1);
+    if (topbits < 64)
+        m[n - 1] &= (1ull << topbits) - 1;
+    m[n - 1] |= 1ull << (topbits - 1);
+    ref_mont(&mt, m, n, bits);
+
+    cs_limb a[CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS], r1[CS_BN_MAX_LIMBS], r2[CS_BN_MAX_LIMBS];
+    cs_limb e[2 * CS_BN_MAX_LIMBS];
+    int ok = 1;
+    for (int t = 0; t < 8 && ok; t++) {
+        rand_below(a, &mt);
+        rand_below(b, &mt);
+        if (t == 1)
+            memcpy(a, m, n * sizeof *a), a[0] -= 1; /* m - 1 */
+        if (t == 2)
+            memset(b, 0, n * sizeof *b);
+        ref_mul(r1, a, b, &mt);
+        k->mont_mul(r2, a, b, &mt);
+        ok &= !memcmp(r1, r2, n * sizeof *r1);
+        ref_mul(r1, a, a, &mt);
+        k->mont_sqr(r2, a, &mt);
+        ok &= !memcmp(r1, r2, n * sizeof *r1);
+    }
+    tap_ok(ok, "%s %u bits: mont_mul and mont_sqr", k->name, bits);
+    if (bits < k->min_bits || bits > k->max_bits)
+        return;
+    const size_t elens[] = {0, 1, 2, 17, 64, 65, 256, bits - 1, bits, 2 * bits};
+    for (int ct = 0; ct < 2; ct++) {
+        ok = 1;
+        for (size_t x = 0; x < sizeof elens / sizeof elens[0] && ok; x++) {
+            size_t eb = elens[x];
+            memset(e, 0, sizeof e);
+            for (size_t i = 0; i < (eb + 63) / 64; i++)
+                e[i] = tap_rng_u64();
+            if (eb % 64)
+                e[eb / 64] &= (1ull << (eb % 64)) - 1;
+            if (x == 3)
+                memset(e, 0, sizeof e); /* all-zero exponent bits */
+            rand_below(a, &mt);
+            if (x == 4)
+                memset(a, 0, n * sizeof *a);
+            if (x == 5)
+                memset(a, 0, n * sizeof *a), a[0] = 1;
+            ref_exp(r1, a, e, eb, &mt);
+            int rc = k->exp(r2, a, e, eb, &mt, ct);
+            ok &= rc == 0 && !memcmp(r1, r2, n * sizeof *r1);
+            if (!ok)
+                tap_diag("ebits %zu differs", eb);
+        }
+        tap_ok(ok, "%s %u bits: exp %s", k->name, bits, ct ? "consttime" : "public");
+    }
+}
+
+int main(void)
+{
+    const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma};
+    tap_rng_seed(86);
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        if (!kernel_runs(ks[i])) {
+            tap_skip("%s: CPU lacks its features", ks[i]->name);
+            continue;
+        }
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            check_size(ks[i], sizes[s]);
+    }
+    return tap_done();
+}
+#else
+int main(void)
+{
+    tap_skip("x86-64 kernels: not an x86-64 build");
+    return tap_done();
+}
+#endif
