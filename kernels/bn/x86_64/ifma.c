@@ -103,6 +103,7 @@ static int setup(xv_ctx *c, const cs_mont *mont)
     case 20: f = amm_20; break;
     }
     c->amm = c->asqr = f;
+    c->select = xv_select_avx2;
     return 0;
 }
 

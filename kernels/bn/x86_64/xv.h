@@ -20,21 +20,32 @@ struct xv_ctx;
 typedef void xv_amm_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                        const struct xv_ctx *c);
 
+/* out = tab[idx] (entries of K digits), reading every entry under a mask:
+ * idx is secret. */
+typedef void xv_select_fn(uint64_t *out, const uint64_t *tab, size_t entries, size_t K,
+                          unsigned idx);
+
 typedef struct xv_ctx {
     unsigned w;          /* digit bits */
     size_t K;            /* digits, a multiple of 4, w*K >= bits+2 */
     uint64_t n0;         /* -m^-1 mod 2^w */
     xv_amm_fn *amm;
     xv_amm_fn *asqr;     /* squaring (may be amm with a == b) */
+    xv_select_fn *select; /* constant-time table read */
     const cs_mont *mont;
     uint64_t m[XV_MAXK] __attribute__((aligned(32)));
     uint64_t rr[XV_MAXK] __attribute__((aligned(32)));  /* R'^2 mod m */
     uint64_t one[XV_MAXK] __attribute__((aligned(32))); /* 1 as a number */
 } xv_ctx;
 
-/* Fills c for mont with w-bit digits; returns 0, or -1 if the modulus is too
- * long for these kernels. Public data only (the modulus). */
+/* Fills c for mont with w-bit digits (w = 64: plain limbs, K = n); returns 0,
+ * or -1 if the modulus is too long for these kernels. Public data only. The
+ * plain C select is installed; vector kernels may replace it. */
 int xv_setup(xv_ctx *c, const cs_mont *mont, unsigned w, xv_amm_fn *amm, xv_amm_fn *asqr);
+
+/* Constant-time table read in plain C, and one with AVX2 (xv_select_avx2.c). */
+void xv_select_c(uint64_t *out, const uint64_t *tab, size_t entries, size_t K, unsigned idx);
+void xv_select_avx2(uint64_t *out, const uint64_t *tab, size_t entries, size_t K, unsigned idx);
 
 /* The kernel interface on top of a context (see cs_bn_kernel). */
 void xv_mont_mul(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *b);

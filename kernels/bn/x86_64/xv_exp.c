@@ -11,7 +11,7 @@
 /* Writes the n-limb number a as c->K digits of c->w bits. */
 static void to_digits(const xv_ctx *c, uint64_t *d, const cs_limb *a, size_t n)
 {
-    const uint64_t mask = (1ull << c->w) - 1;
+    const uint64_t mask = c->w == 64 ? ~0ull : (1ull << c->w) - 1;
     for (size_t j = 0; j < c->K; j++) {
         size_t off = j * c->w, idx = off / 64;
         unsigned sh = off % 64;
@@ -89,10 +89,11 @@ int xv_setup(xv_ctx *c, const cs_mont *mont, unsigned w, xv_amm_fn *amm, xv_amm_
         return -1;
     size_t n = mont->n;
     c->w = w;
-    c->K = ((mont->bits + 2 + w - 1) / w + 3) & ~(size_t)3;
+    c->K = w == 64 ? n : ((mont->bits + 2 + w - 1) / w + 3) & ~(size_t)3;
     if (c->K > XV_MAXK)
         return -1;
-    c->n0 = mont->n0 & ((1ull << w) - 1);
+    c->n0 = w == 64 ? mont->n0 : mont->n0 & ((1ull << w) - 1);
+    c->select = xv_select_c;
     c->amm = amm;
     c->asqr = asqr;
     c->mont = mont;
@@ -156,8 +157,7 @@ static unsigned window(const cs_limb *e, size_t ebits, size_t pos, unsigned len)
     return v;
 }
 
-/* out = tab[idx] reading every entry under a mask (idx secret). */
-static void select_ct(uint64_t *out, const uint64_t *tab, size_t entries, size_t K, unsigned idx)
+void xv_select_c(uint64_t *out, const uint64_t *tab, size_t entries, size_t K, unsigned idx)
 {
     memset(out, 0, K * sizeof *out);
     for (size_t j = 0; j < entries; j++) {
@@ -184,8 +184,6 @@ static void ladder_ct(const xv_ctx *c, uint64_t *r, const uint64_t *am, const ui
 {
     size_t K = c->K;
     unsigned w = ebits > 512 ? 5 : ebits > 128 ? 4 : 3;
-    if (ebits > 900 && K <= 40)
-        w = 6;
     w = fit_window(w, K);
     size_t entries = (size_t)1 << w;
     uint64_t sel[XV_MAXK] __attribute__((aligned(32)));
@@ -198,11 +196,11 @@ static void ladder_ct(const xv_ctx *c, uint64_t *r, const uint64_t *am, const ui
             c->asqr(tab + j * K, tab + (j / 2) * K, tab + (j / 2) * K, c);
     }
     size_t nwin = (ebits + w - 1) / w;
-    select_ct(r, tab, entries, K, window(e, ebits, (nwin - 1) * w, w));
+    c->select(r, tab, entries, K, window(e, ebits, (nwin - 1) * w, w));
     for (size_t k = nwin - 1; k-- > 0;) {
         for (unsigned s = 0; s < w; s++)
             c->asqr(r, r, r, c);
-        select_ct(sel, tab, entries, K, window(e, ebits, k * w, w));
+        c->select(sel, tab, entries, K, window(e, ebits, k * w, w));
         c->amm(r, r, sel, c);
     }
 }
