@@ -136,7 +136,7 @@ static int kernel_runs(const cs_bn_kernel *k)
     return 1;
 }
 
-static const unsigned sizes[] = {512, 1000, 1024, 1100, 1536, 2047, 2048, 3072, 4096};
+static const unsigned sizes[] = {256, 512, 1000, 1024, 1100, 1536, 2047, 2048, 3072, 4096, 8192};
 
 /* All checks for kernel k on moduli of `bits` bits. */
 static void check_size(const cs_bn_kernel *k, unsigned bits)
@@ -178,7 +178,7 @@ static void check_size(const cs_bn_kernel *k, unsigned bits)
         ok &= !memcmp(r1, r2, n * sizeof *r1);
     }
     tap_ok(ok, "%s %u bits: mont_mul and mont_sqr", k->name, bits);
-    const size_t elens[] = {0, 1, 2, 17, 64, 65, 256, bits - 1, bits, 2 * bits};
+    const size_t elens[] = {0, 1, 2, 17, 64, 65, 256, bits - 1, bits, bits > 2048 ? bits : 2 * bits};
     for (int ct = 0; ct < 2; ct++) {
         ok = 1;
         for (size_t x = 0; x < sizeof elens / sizeof elens[0] && ok; x++) {
@@ -207,7 +207,8 @@ static void check_size(const cs_bn_kernel *k, unsigned bits)
 
 int main(void)
 {
-    const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2};
+    const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2, &cs_bn_x86_adx,
+                               &cs_bn_x86_mulx};
     tap_rng_seed(86);
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         if (!kernel_runs(ks[i])) {

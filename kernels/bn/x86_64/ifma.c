@@ -92,7 +92,7 @@ static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_
 /* Sets up c for mont with the multiplication specialised to its size. */
 static int setup(xv_ctx *c, const cs_mont *mont)
 {
-    if (xv_setup(c, mont, 52, amm_any, amm_any))
+    if (mont->bits < 512 || xv_setup(c, mont, 52, amm_any, amm_any))
         return -1;
     xv_amm_fn *f = amm_any;
     switch (c->K / 4) {

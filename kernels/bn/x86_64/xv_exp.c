@@ -85,7 +85,7 @@ static void shift_mod(cs_limb *x, long d, const cs_limb *m, size_t n)
 
 int xv_setup(xv_ctx *c, const cs_mont *mont, unsigned w, xv_amm_fn *amm, xv_amm_fn *asqr)
 {
-    if (mont->bits > XV_MAX_BITS || mont->bits < 64 || !(mont->m[0] & 1))
+    if ((w != 64 && mont->bits > XV_MAX_BITS) || mont->bits < 64 || !(mont->m[0] & 1))
         return -1;
     size_t n = mont->n;
     c->w = w;

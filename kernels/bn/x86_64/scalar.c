@@ -1,0 +1,84 @@
+/* Scalar Montgomery multiplication shared by the MULX and ADX kernels, and
+ * the MULX-only kernel itself (BMI2 without ADX: the compiler's mulx with an
+ * ordinary adc chain). Built with -mbmi2; run only where BMI2 is present. */
+#include <string.h>
+
+#include "scalar.h"
+
+void scalar_mont(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+                 uint64_t n0, size_t n, scalar_row_fn *row)
+{
+    uint64_t t[CS_BN_MAX_LIMBS + 2];
+    memset(t, 0, (n + 2) * sizeof *t);
+    /* Word-serial: t = (t + a*b_i + q*m) / 2^64 with t below 2m throughout. */
+    for (size_t i = 0; i < n; i++) {
+        unsigned __int128 s = (unsigned __int128)t[n] + row(t, a, b[i], n);
+        t[n] = (uint64_t)s;
+        t[n + 1] = (uint64_t)(s >> 64);
+        uint64_t q = t[0] * n0;
+        s = (unsigned __int128)t[n] + row(t, m, q, n);
+        t[n] = (uint64_t)s;
+        t[n + 1] += (uint64_t)(s >> 64);
+        memmove(t, t + 1, (n + 1) * sizeof *t);
+        t[n + 1] = 0;
+    }
+    uint64_t d[CS_BN_MAX_LIMBS];
+    unsigned __int128 br = 0;
+    for (size_t j = 0; j < n; j++) {
+        unsigned __int128 x = (unsigned __int128)t[j] - m[j] - br;
+        d[j] = (uint64_t)x;
+        br = (x >> 64) & 1;
+    }
+    /* Keep t when t < m, i.e. the subtraction borrowed out of t[n] too. */
+    uint64_t keep = 0 - (uint64_t)(br > t[n]);
+    for (size_t j = 0; j < n; j++)
+        r[j] = (t[j] & keep) | (d[j] & ~keep);
+}
+
+/* Row product in C; with -mbmi2 the compiler emits mulx. */
+static uint64_t row_c(uint64_t *t, const uint64_t *a, uint64_t b, size_t n)
+{
+    uint64_t c = 0;
+    for (size_t j = 0; j < n; j++) {
+        unsigned __int128 p = (unsigned __int128)a[j] * b + t[j] + c;
+        t[j] = (uint64_t)p;
+        c = (uint64_t)(p >> 64);
+    }
+    return c;
+}
+
+/* xv_amm_fn over plain limbs: full Montgomery product with the C row. */
+static void mulx_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c)
+{
+    scalar_mont(r, a, b, c->m, c->n0, c->K, row_c);
+}
+
+static void mulx_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const cs_mont *mont)
+{
+    scalar_mont(r, a, b, mont->m, mont->n0, mont->n, row_c);
+}
+
+static void mulx_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
+{
+    scalar_mont(r, a, a, mont->m, mont->n0, mont->n, row_c);
+}
+
+static int mulx_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
+                    const cs_mont *mont, int consttime)
+{
+    xv_ctx c;
+    if (ebits > CS_BN_MAX_EXP_BITS || mont->bits > SCALAR_MAX_BITS ||
+        xv_setup(&c, mont, 64, mulx_amm, mulx_amm))
+        return -1;
+    return xv_exp(&c, r, a, e, ebits, consttime);
+}
+
+const cs_bn_kernel cs_bn_x86_mulx = {
+    .name = "x86_64-mulx",
+    .cpu_features = CS_CPU_BMI2,
+    .min_bits = 256,
+    .max_bits = SCALAR_MAX_BITS,
+    .mont_mul = mulx_mont_mul,
+    .mont_sqr = mulx_mont_sqr,
+    .exp = mulx_exp,
+};

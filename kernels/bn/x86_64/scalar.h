@@ -1,0 +1,17 @@
+/* Scalar 64-bit Montgomery for the MULX and ADX kernels (internal). */
+#ifndef CRYPTOSHIM_BN_X86_SCALAR_H
+#define CRYPTOSHIM_BN_X86_SCALAR_H
+
+#include "xv.h"
+
+#define SCALAR_MAX_BITS 8192
+
+/* t[0..n-1] += a[0..n-1] * b; returns the carry word out of t[n-1]. */
+typedef uint64_t scalar_row_fn(uint64_t *t, const uint64_t *a, uint64_t b, size_t n);
+
+/* r = a*b/2^(64n) mod m, fully reduced, constant time in the values (one
+ * masked final subtraction); r may alias a or b. */
+void scalar_mont(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+                 uint64_t n0, size_t n, scalar_row_fn *row);
+
+#endif
