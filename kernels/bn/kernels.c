@@ -4,13 +4,16 @@
 
 /* Per-ISA kernels (kernels/bn/$(ARCH)/) declare their structs here. */
 #if defined(__x86_64__)
-/* x86-64 kernels: extern const cs_bn_kernel cs_bn_...; */
+#include "x86_64/x86_kernels.h"
 #endif
 
 const cs_bn_kernel *const cs_bn_kernels[] = {
     &cs_bn_portable,
 #if defined(__x86_64__)
-    /* x86-64 kernels: &cs_bn_..., */
+    &cs_bn_x86_ifma,
+    &cs_bn_x86_avx2,
+    &cs_bn_x86_adx,
+    &cs_bn_x86_mulx,
 #endif
     NULL,
 };

@@ -19,7 +19,8 @@ void scalar_mont(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64
         s = (unsigned __int128)t[n] + row(t, m, q, n);
         t[n] = (uint64_t)s;
         t[n + 1] += (uint64_t)(s >> 64);
-        memmove(t, t + 1, (n + 1) * sizeof *t);
+        for (size_t j = 0; j <= n; j++) /* t[0] is zero now: divide by 2^64 */
+            t[j] = t[j + 1];
         t[n + 1] = 0;
     }
     uint64_t d[CS_BN_MAX_LIMBS];
