@@ -31,6 +31,9 @@ CPU_PRESETS = {
     "haswell": {"OPENSSL_ia32cap": "~0x0:~0x80000", "CRYPTOSHIM_CPU": "-adx"},
 }
 
+# What the TLS client saw negotiated, per server port.
+NEGOTIATED = {}
+
 SSH_KEX = {
     "group14": "diffie-hellman-group14-sha256",
     "group16": "diffie-hellman-group16-sha512",
@@ -76,6 +79,11 @@ def parse_args(argv):
     a = p.parse_args(argv)
     if a.handshakes < 2 or a.block < 1:
         p.error("need --handshakes >= 2 and --block >= 1")
+    # Servers run in a work directory: make given paths absolute.
+    for name in ("openssl", "client", "nginx", "sshd", "lib", "cryptoshim", "bindir"):
+        v = getattr(a, name)
+        if v and "/" in v:
+            setattr(a, name, os.path.abspath(v))
     return a
 
 
@@ -167,9 +175,28 @@ class Capture:
             return [line.strip() for line in f if "packets" in line]
 
 
+def unpacked_openssl(openssl):
+    """For an OpenSSL run from an unpacked tree through its own loader (the
+    build/openssl35 wrapper: BIN/../root), the command prefix and environment
+    that run another program with that tree's libssl; else ([], {})."""
+    path = shutil.which(openssl) or openssl
+    root = os.path.join(os.path.dirname(os.path.abspath(path)), "..", "root")
+    libdir = os.path.join(root, "usr", "lib", "x86_64-linux-gnu")
+    loader = os.path.join(libdir, "ld-linux-x86-64.so.2")
+    if not os.path.exists(loader):
+        return [], {}
+    return [loader, "--library-path", libdir], {
+        "OPENSSL_CONF": os.path.join(root, "usr", "lib", "ssl", "openssl.cnf"),
+        "OPENSSL_MODULES": os.path.join(libdir, "ossl-modules")}
+
+
 def tls_block(args, client, port, count, env):
-    """count handshakes against port with ab-tls-client; list of us."""
-    cmd = [client, "127.0.0.1", str(port), str(count), "--tls", args.tls]
+    """count handshakes against port with ab-tls-client (through the same
+    libssl as the server when --openssl names an unpacked tree); list of us."""
+    prefix, extra = unpacked_openssl(args.openssl)
+    if extra:
+        env = dict(env, **extra)
+    cmd = prefix + [client, "127.0.0.1", str(port), str(count), "--tls", args.tls]
     if args.groups:
         cmd += ["--groups", args.groups]
     if args.ciphers:
@@ -178,6 +205,9 @@ def tls_block(args, client, port, count, env):
                        timeout=60 + 10 * count)
     if r.returncode != 0:
         raise RuntimeError("ab-tls-client failed on port %d: %s" % (port, r.stderr.strip()))
+    for line in r.stderr.splitlines():
+        if line.startswith("negotiated: "):
+            NEGOTIATED[port] = line[len("negotiated: "):]
     return [float(x) for x in r.stdout.split()]
 
 
@@ -328,7 +358,9 @@ def run(args):
              (args.handshakes, args.block, elapsed),
              "CPU preset: %s %s" % (args.cpu, " ".join("%s=%s" % kv for kv in CPU_PRESETS[args.cpu].items())),
              "B: LD_PRELOAD=%s%s" % (args.lib, " CRYPTOSHIM_KERNELS=%s" % args.kernels if args.kernels else ""),
-             "server ports: A %d, B %d" % (srv_a.port, srv_b.port),
+             "server ports: A %d, B %d" % (srv_a.port, srv_b.port)] + \
+            ["negotiated with %s: %s" % (side, NEGOTIATED[s.port])
+             for side, s in (("A", srv_a), ("B", srv_b)) if s.port in NEGOTIATED] + [
              "server-side samples A %d, B %d (of %d each)" % (len(srv_a_us), len(srv_b_us), args.handshakes)] + notes
     if stats_rows:
         notes.append("shim calls in B (operation kernel bits calls): " +

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <openssl/err.h>
+#include <openssl/objects.h>
 #include <openssl/ssl.h>
 
 /* Monotonic time in microseconds. */
@@ -38,8 +39,19 @@ static int tcp_connect(const struct sockaddr_in *addr)
     return fd;
 }
 
+/* Prints what a handshake negotiated, on stderr (once per run). */
+static void describe(SSL *ssl)
+{
+    int nid = 0;
+    const char *group = SSL_group_to_name(ssl, SSL_get_negotiated_group(ssl));
+    SSL_get_peer_signature_type_nid(ssl, &nid);
+    fprintf(stderr, "negotiated: %s %s, group %s, server signature %s\n", SSL_get_version(ssl),
+            SSL_get_cipher_name(ssl), group ? group : "none",
+            nid ? OBJ_nid2sn(nid) : "unknown");
+}
+
 /* One handshake; returns its duration in microseconds or a negative value. */
-static double one_handshake(SSL_CTX *ctx, const struct sockaddr_in *addr)
+static double one_handshake(SSL_CTX *ctx, const struct sockaddr_in *addr, int first)
 {
     double t0 = now_us(), t1 = -1;
     int fd = tcp_connect(addr);
@@ -51,6 +63,8 @@ static double one_handshake(SSL_CTX *ctx, const struct sockaddr_in *addr)
     if (ssl && SSL_set_fd(ssl, fd) == 1 && SSL_set_tlsext_host_name(ssl, "localhost") == 1 &&
         SSL_connect(ssl) == 1) {
         t1 = now_us();
+        if (first)
+            describe(ssl);
         SSL_shutdown(ssl);
     } else {
         ERR_print_errors_fp(stderr);
@@ -114,7 +128,7 @@ int main(int argc, char **argv)
     SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
     int failed = 0;
     for (long i = 0; i < count; i++) {
-        double us = one_handshake(ctx, &addr);
+        double us = one_handshake(ctx, &addr, i == 0);
         if (us < 0) {
             failed++;
             continue;
