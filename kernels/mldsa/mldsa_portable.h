@@ -15,6 +15,8 @@ void cs_mldsa_pointwise_portable(cs_mldsa_poly *c, const cs_mldsa_poly *a,
                                  const cs_mldsa_poly *b);
 void cs_mldsa_pointwise_acc_portable(cs_mldsa_poly *c, const cs_mldsa_poly *a,
                                      const cs_mldsa_poly *b, unsigned n);
+void cs_mldsa_mul_challenge_portable(cs_mldsa_poly *r, const cs_mldsa_poly *c,
+                                     const cs_mldsa_poly *s);
 void cs_mldsa_reduce32_portable(cs_mldsa_poly *a);
 void cs_mldsa_caddq_portable(cs_mldsa_poly *a);
 void cs_mldsa_add_portable(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);

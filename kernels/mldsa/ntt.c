@@ -148,3 +148,26 @@ void cs_mldsa_shiftl_portable(cs_mldsa_poly *a)
     for (unsigned i = 0; i < 256; i++)
         a->c[i] = (int32_t)((uint32_t)a->c[i] << CS_MLDSA_D);
 }
+
+/* r = c * s exactly: for each nonzero c_j (public), adds +-s shifted by j
+ * into a 512-entry accumulator with a fixed 256-iteration loop (which
+ * compilers vectorize), then folds X^256 = -1. */
+void cs_mldsa_mul_challenge_portable(cs_mldsa_poly *r, const cs_mldsa_poly *c,
+                                     const cs_mldsa_poly *s)
+{
+    int32_t acc[512] __attribute__((aligned(32)));
+    for (unsigned i = 0; i < 512; i++)
+        acc[i] = 0;
+    for (unsigned j = 0; j < 256; j++) {
+        int32_t *dst = acc + j;
+        if (c->c[j] > 0) {
+            for (unsigned i = 0; i < 256; i++)
+                dst[i] += s->c[i];
+        } else if (c->c[j] < 0) {
+            for (unsigned i = 0; i < 256; i++)
+                dst[i] -= s->c[i];
+        }
+    }
+    for (unsigned i = 0; i < 256; i++)
+        r->c[i] = acc[i] - acc[i + 256];
+}

@@ -11,6 +11,7 @@ const cs_mldsa_impl cs_mldsa_portable = {
     .invntt_tomont = cs_mldsa_invntt_portable,
     .pointwise_mont = cs_mldsa_pointwise_portable,
     .pointwise_acc_mont = cs_mldsa_pointwise_acc_portable,
+    .mul_challenge = cs_mldsa_mul_challenge_portable,
     .reduce32 = cs_mldsa_reduce32_portable,
     .caddq = cs_mldsa_caddq_portable,
     .add = cs_mldsa_add_portable,

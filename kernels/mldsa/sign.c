@@ -6,6 +6,7 @@
  * Large polynomial vectors live in a heap workspace (up to ~120 KB for
  * ML-DSA-87 signing) rather than on the caller's stack, which may be a
  * small thread stack in the program we are preloaded into. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,12 +16,12 @@
 #define MAXK CS_MLDSA_MAX_K
 #define MAXL CS_MLDSA_MAX_L
 
-/* Zeroes memory in a way the compiler may not drop. */
+/* Zeroes memory in a way the compiler may not drop (the empty asm claims
+ * to read it). */
 static void wipe(void *p, size_t n)
 {
-    volatile uint8_t *v = p;
-    while (n--)
-        *v++ = 0;
+    memset(p, 0, n);
+    __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
 /* One-shot SHAKE256 over up to three input pieces. */
@@ -110,7 +111,8 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     shake256_3(impl, sk + 64, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
 
     wipe(in, sizeof in);
-    wipe(w, sizeof *w);
+    wipe(w->s1, offsetof(struct keygen_ws, seedbuf) + sizeof w->seedbuf -
+                    offsetof(struct keygen_ws, s1)); /* all but the public A */
     free(w);
     return 0;
 }
@@ -147,7 +149,7 @@ int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const ui
     for (unsigned i = 0; i < p->k; i++)
         impl->power2round(&w->t1[i], &w->t0[i], &w->t[i]);
     pack_pk(impl, p, pk, sk, w->t1);
-    wipe(w, sizeof *w);
+    wipe(w->s1, sizeof *w - offsetof(struct pkfromsk_ws, s1));
     free(w);
     return 0;
 }
@@ -219,12 +221,6 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
         impl->unpack_eta(&w->s2[i], s, p->eta);
     for (unsigned i = 0; i < k; i++, s += CS_MLDSA_POLY_T0_BYTES)
         impl->unpack_t0(&w->t0[i], s);
-    for (unsigned i = 0; i < l; i++)
-        impl->ntt(&w->s1[i]);
-    for (unsigned i = 0; i < k; i++) {
-        impl->ntt(&w->s2[i]);
-        impl->ntt(&w->t0[i]);
-    }
     shake256_3(impl, w->rhopp, 64, key, 32, rnd, 32, mu, 64);
     impl->expand_a(impl, w->mat, rho, k, l);
 
@@ -249,15 +245,12 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
         shake256_3(impl, ctilde, p->ctilde_bytes, mu, 64, w->w1buf, w1_bytes, NULL, 0);
         CS_DECLASSIFY(ctilde, p->ctilde_bytes);
         cs_mldsa_sample_in_ball(impl, &w->c, ctilde, p->ctilde_bytes, p->tau);
-        impl->ntt(&w->c);
 
-        /* z = y + c*s1, rejected if ||z|| >= gamma1 - beta. */
+        /* z = y + c*s1 (exact), rejected if ||z|| >= gamma1 - beta. */
         int reject = 0;
         for (unsigned i = 0; i < l; i++) {
-            impl->pointwise_mont(&w->z[i], &w->c, &w->s1[i]);
-            impl->invntt_tomont(&w->z[i]);
+            impl->mul_challenge(&w->z[i], &w->c, &w->s1[i]);
             impl->add(&w->z[i], &w->z[i], &w->y[i]);
-            impl->reduce32(&w->z[i]);
             reject |= impl->chknorm(&w->z[i], p->gamma1 - (int32_t)p->beta);
         }
         CS_DECLASSIFY(&reject, sizeof reject);
@@ -267,8 +260,7 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
         /* r = w - c*s2: (r1, r0) = Decompose(r), rejected if
          * ||r0|| >= gamma2 - beta. */
         for (unsigned i = 0; i < k; i++) {
-            impl->pointwise_mont(&w->tmp, &w->c, &w->s2[i]);
-            impl->invntt_tomont(&w->tmp);
+            impl->mul_challenge(&w->tmp, &w->c, &w->s2[i]);
             impl->sub(&w->tmp, &w->w[i], &w->tmp);
             impl->reduce32(&w->tmp);
             impl->caddq(&w->tmp);
@@ -282,9 +274,7 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
         /* c*t0: rejected if ||ct0|| >= gamma2; hints from r0 + ct0. */
         unsigned ones = 0;
         for (unsigned i = 0; i < k; i++) {
-            impl->pointwise_mont(&w->tmp, &w->c, &w->t0[i]);
-            impl->invntt_tomont(&w->tmp);
-            impl->reduce32(&w->tmp);
+            impl->mul_challenge(&w->tmp, &w->c, &w->t0[i]);
             reject |= impl->chknorm(&w->tmp, p->gamma2);
             impl->add(&w->tmp, &w->r0[i], &w->tmp);
             ones += impl->make_hint(&w->h[i], &w->tmp, &w->r1[i], p->gamma2);
@@ -300,7 +290,7 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
         pack_hint(p, zout + l * p->poly_z_bytes, w->h);
         break;
     }
-    wipe(w, sizeof *w);
+    wipe(w->s1, sizeof *w - offsetof(struct sign_ws, s1));
     free(w);
     CS_DECLASSIFY(sig, p->sig_bytes);
     return 0;
@@ -370,18 +360,18 @@ static int verify_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p,
         impl->unpack_t1(&w->t1[i], pk + 32 + i * CS_MLDSA_POLY_T1_BYTES);
     impl->expand_a(impl, w->mat, pk, k, l);
     cs_mldsa_sample_in_ball(impl, &w->c, ctilde, p->ctilde_bytes, p->tau);
-    impl->ntt(&w->c);
     for (unsigned i = 0; i < l; i++)
         impl->ntt(&w->z[i]);
-    /* w'approx = A*z - c*t1*2^d, then UseHint. */
+    /* w'approx = invNTT(A*z) - c*t1*2^d (the latter exact, < 2^29), then
+     * UseHint. */
     for (unsigned i = 0; i < k; i++) {
-        impl->shiftl(&w->t1[i]);
-        impl->ntt(&w->t1[i]);
-        impl->pointwise_mont(&w->tmp, &w->c, &w->t1[i]);
         impl->pointwise_acc_mont(&w->w[i], &w->mat[i * l], w->z, l);
-        impl->sub(&w->w[i], &w->w[i], &w->tmp);
         impl->reduce32(&w->w[i]);
         impl->invntt_tomont(&w->w[i]);
+        impl->shiftl(&w->t1[i]);
+        impl->mul_challenge(&w->tmp, &w->c, &w->t1[i]);
+        impl->sub(&w->w[i], &w->w[i], &w->tmp);
+        impl->reduce32(&w->w[i]);
         impl->caddq(&w->w[i]);
         impl->use_hint(&w->tmp, &w->w[i], &w->h[i], p->gamma2);
         impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->tmp, p->gamma2);
