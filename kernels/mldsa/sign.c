@@ -88,6 +88,7 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     in[33] = (uint8_t)p->l;
     shake256_3(impl, w->seedbuf, 128, in, 34, NULL, 0, NULL, 0);
     const uint8_t *rho = w->seedbuf, *rhoprime = w->seedbuf + 32, *key = w->seedbuf + 96;
+    CS_DECLASSIFY(w->seedbuf, 32); /* rho is public (part of pk) */
 
     impl->expand_a(impl, w->mat, rho, p->k, p->l);
     impl->expand_s(impl, w->s1, w->s2, rhoprime, p->k, p->l, p->eta);
@@ -103,6 +104,7 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     for (unsigned i = 0; i < p->k; i++)
         impl->power2round(&w->t1[i], &w->t0[i], &w->t[i]);
     pack_pk(impl, p, pk, rho, w->t1);
+    CS_DECLASSIFY(pk, p->pk_bytes);
     for (unsigned i = 0; i < p->k; i++, s += CS_MLDSA_POLY_T0_BYTES)
         impl->pack_t0(s, &w->t0[i]);
 
@@ -144,11 +146,15 @@ int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const ui
         impl->unpack_eta(&w->s1[i], s, p->eta);
     for (unsigned i = 0; i < p->k; i++, s += p->poly_eta_bytes)
         impl->unpack_eta(&w->s2[i], s, p->eta);
-    impl->expand_a(impl, w->mat, sk, p->k, p->l);
+    uint8_t rho[32];
+    memcpy(rho, sk, 32);
+    CS_DECLASSIFY(rho, 32); /* public: it is also in pk */
+    impl->expand_a(impl, w->mat, rho, p->k, p->l);
     compute_t(impl, p, w->t, w->mat, w->s1, w->s2);
     for (unsigned i = 0; i < p->k; i++)
         impl->power2round(&w->t1[i], &w->t0[i], &w->t[i]);
-    pack_pk(impl, p, pk, sk, w->t1);
+    pack_pk(impl, p, pk, rho, w->t1);
+    CS_DECLASSIFY(pk, p->pk_bytes);
     wipe(w->s1, sizeof *w - offsetof(struct pkfromsk_ws, s1));
     free(w);
     return 0;
@@ -213,7 +219,10 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
     if (!w)
         return -1;
     const unsigned k = p->k, l = p->l;
-    const uint8_t *rho = sk, *key = sk + 32, *s = sk + 128;
+    const uint8_t *key = sk + 32, *s = sk + 128;
+    uint8_t rho[32];
+    memcpy(rho, sk, 32);
+    CS_DECLASSIFY(rho, 32); /* public: it is also in pk */
 
     for (unsigned i = 0; i < l; i++, s += p->poly_eta_bytes)
         impl->unpack_eta(&w->s1[i], s, p->eta);

@@ -1,0 +1,481 @@
+/* Every hook of every ML-DSA implementation in cs_mldsa_impls[] against the
+ * portable one on random inputs within each hook's contract (see
+ * kernels/mldsa/mldsa_backend.h), plus whole keygen/sign/verify agreement
+ * on random seeds, plus the portable NTT against schoolbook multiplication.
+ * NTT-domain results are compared only after returning to the normal
+ * domain, since a backend may keep its own NTT order. One TAP line per
+ * (implementation, hook). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/mldsa/mldsa_portable.h"
+#include "support/tap.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+#define Q CS_MLDSA_Q
+#define TRIALS 200
+
+static const cs_mldsa_impl *const P = &cs_mldsa_portable;
+
+/* Same CPU check as kernel_mldsa.c: AVX2 (with OS YMM support) only. */
+static uint32_t cpu_features(void)
+{
+    uint32_t f = 0;
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5))) {
+        unsigned lo, hi;
+        __get_cpuid(1, &a, &b, &c, &d);
+        if (c & (1u << 27)) {
+            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+            if ((lo & 6) == 6)
+                f |= CS_CPU_AVX2 | CS_CPU_BMI2;
+        }
+    }
+#endif
+    return f;
+}
+
+/* Uniform in [lo, hi]. */
+static int32_t rnd_range(int32_t lo, int32_t hi)
+{
+    return lo + (int32_t)(tap_rng_u64() % (uint64_t)((int64_t)hi - lo + 1));
+}
+
+static void rnd_poly(cs_mldsa_poly *a, int32_t lo, int32_t hi)
+{
+    for (unsigned i = 0; i < 256; i++)
+        a->c[i] = rnd_range(lo, hi);
+}
+
+/* A SampleInBall-shaped polynomial: tau coefficients +-1. */
+static void rnd_challenge(cs_mldsa_poly *c, unsigned tau)
+{
+    memset(c, 0, sizeof *c);
+    for (unsigned n = 0; n < tau;) {
+        unsigned j = (unsigned)(tap_rng_u64() % 256);
+        if (c->c[j])
+            continue;
+        c->c[j] = tap_rng_u64() & 1 ? 1 : -1;
+        n++;
+    }
+}
+
+static int32_t modq(int32_t x)
+{
+    int32_t r = x % Q;
+    return r < 0 ? r + Q : r;
+}
+
+/* a == b mod q coefficientwise. */
+static int eq_modq(const cs_mldsa_poly *a, const cs_mldsa_poly *b)
+{
+    for (unsigned i = 0; i < 256; i++)
+        if (modq(a->c[i]) != modq(b->c[i]))
+            return 0;
+    return 1;
+}
+
+static int eq(const cs_mldsa_poly *a, const cs_mldsa_poly *b)
+{
+    return !memcmp(a, b, sizeof *a);
+}
+
+/* max |a_i| < bound. */
+static int bounded(const cs_mldsa_poly *a, int64_t bound)
+{
+    for (unsigned i = 0; i < 256; i++)
+        if (a->c[i] >= bound || a->c[i] <= -bound)
+            return 0;
+    return 1;
+}
+
+/* a*b in Z_q[X]/(X^256+1), schoolbook. */
+static void schoolbook(cs_mldsa_poly *r, const cs_mldsa_poly *a, const cs_mldsa_poly *b)
+{
+    int64_t acc[256] = {0};
+    for (unsigned i = 0; i < 256; i++)
+        for (unsigned j = 0; j < 256; j++) {
+            int64_t p = (int64_t)modq(a->c[i]) * modq(b->c[j]) % Q;
+            if (i + j < 256)
+                acc[i + j] += p;
+            else
+                acc[i + j - 256] -= p;
+        }
+    for (unsigned i = 0; i < 256; i++)
+        r->c[i] = (int32_t)(((acc[i] % Q) + Q) % Q);
+}
+
+/* invntt(pointwise(ntt(a), ntt(b))) with an impl; checks the contract
+ * bounds on the way. */
+static int ntt_mul(const cs_mldsa_impl *im, cs_mldsa_poly *r, const cs_mldsa_poly *a,
+                   const cs_mldsa_poly *b)
+{
+    cs_mldsa_poly x = *a, y = *b;
+    im->ntt(&x);
+    im->ntt(&y);
+    int ok = bounded(&x, 9 * (int64_t)Q) && bounded(&y, 9 * (int64_t)Q);
+    im->pointwise_mont(r, &x, &y);
+    ok &= bounded(r, Q);
+    im->invntt_tomont(r);
+    ok &= bounded(r, Q);
+    return ok;
+}
+
+static void test_portable_ntt(void)
+{
+    int ok = 1;
+    for (int t = 0; t < 20; t++) {
+        cs_mldsa_poly a, b, r, want;
+        rnd_poly(&a, -Q + 1, Q - 1);
+        rnd_poly(&b, -Q + 1, Q - 1);
+        ok &= ntt_mul(P, &r, &a, &b);
+        schoolbook(&want, &a, &b);
+        ok &= eq_modq(&r, &want);
+        /* mul_challenge against schoolbook too */
+        rnd_challenge(&a, 60);
+        rnd_poly(&b, -(1 << 23), 1 << 23);
+        P->mul_challenge(&r, &a, &b);
+        schoolbook(&want, &a, &b);
+        ok &= eq_modq(&r, &want);
+    }
+    tap_ok(ok, "portable NTT product and mul_challenge equal schoolbook");
+}
+
+static void test_keccak(const cs_mldsa_impl *im)
+{
+    int ok = 1;
+    for (int t = 0; t < TRIALS; t++) {
+        uint64_t s[25], r[25];
+        for (int i = 0; i < 25; i++)
+            s[i] = r[i] = tap_rng_u64();
+        im->keccakf1600(s);
+        cs_keccakf1600_portable(r);
+        ok &= !memcmp(s, r, sizeof s);
+    }
+    tap_ok(ok, "%s keccakf1600", im->name);
+    if (!im->keccakf1600_x4) {
+        tap_skip("%s keccakf1600_x4: not provided", im->name);
+        return;
+    }
+    ok = 1;
+    for (int t = 0; t < TRIALS; t++) {
+        uint64_t s[100], r[4][25];
+        for (int i = 0; i < 25; i++)
+            for (int j = 0; j < 4; j++)
+                s[4 * i + j] = r[j][i] = tap_rng_u64();
+        im->keccakf1600_x4(s);
+        for (int j = 0; j < 4; j++) {
+            cs_keccakf1600_portable(r[j]);
+            for (int i = 0; i < 25; i++)
+                ok &= s[4 * i + j] == r[j][i];
+        }
+    }
+    tap_ok(ok, "%s keccakf1600_x4", im->name);
+}
+
+static void test_ntt(const cs_mldsa_impl *im)
+{
+    int ok = 1;
+    for (int t = 0; t < TRIALS; t++) {
+        cs_mldsa_poly a, b, r1, r2;
+        rnd_poly(&a, -Q + 1, Q - 1);
+        rnd_poly(&b, -Q + 1, Q - 1);
+        ok &= ntt_mul(im, &r1, &a, &b);
+        ntt_mul(P, &r2, &a, &b);
+        ok &= eq_modq(&r1, &r2);
+    }
+    tap_ok(ok, "%s ntt, pointwise_mont, invntt_tomont", im->name);
+
+    ok = 1;
+    for (int t = 0; t < TRIALS; t++) {
+        cs_mldsa_poly a[8], b[8], r1, r2;
+        unsigned n = 1 + (unsigned)(tap_rng_u64() % 8);
+        for (unsigned i = 0; i < n; i++) {
+            rnd_poly(&a[i], 0, Q - 1); /* as ExpandA output */
+            rnd_poly(&b[i], -Q + 1, Q - 1);
+        }
+        /* the same NTT-domain inputs for both: the impl's own ntt output */
+        cs_mldsa_poly ia[8], ib[8], pa[8], pb[8];
+        for (unsigned i = 0; i < n; i++) {
+            ia[i] = a[i], ib[i] = b[i], pa[i] = a[i], pb[i] = b[i];
+            im->ntt(&ia[i]), im->ntt(&ib[i]), P->ntt(&pa[i]), P->ntt(&pb[i]);
+        }
+        for (unsigned i = 0; i < n; i++) {
+            im->reduce32(&ia[i]), im->caddq(&ia[i]);
+            P->reduce32(&pa[i]), P->caddq(&pa[i]);
+        }
+        im->pointwise_acc_mont(&r1, ia, ib, n);
+        ok &= bounded(&r1, (int64_t)n * Q);
+        im->reduce32(&r1);
+        im->invntt_tomont(&r1);
+        P->pointwise_acc_mont(&r2, pa, pb, n);
+        P->reduce32(&r2);
+        P->invntt_tomont(&r2);
+        ok &= eq_modq(&r1, &r2);
+    }
+    tap_ok(ok, "%s pointwise_acc_mont", im->name);
+
+    ok = 1;
+    for (int t = 0; t < TRIALS; t++) {
+        cs_mldsa_poly c, s, r1, r2;
+        rnd_challenge(&c, 39 + (unsigned)(tap_rng_u64() % 22));
+        rnd_poly(&s, -(1 << 23), 1 << 23);
+        im->mul_challenge(&r1, &c, &s);
+        P->mul_challenge(&r2, &c, &s);
+        ok &= eq(&r1, &r2);
+    }
+    tap_ok(ok, "%s mul_challenge", im->name);
+}
+
+static void test_elementwise(const cs_mldsa_impl *im)
+{
+    int ok1 = 1, ok2 = 1;
+    for (int t = 0; t < TRIALS; t++) {
+        cs_mldsa_poly a, b, x, y;
+        rnd_poly(&a, -(1 << 30), (1 << 30));
+        x = y = a;
+        im->reduce32(&x);
+        P->reduce32(&y);
+        ok1 &= eq_modq(&x, &y) && bounded(&x, 6283009);
+        rnd_poly(&a, -Q + 1, Q - 1);
+        x = y = a;
+        im->caddq(&x);
+        P->caddq(&y);
+        ok1 &= eq(&x, &y);
+        rnd_poly(&a, -(1 << 29), 1 << 29);
+        rnd_poly(&b, -(1 << 29), 1 << 29);
+        im->add(&x, &a, &b);
+        P->add(&y, &a, &b);
+        ok2 &= eq(&x, &y);
+        im->sub(&x, &a, &b);
+        P->sub(&y, &a, &b);
+        ok2 &= eq(&x, &y);
+        rnd_poly(&a, 0, (1 << 10) - 1);
+        x = y = a;
+        im->shiftl(&x);
+        P->shiftl(&y);
+        ok2 &= eq(&x, &y);
+    }
+    tap_ok(ok1, "%s reduce32, caddq", im->name);
+    tap_ok(ok2, "%s add, sub, shiftl", im->name);
+}
+
+static void test_rounding(const cs_mldsa_impl *im)
+{
+    static const int32_t g2s[2] = {(Q - 1) / 88, (Q - 1) / 32};
+    int okp = 1, okd = 1, okh = 1, oku = 1, okn = 1;
+    for (int t = 0; t < TRIALS; t++) {
+        cs_mldsa_poly a, a1, a0, b1, b0, h1, h2;
+        rnd_poly(&a, 0, Q - 1);
+        a.c[0] = Q - 1; /* corner cases */
+        a.c[1] = 0;
+        im->power2round(&a1, &a0, &a);
+        P->power2round(&b1, &b0, &a);
+        okp &= eq(&a1, &b1) && eq(&a0, &b0);
+        for (int g = 0; g < 2; g++) {
+            int32_t g2 = g2s[g];
+            im->decompose(&a1, &a0, &a, g2);
+            P->decompose(&b1, &b0, &a, g2);
+            okd &= eq(&a1, &b1) && eq(&a0, &b0);
+            /* hints: a0 near the +-gamma2 edges, a1 sometimes 0 */
+            for (unsigned i = 0; i < 256; i++) {
+                a0.c[i] = rnd_range(-2 * g2, 2 * g2);
+                if (i % 4 == 0)
+                    a0.c[i] = i % 8 ? -g2 : g2;
+                a1.c[i] = i % 3 ? rnd_range(0, 15) : 0;
+            }
+            unsigned n1 = im->make_hint(&h1, &a0, &a1, g2);
+            unsigned n2 = P->make_hint(&h2, &a0, &a1, g2);
+            okh &= n1 == n2 && eq(&h1, &h2);
+            im->use_hint(&b1, &a, &h1, g2);
+            P->use_hint(&b0, &a, &h1, g2);
+            oku &= eq(&b1, &b0);
+        }
+        int32_t bound = rnd_range(1, (Q - 1) / 8);
+        rnd_poly(&a, -bound - 3, bound + 3);
+        okn &= !im->chknorm(&a, bound) == !P->chknorm(&a, bound);
+        rnd_poly(&a, -bound + 1, bound - 1);
+        okn &= !im->chknorm(&a, bound) && !P->chknorm(&a, bound);
+    }
+    tap_ok(okp, "%s power2round", im->name);
+    tap_ok(okd, "%s decompose", im->name);
+    tap_ok(okh, "%s make_hint", im->name);
+    tap_ok(oku, "%s use_hint", im->name);
+    tap_ok(okn, "%s chknorm", im->name);
+}
+
+static void test_sampling(const cs_mldsa_impl *im)
+{
+    int oku = 1, oke = 1, oka = 1, oks = 1, okm = 1;
+    for (int t = 0; t < TRIALS / 4; t++) {
+        uint8_t buf[840];
+        int32_t r1[256], r2[256];
+        tap_rng_bytes(buf, sizeof buf);
+        unsigned len = 1 + (unsigned)(tap_rng_u64() % 256), blen = 3 * (unsigned)(tap_rng_u64() % 281);
+        unsigned n1 = im->rej_uniform(r1, len, buf, blen);
+        unsigned n2 = P->rej_uniform(r2, len, buf, blen);
+        oku &= n1 == n2 && !memcmp(r1, r2, n1 * sizeof r1[0]);
+        for (unsigned eta = 2; eta <= 4; eta += 2) {
+            blen = (unsigned)(tap_rng_u64() % 273);
+            n1 = im->rej_eta(r1, len, buf, blen, eta);
+            n2 = P->rej_eta(r2, len, buf, blen, eta);
+            oke &= n1 == n2 && !memcmp(r1, r2, n1 * sizeof r1[0]);
+        }
+    }
+    for (int t = 0; t < 6; t++) {
+        uint8_t seed[64];
+        tap_rng_bytes(seed, sizeof seed);
+        const cs_mldsa_params *p = cs_mldsa_params_get(t % 3 == 0 ? 44 : t % 3 == 1 ? 65 : 87);
+        static cs_mldsa_poly m1[56], m2[56], x[7], s1a[8], s2a[8], s1b[8], s2b[8];
+        im->expand_a(im, m1, seed, p->k, p->l);
+        P->expand_a(P, m2, seed, p->k, p->l);
+        /* compare A*x in the normal domain */
+        for (unsigned i = 0; i < p->l; i++) {
+            rnd_poly(&x[i], -Q + 1, Q - 1);
+        }
+        cs_mldsa_poly xi[7], xp[7];
+        for (unsigned i = 0; i < p->l; i++) {
+            xi[i] = xp[i] = x[i];
+            im->ntt(&xi[i]);
+            P->ntt(&xp[i]);
+        }
+        for (unsigned r = 0; r < p->k; r++) {
+            cs_mldsa_poly a, b;
+            for (unsigned s = 0; s < p->l; s++)
+                oka &= bounded(&m1[r * p->l + s], Q) && m1[r * p->l + s].c[0] >= 0;
+            im->pointwise_acc_mont(&a, &m1[r * p->l], xi, p->l);
+            im->reduce32(&a);
+            im->invntt_tomont(&a);
+            P->pointwise_acc_mont(&b, &m2[r * p->l], xp, p->l);
+            P->reduce32(&b);
+            P->invntt_tomont(&b);
+            oka &= eq_modq(&a, &b);
+        }
+        im->expand_s(im, s1a, s2a, seed, p->k, p->l, p->eta);
+        P->expand_s(P, s1b, s2b, seed, p->k, p->l, p->eta);
+        oks &= !memcmp(s1a, s1b, p->l * sizeof s1a[0]) && !memcmp(s2a, s2b, p->k * sizeof s2a[0]);
+        uint16_t kappa = (uint16_t)tap_rng_u64();
+        im->expand_mask(im, s1a, seed, kappa, p->l, p->gamma1);
+        P->expand_mask(P, s1b, seed, kappa, p->l, p->gamma1);
+        okm &= !memcmp(s1a, s1b, p->l * sizeof s1a[0]);
+    }
+    tap_ok(oku, "%s rej_uniform", im->name);
+    tap_ok(oke, "%s rej_eta", im->name);
+    tap_ok(oka, "%s expand_a (and ntt_order)", im->name);
+    tap_ok(oks, "%s expand_s", im->name);
+    tap_ok(okm, "%s expand_mask", im->name);
+}
+
+static void test_packing(const cs_mldsa_impl *im)
+{
+    int ok = 1;
+    for (int t = 0; t < TRIALS / 4; t++) {
+        cs_mldsa_poly a, x, y;
+        uint8_t b1[640], b2[640];
+#define ROUNDTRIP(lo, hi, packcall1, packcall2, unpackcall1, unpackcall2, nbytes)               \
+    do {                                                                                      \
+        rnd_poly(&a, lo, hi);                                                                 \
+        packcall1;                                                                            \
+        packcall2;                                                                            \
+        ok &= !memcmp(b1, b2, nbytes);                                                        \
+        unpackcall1;                                                                          \
+        unpackcall2;                                                                          \
+        ok &= eq(&x, &y) && eq(&x, &a);                                                       \
+    } while (0)
+        ROUNDTRIP(0, 1023, im->pack_t1(b1, &a), P->pack_t1(b2, &a), im->unpack_t1(&x, b1),
+                  P->unpack_t1(&y, b1), 320);
+        ROUNDTRIP(-(1 << 12) + 1, 1 << 12, im->pack_t0(b1, &a), P->pack_t0(b2, &a),
+                  im->unpack_t0(&x, b1), P->unpack_t0(&y, b1), 416);
+        ROUNDTRIP(-2, 2, im->pack_eta(b1, &a, 2), P->pack_eta(b2, &a, 2),
+                  im->unpack_eta(&x, b1, 2), P->unpack_eta(&y, b1, 2), 96);
+        ROUNDTRIP(-4, 4, im->pack_eta(b1, &a, 4), P->pack_eta(b2, &a, 4),
+                  im->unpack_eta(&x, b1, 4), P->unpack_eta(&y, b1, 4), 128);
+        ROUNDTRIP(-(1 << 17) + 1, 1 << 17, im->pack_z(b1, &a, 1 << 17),
+                  P->pack_z(b2, &a, 1 << 17), im->unpack_z(&x, b1, 1 << 17),
+                  P->unpack_z(&y, b1, 1 << 17), 576);
+        ROUNDTRIP(-(1 << 19) + 1, 1 << 19, im->pack_z(b1, &a, 1 << 19),
+                  P->pack_z(b2, &a, 1 << 19), im->unpack_z(&x, b1, 1 << 19),
+                  P->unpack_z(&y, b1, 1 << 19), 640);
+        /* unpackers on arbitrary bytes (malformed keys/signatures) */
+        tap_rng_bytes(b1, sizeof b1);
+        im->unpack_eta(&x, b1, 2), P->unpack_eta(&y, b1, 2);
+        ok &= eq(&x, &y);
+        im->unpack_eta(&x, b1, 4), P->unpack_eta(&y, b1, 4);
+        ok &= eq(&x, &y);
+        im->unpack_z(&x, b1, 1 << 17), P->unpack_z(&y, b1, 1 << 17);
+        ok &= eq(&x, &y);
+        im->unpack_z(&x, b1, 1 << 19), P->unpack_z(&y, b1, 1 << 19);
+        ok &= eq(&x, &y);
+        rnd_poly(&a, 0, 43);
+        im->pack_w1(b1, &a, (Q - 1) / 88), P->pack_w1(b2, &a, (Q - 1) / 88);
+        ok &= !memcmp(b1, b2, 192);
+        rnd_poly(&a, 0, 15);
+        im->pack_w1(b1, &a, (Q - 1) / 32), P->pack_w1(b2, &a, (Q - 1) / 32);
+        ok &= !memcmp(b1, b2, 128);
+    }
+    tap_ok(ok, "%s packing", im->name);
+}
+
+/* Whole operations: same keys, deterministic and hedged signatures. */
+static void test_whole(const cs_mldsa_impl *im)
+{
+    static const int sets[3] = {44, 65, 87};
+    int ok = 1;
+    for (int t = 0; t < 30; t++) {
+        int ps = sets[t % 3];
+        uint8_t seed[32], rnd[32], msg[100], ctx[20];
+        static uint8_t pk1[CS_MLDSA_MAX_PK_BYTES], sk1[CS_MLDSA_MAX_SK_BYTES],
+            pk2[CS_MLDSA_MAX_PK_BYTES], sk2[CS_MLDSA_MAX_SK_BYTES],
+            s1[CS_MLDSA_MAX_SIG_BYTES], s2[CS_MLDSA_MAX_SIG_BYTES];
+        tap_rng_bytes(seed, 32), tap_rng_bytes(rnd, 32), tap_rng_bytes(msg, sizeof msg),
+            tap_rng_bytes(ctx, sizeof ctx);
+        if (t & 1)
+            memset(rnd, 0, 32);
+        size_t mlen = tap_rng_u64() % sizeof msg, clen = tap_rng_u64() % sizeof ctx;
+        ok &= cs_mldsa_keygen(im, ps, pk1, sk1, seed) == 0;
+        ok &= cs_mldsa_keygen(P, ps, pk2, sk2, seed) == 0;
+        ok &= !memcmp(pk1, pk2, cs_mldsa_pk_bytes(ps)) && !memcmp(sk1, sk2, cs_mldsa_sk_bytes(ps));
+        ok &= cs_mldsa_sign(im, ps, s1, sk1, msg, mlen, ctx, clen, rnd) == 0;
+        ok &= cs_mldsa_sign(P, ps, s2, sk2, msg, mlen, ctx, clen, rnd) == 0;
+        ok &= !memcmp(s1, s2, cs_mldsa_sig_bytes(ps));
+        ok &= cs_mldsa_verify(im, ps, s1, cs_mldsa_sig_bytes(ps), msg, mlen, ctx, clen, pk1) == 0;
+        s1[tap_rng_u64() % cs_mldsa_sig_bytes(ps)] ^= 1 << (tap_rng_u64() % 8);
+        ok &= cs_mldsa_verify(im, ps, s1, cs_mldsa_sig_bytes(ps), msg, mlen, ctx, clen, pk1) != 0;
+        ok &= cs_mldsa_pk_from_sk(im, ps, pk2, sk1) == 0 && !memcmp(pk1, pk2, cs_mldsa_pk_bytes(ps));
+    }
+    tap_ok(ok, "%s keygen/sign/verify/pk_from_sk agree with portable (30 random)", im->name);
+}
+
+int main(void)
+{
+    uint32_t have = cpu_features();
+    tap_rng_seed(20260101);
+    test_portable_ntt();
+    for (unsigned i = 0; cs_mldsa_impls[i]; i++) {
+        const cs_mldsa_impl *im = cs_mldsa_impls[i];
+        if ((im->cpu_features & have) != im->cpu_features) {
+            tap_skip("%s: CPU lacks its features", im->name);
+            continue;
+        }
+        test_keccak(im);
+        test_ntt(im);
+        test_elementwise(im);
+        test_rounding(im);
+        test_sampling(im);
+        test_packing(im);
+        test_whole(im);
+    }
+    /* the portable x4 permutation (reference for SIMD ones) */
+    cs_mldsa_impl px4;
+    cs_mldsa_portable_ops(&px4);
+    px4.keccakf1600_x4 = cs_keccakf1600_x4_portable;
+    px4.name = "portable-x4";
+    test_keccak(&px4);
+    test_sampling(&px4);
+    return tap_done();
+}
