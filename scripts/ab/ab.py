@@ -380,6 +380,9 @@ def run(args):
 
 def main(argv):
     args = parse_args(argv)
+    # A TERM (e.g. from timeout) unwinds through run()'s finally: every
+    # server and tcpdump is stopped by its pid.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         return run(args)
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:

@@ -10,11 +10,20 @@ import subprocess
 import time
 
 
+_GIVEN_PORTS = set()
+
+
 def free_port():
-    """A TCP port on 127.0.0.1 that is free right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port on 127.0.0.1 that is free right now and was not handed out
+    before by this process (two servers are set up before either listens)."""
+    for _ in range(100):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _GIVEN_PORTS:
+            _GIVEN_PORTS.add(port)
+            return port
+    raise RuntimeError("no free port found")
 
 
 def wait_port(port, proc, limit=15.0):

@@ -41,6 +41,23 @@ setup() {
     grep -q 'shim calls in B (operation kernel bits calls): mod_exp' "$OUT/report.md"
 }
 
+@test "statistics: percentiles, median, bootstrap interval and verdict" {
+    run /usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import abstats as s
+v = list(range(1, 101))
+assert s.percentile(v, 90) == 90 and s.percentile(v, 99) == 99 and s.percentile(v, 50) == 50
+assert s.median([3, 1, 2]) == 2 and s.median([4, 1, 3, 2]) == 2.5
+r, lo, hi = s.bootstrap_ratio(v, [x * 2 for x in v])
+assert abs(r - 2) < 1e-9 and lo < 2 < hi and lo > 1, (r, lo, hi)
+assert s.verdict(lo, hi) == "slower"
+r, lo, hi = s.bootstrap_ratio(v, [x / 2 for x in v])
+assert s.verdict(lo, hi) == "faster"
+r, lo, hi = s.bootstrap_ratio(v, list(reversed(v)))
+assert s.verdict(lo, hi) == "no difference" and lo <= 1 <= hi
+print("ok")' "$CS_ROOT/scripts/ab"
+    echo "$output"
+    [ "$output" = "ok" ]
+}
+
 @test "ab: bad arguments exit 2 without starting anything" {
     run "$CLI" ab tls --cert rsa1 -n 4
     [ "$status" -eq 2 ]
