@@ -28,6 +28,6 @@ ab_check() {
             [ "$count" -eq "$n" ]
         done
     done
-    file "$out/plot.png" | grep -q 'PNG image'
+    [ "$(head -c 4 "$out/plot.png" | od -An -c | tr -d ' ')" = '211PNG' ]
     grep -q '<svg' "$out/plot.svg"
 }
