@@ -1,0 +1,391 @@
+/* ML-DSA key management: generation (optionally from a given seed), import
+ * and export of seed / expanded private key / public key under OpenSSL 3.5's
+ * parameter names, has, match, validate, dup and get_params. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../shim/dispatch.h"
+#include "../shim/stats.h"
+#include "prov.h"
+
+/* Fields of a generation request. */
+typedef struct gen_ctx {
+    cs_prov *prov;
+    int ps;
+    int has_seed;
+    uint8_t seed[CS_MLDSA_SEED_BYTES];
+} gen_ctx;
+
+const char *cs_mldsa_alg_name(int ps)
+{
+    switch (ps) {
+    case 44: return "ML-DSA-44";
+    case 65: return "ML-DSA-65";
+    case 87: return "ML-DSA-87";
+    default: return NULL;
+    }
+}
+
+/* Runs KeyGen from key->seed on the dispatched kernel and counts it. */
+static int key_from_seed(cs_mldsa_key *key)
+{
+    const cs_mldsa_impl *impl = cs_dispatch_mldsa(key->ps);
+    cs_stats_count(CS_OP_MLDSA_KEYGEN, cs_mldsa_impl_name(impl), (unsigned)key->ps);
+    if (cs_mldsa_keygen(impl, key->ps, key->pk, key->sk, key->seed) != 0)
+        return 0;
+    key->has_seed = key->has_priv = key->has_pub = 1;
+    return 1;
+}
+
+/* Allocates an empty key of parameter set ps. */
+static cs_mldsa_key *key_new(cs_prov *prov, int ps)
+{
+    cs_mldsa_key *key = calloc(1, sizeof(*key));
+    if (key) {
+        key->prov = prov;
+        key->ps = ps;
+    }
+    return key;
+}
+
+/* Frees a key, clearing its secrets. */
+static void km_free(void *vkey)
+{
+    cs_mldsa_key *key = vkey;
+    if (!key)
+        return;
+    cs_prov_cleanse(key, sizeof(*key));
+    free(key);
+}
+
+/* 1 if the key holds what selection asks for (OpenSSL's has()). */
+static int km_has(const void *vkey, int selection)
+{
+    const cs_mldsa_key *key = vkey;
+    if (!key)
+        return 0;
+    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
+        return 1;
+    if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) && !key->has_pub)
+        return 0;
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && !key->has_priv)
+        return 0;
+    return 1;
+}
+
+/* Keys match when they are of one parameter set and their public keys (or,
+ * when only private parts are compared, expanded private keys) are equal. */
+static int km_match(const void *v1, const void *v2, int selection)
+{
+    const cs_mldsa_key *a = v1, *b = v2;
+    if (!a || !b || a->ps != b->ps)
+        return 0;
+    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
+        return 1;
+    size_t pkn = cs_mldsa_pk_bytes(a->ps), skn = cs_mldsa_sk_bytes(a->ps);
+    if (a->has_pub && b->has_pub && (selection & OSSL_KEYMGMT_SELECT_KEYPAIR))
+        return memcmp(a->pk, b->pk, pkn) == 0;
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && a->has_priv && b->has_priv)
+        return cs_prov_ct_equal(a->sk, b->sk, skn);
+    return 0;
+}
+
+/* For a key pair, recomputes the public key from the private key and checks
+ * it is the stored one. */
+static int km_validate(const void *vkey, int selection, int checktype)
+{
+    const cs_mldsa_key *key = vkey;
+    if (!km_has(key, selection))
+        return 0;
+    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) != OSSL_KEYMGMT_SELECT_KEYPAIR)
+        return 1;
+    uint8_t pk[CS_MLDSA_MAX_PK_BYTES];
+    if (cs_mldsa_pk_from_sk(cs_dispatch_mldsa(key->ps), key->ps, pk, key->sk) != 0)
+        return 0;
+    return memcmp(pk, key->pk, cs_mldsa_pk_bytes(key->ps)) == 0;
+}
+
+/* Sets the key from an expanded private key: the public key is recomputed,
+ * and tr inside sk must be H(pk) as FIPS 204 defines it. */
+static int key_from_sk(cs_mldsa_key *key, const uint8_t *sk)
+{
+    uint8_t tr[CS_MLDSA_TR_BYTES];
+    size_t skn = cs_mldsa_sk_bytes(key->ps);
+    memcpy(key->sk, sk, skn);
+    if (cs_mldsa_pk_from_sk(cs_dispatch_mldsa(key->ps), key->ps, key->pk, key->sk) != 0)
+        return 0;
+    if (cs_mldsa_pk_tr(key->ps, tr, key->pk) != 0 || memcmp(tr, key->sk + 64, sizeof tr) != 0)
+        return 0;
+    key->has_priv = key->has_pub = 1;
+    return 1;
+}
+
+/* Imports seed / priv / pub as OpenSSL's own keymgmt does: the seed wins
+ * (and must give the same expanded key if one is also given), else the
+ * expanded key, else the public key; a given public key must match. */
+static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
+{
+    cs_mldsa_key *key = vkey;
+    const void *seed = NULL, *sk = NULL, *pk = NULL;
+    size_t seedn = 0, skn = 0, pkn = 0;
+    const OSSL_PARAM *p;
+    if (!key || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
+        return 0;
+    int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
+    size_t want_pk = cs_mldsa_pk_bytes(key->ps), want_sk = cs_mldsa_sk_bytes(key->ps);
+
+    if ((p = cs_param_locate(params, CS_P_PUB)) &&
+        (!cs_param_get_octets_ptr(p, &pk, &pkn) || (pkn != 0 && pkn != want_pk)))
+        return 0;
+    if (priv && (p = cs_param_locate(params, CS_P_SEED)) &&
+        (!cs_param_get_octets_ptr(p, &seed, &seedn) ||
+         (seedn != 0 && seedn != CS_MLDSA_SEED_BYTES)))
+        return 0;
+    if (priv && (p = cs_param_locate(params, CS_P_PRIV)) &&
+        (!cs_param_get_octets_ptr(p, &sk, &skn) || (skn != 0 && skn != want_sk)))
+        return 0;
+    if (seedn == 0 && skn == 0 && pkn == 0)
+        return 0;
+
+    key->has_seed = key->has_priv = key->has_pub = 0;
+    int ok;
+    if (seedn != 0) {
+        memcpy(key->seed, seed, seedn);
+        ok = key_from_seed(key);
+        if (ok && skn != 0)
+            ok = cs_prov_ct_equal(key->sk, sk, skn);
+    } else if (skn != 0) {
+        ok = key_from_sk(key, sk);
+    } else {
+        memcpy(key->pk, pk, pkn);
+        key->has_pub = ok = 1;
+    }
+    if (ok && pkn != 0 && (seedn != 0 || skn != 0))
+        ok = memcmp(key->pk, pk, pkn) == 0;
+    if (!ok) {
+        int ps = key->ps;
+        cs_prov *prov = key->prov;
+        cs_prov_cleanse(key, sizeof(*key));
+        key->ps = ps;
+        key->prov = prov;
+    }
+    return ok;
+}
+
+static const OSSL_PARAM key_types[] = {
+    OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
+    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
+    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
+    OSSL_PARAM_END,
+};
+
+/* The parameters import and export handle for a key-pair selection. */
+static const OSSL_PARAM *km_imexport_types(int selection)
+{
+    return (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) ? key_types : NULL;
+}
+
+/* Exports seed (if kept) and expanded private key for a private selection,
+ * and the public key for a public one, to the callback. */
+static int km_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
+{
+    cs_mldsa_key *key = vkey;
+    OSSL_PARAM params[4];
+    int n = 0;
+    if (!key || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
+        return 0;
+    if (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) {
+        if (key->has_seed)
+            params[n++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_SEED, key->seed,
+                                                              CS_MLDSA_SEED_BYTES);
+        if (key->has_priv)
+            params[n++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_PRIV, key->sk,
+                                                              cs_mldsa_sk_bytes(key->ps));
+    }
+    if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) && key->has_pub)
+        params[n++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_PUB, key->pk,
+                                                          cs_mldsa_pk_bytes(key->ps));
+    if (n == 0)
+        return 0;
+    params[n] = (OSSL_PARAM)OSSL_PARAM_END;
+    return cb(params, cbarg);
+}
+
+/* Security strength in bits (FIPS 204 categories 2, 3, 5). */
+static int sec_bits(int ps)
+{
+    return ps == 44 ? 128 : ps == 65 ? 192 : 256;
+}
+
+/* bits (8 x public key size, as OpenSSL reports), security bits and
+ * category, maximum signature size, the key material, and an empty
+ * mandatory digest (ML-DSA signs messages, not digests). */
+static int km_get_params(void *vkey, OSSL_PARAM params[])
+{
+    cs_mldsa_key *key = vkey;
+    OSSL_PARAM *p;
+    if (!key)
+        return 0;
+    if ((p = cs_param_locate_mut(params, CS_P_BITS)) &&
+        !cs_param_set_int(p, 8 * (int64_t)cs_mldsa_pk_bytes(key->ps)))
+        return 0;
+    if ((p = cs_param_locate_mut(params, CS_P_SECURITY_BITS)) &&
+        !cs_param_set_int(p, sec_bits(key->ps)))
+        return 0;
+    if ((p = cs_param_locate_mut(params, CS_P_SECURITY_CATEGORY)) &&
+        !cs_param_set_int(p, key->ps == 44 ? 2 : key->ps == 65 ? 3 : 5))
+        return 0;
+    if ((p = cs_param_locate_mut(params, CS_P_MAX_SIZE)) &&
+        !cs_param_set_int(p, (int64_t)cs_mldsa_sig_bytes(key->ps)))
+        return 0;
+    if ((p = cs_param_locate_mut(params, CS_P_SEED)) && key->has_seed &&
+        !cs_param_set_octets(p, key->seed, CS_MLDSA_SEED_BYTES))
+        return 0;
+    if ((p = cs_param_locate_mut(params, CS_P_PRIV)) && key->has_priv &&
+        !cs_param_set_octets(p, key->sk, cs_mldsa_sk_bytes(key->ps)))
+        return 0;
+    if ((p = cs_param_locate_mut(params, CS_P_PUB)) && key->has_pub &&
+        !cs_param_set_octets(p, key->pk, cs_mldsa_pk_bytes(key->ps)))
+        return 0;
+    if ((p = cs_param_locate_mut(params, CS_P_MANDATORY_DIGEST)) && !cs_param_set_utf8(p, ""))
+        return 0;
+    return 1;
+}
+
+static const OSSL_PARAM gettable[] = {
+    OSSL_PARAM_int(CS_P_BITS, NULL),
+    OSSL_PARAM_int(CS_P_SECURITY_BITS, NULL),
+    OSSL_PARAM_int(CS_P_SECURITY_CATEGORY, NULL),
+    OSSL_PARAM_int(CS_P_MAX_SIZE, NULL),
+    OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
+    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
+    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
+    OSSL_PARAM_utf8_string(CS_P_MANDATORY_DIGEST, NULL, 0),
+    OSSL_PARAM_END,
+};
+
+/* The parameters get_params answers. */
+static const OSSL_PARAM *km_gettable_params(void *provctx)
+{
+    return gettable;
+}
+
+/* Copies the parts of a key that selection names. */
+static void *km_dup(const void *vsrc, int selection)
+{
+    const cs_mldsa_key *src = vsrc;
+    cs_mldsa_key *key = src ? key_new(src->prov, src->ps) : NULL;
+    if (!key)
+        return NULL;
+    if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) && src->has_pub) {
+        memcpy(key->pk, src->pk, sizeof key->pk);
+        key->has_pub = 1;
+    }
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && src->has_priv) {
+        memcpy(key->sk, src->sk, sizeof key->sk);
+        memcpy(key->seed, src->seed, sizeof key->seed);
+        key->has_priv = 1;
+        key->has_seed = src->has_seed;
+    }
+    return key;
+}
+
+/* Reads the optional 32-byte seed for generation. */
+static int gen_set_params(void *vgen, const OSSL_PARAM params[])
+{
+    gen_ctx *g = vgen;
+    const OSSL_PARAM *p;
+    size_t n;
+    if (!g)
+        return 0;
+    if ((p = cs_param_locate(params, CS_P_SEED))) {
+        if (!cs_param_get_octets(p, g->seed, sizeof g->seed, &n) || n != sizeof g->seed) {
+            g->has_seed = 0;
+            return 0;
+        }
+        g->has_seed = 1;
+    }
+    return 1;
+}
+
+static const OSSL_PARAM gen_settable[] = {
+    OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
+    OSSL_PARAM_utf8_string(CS_P_PROPERTIES, NULL, 0),
+    OSSL_PARAM_END,
+};
+
+/* The parameters generation accepts. */
+static const OSSL_PARAM *gen_settable_params(void *vgen, void *provctx)
+{
+    return gen_settable;
+}
+
+/* Frees a generation context, clearing a given seed. */
+static void gen_cleanup(void *vgen)
+{
+    if (vgen) {
+        cs_prov_cleanse(vgen, sizeof(gen_ctx));
+        free(vgen);
+    }
+}
+
+/* Generates a key pair from the given seed or 32 fresh random bytes. */
+static void *gen(void *vgen, OSSL_CALLBACK *cb, void *cbarg)
+{
+    gen_ctx *g = vgen;
+    cs_mldsa_key *key = g ? key_new(g->prov, g->ps) : NULL;
+    if (!key)
+        return NULL;
+    if (g->has_seed)
+        memcpy(key->seed, g->seed, sizeof key->seed);
+    else if (!cs_prov_random(g->prov, key->seed, sizeof key->seed))
+        goto err;
+    if (!key_from_seed(key))
+        goto err;
+    return key;
+err:
+    km_free(key);
+    return NULL;
+}
+
+#define KEYMGMT(PS)                                                                   \
+    static void *km_new_##PS(void *provctx) { return key_new(provctx, PS); }         \
+    static void *gen_init_##PS(void *provctx, int selection, const OSSL_PARAM p[])   \
+    {                                                                                 \
+        gen_ctx *g = calloc(1, sizeof(*g));                                           \
+        if (!g)                                                                       \
+            return NULL;                                                              \
+        g->prov = provctx;                                                            \
+        g->ps = PS;                                                                   \
+        if (!gen_set_params(g, p)) {                                                  \
+            gen_cleanup(g);                                                           \
+            return NULL;                                                              \
+        }                                                                             \
+        return g;                                                                     \
+    }                                                                                 \
+    static const char *km_opname_##PS(int op) { return "ML-DSA-" #PS; }              \
+    const OSSL_DISPATCH cs_mldsa##PS##_keymgmt[] = {                                  \
+        {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))km_new_##PS},                         \
+        {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))km_free},                            \
+        {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))km_has},                              \
+        {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))km_match},                          \
+        {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))km_validate},                    \
+        {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))km_import},                        \
+        {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))km_imexport_types},          \
+        {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))km_export},                        \
+        {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))km_imexport_types},          \
+        {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))km_get_params},                \
+        {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))km_gettable_params},      \
+        {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))km_dup},                              \
+        {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, (void (*)(void))km_opname_##PS},     \
+        {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))gen_init_##PS},                  \
+        {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, (void (*)(void))gen_set_params},           \
+        {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, (void (*)(void))gen_settable_params}, \
+        {OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))gen},                                 \
+        {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))gen_cleanup},                 \
+        {0, NULL},                                                                    \
+    };
+
+KEYMGMT(44)
+KEYMGMT(65)
+KEYMGMT(87)

@@ -1,0 +1,449 @@
+/* ML-DSA signature: one-shot sign/verify, message sign/verify
+ * init/update/final, digest-sign/verify one-shot, and OpenSSL 3.5's context
+ * parameters (context string, deterministic, message encoding, mu, test
+ * entropy, signature for verify-final, algorithm id). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../shim/dispatch.h"
+#include "../shim/stats.h"
+#include "prov.h"
+
+#define OP_NONE 0
+#define OP_SIGN 1
+#define OP_VERIFY 2
+
+/* Message encodings (EVP_SIGNATURE-ML-DSA(7)): raw takes M' as given. */
+#define ENCODE_RAW 0
+#define ENCODE_PURE 1
+
+typedef struct sig_ctx {
+    cs_prov *prov;
+    int ps;
+    cs_mldsa_key *key; /* owned by the EVP_PKEY, which outlives the operation */
+    int op;
+    uint8_t context[CS_MLDSA_MAX_CTX_BYTES];
+    size_t context_len;
+    uint8_t entropy[CS_MLDSA_RND_BYTES];
+    int has_entropy;
+    int deterministic;
+    int encoding;
+    int mu; /* the input is mu itself */
+    cs_shake256 stream; /* mu over a streamed message */
+    int streaming;
+    uint8_t *sig; /* for verify-message final */
+    size_t sig_len;
+} sig_ctx;
+
+/* DER AlgorithmIdentifier of id-ml-dsa-NN (2.16.840.1.101.3.4.3.17..19),
+ * with parameters absent as RFC 9881 requires. */
+static const uint8_t *alg_id(int ps, size_t *len)
+{
+    static const uint8_t aid[3][13] = {
+        {0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11},
+        {0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x12},
+        {0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x13},
+    };
+    *len = sizeof aid[0];
+    return aid[ps == 44 ? 0 : ps == 65 ? 1 : 2];
+}
+
+/* Frees a context and its copy of the signature to verify. */
+static void sig_freectx(void *vctx)
+{
+    sig_ctx *c = vctx;
+    if (!c)
+        return;
+    free(c->sig);
+    cs_prov_cleanse(c, sizeof(*c));
+    free(c);
+}
+
+/* Copies a context, mid-stream included (the SHAKE state is plain data). */
+static void *sig_dupctx(void *vctx)
+{
+    sig_ctx *src = vctx, *c = malloc(sizeof(*c));
+    if (!c)
+        return NULL;
+    memcpy(c, src, sizeof(*c));
+    if (src->sig) {
+        c->sig = malloc(src->sig_len ? src->sig_len : 1);
+        if (!c->sig) {
+            free(c);
+            return NULL;
+        }
+        memcpy(c->sig, src->sig, src->sig_len);
+    }
+    return c;
+}
+
+/* Applies the settable parameters; 0 on a malformed or out-of-range one. */
+static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    sig_ctx *c = vctx;
+    const OSSL_PARAM *p;
+    size_t n;
+    if (!c)
+        return 0;
+    if ((p = cs_param_locate(params, CS_P_CONTEXT_STRING)) &&
+        !cs_param_get_octets(p, c->context, sizeof c->context, &c->context_len)) {
+        c->context_len = 0;
+        return 0;
+    }
+    if ((p = cs_param_locate(params, CS_P_TEST_ENTROPY))) {
+        c->has_entropy = 0;
+        if (!cs_param_get_octets(p, c->entropy, sizeof c->entropy, &n) || n != sizeof c->entropy)
+            return 0;
+        c->has_entropy = 1;
+    }
+    if ((p = cs_param_locate(params, CS_P_DETERMINISTIC)) && !cs_param_get_int(p, &c->deterministic))
+        return 0;
+    if ((p = cs_param_locate(params, CS_P_MESSAGE_ENCODING)) && !cs_param_get_int(p, &c->encoding))
+        return 0;
+    if ((p = cs_param_locate(params, CS_P_MU)) && !cs_param_get_int(p, &c->mu))
+        return 0;
+    if ((p = cs_param_locate(params, CS_P_SIGNATURE)) && c->op == OP_VERIFY) {
+        const void *d;
+        if (!cs_param_get_octets_ptr(p, &d, &n))
+            return 0;
+        free(c->sig);
+        c->sig = malloc(n ? n : 1);
+        c->sig_len = 0;
+        if (!c->sig)
+            return 0;
+        memcpy(c->sig, d, n);
+        c->sig_len = n;
+    }
+    return 1;
+}
+
+static const OSSL_PARAM settable_sign[] = {
+    OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0),
+    OSSL_PARAM_octet_string(CS_P_TEST_ENTROPY, NULL, 0),
+    OSSL_PARAM_int(CS_P_DETERMINISTIC, 0),
+    OSSL_PARAM_int(CS_P_MESSAGE_ENCODING, 0),
+    OSSL_PARAM_int(CS_P_MU, 0),
+    OSSL_PARAM_END,
+};
+static const OSSL_PARAM settable_verify[] = {
+    OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0),
+    OSSL_PARAM_octet_string(CS_P_TEST_ENTROPY, NULL, 0),
+    OSSL_PARAM_int(CS_P_DETERMINISTIC, 0),
+    OSSL_PARAM_int(CS_P_MESSAGE_ENCODING, 0),
+    OSSL_PARAM_int(CS_P_MU, 0),
+    OSSL_PARAM_octet_string(CS_P_SIGNATURE, NULL, 0),
+    OSSL_PARAM_END,
+};
+
+/* The parameters set_ctx_params accepts (the signature only when verifying). */
+static const OSSL_PARAM *sig_settable_ctx_params(void *vctx, void *provctx)
+{
+    sig_ctx *c = vctx;
+    return c && c->op == OP_VERIFY ? settable_verify : settable_sign;
+}
+
+/* Answers algorithm-id (for certificates and CMS). */
+static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    sig_ctx *c = vctx;
+    OSSL_PARAM *p;
+    size_t len;
+    if (!c)
+        return 0;
+    if ((p = cs_param_locate_mut(params, CS_P_ALGORITHM_ID))) {
+        const uint8_t *aid = alg_id(c->ps, &len);
+        if (!cs_param_set_octets(p, c->key ? aid : NULL, c->key ? len : 0))
+            return 0;
+    }
+    return 1;
+}
+
+static const OSSL_PARAM gettable_ctx[] = {
+    OSSL_PARAM_octet_string(CS_P_ALGORITHM_ID, NULL, 0),
+    OSSL_PARAM_END,
+};
+
+/* The parameters get_ctx_params answers. */
+static const OSSL_PARAM *sig_gettable_ctx_params(void *vctx, void *provctx)
+{
+    return gettable_ctx;
+}
+
+/* Starts a sign or verify operation with key (or the one already set);
+ * the key must be of this algorithm's parameter set. */
+static int sig_init(sig_ctx *c, void *vkey, const OSSL_PARAM params[], int op)
+{
+    cs_mldsa_key *key = vkey;
+    if (!c || (!key && !c->key))
+        return 0;
+    if (key) {
+        if (key->ps != c->ps)
+            return 0;
+        if (op == OP_SIGN ? !key->has_priv : !key->has_pub)
+            return 0;
+        c->key = key;
+    }
+    c->op = op;
+    c->mu = 0;
+    c->streaming = 0;
+    return sig_set_ctx_params(c, params);
+}
+
+static int sig_sign_msg_init(void *vctx, void *vkey, const OSSL_PARAM params[])
+{
+    return sig_init(vctx, vkey, params, OP_SIGN);
+}
+
+static int sig_verify_msg_init(void *vctx, void *vkey, const OSSL_PARAM params[])
+{
+    return sig_init(vctx, vkey, params, OP_VERIFY);
+}
+
+/* Digest-sign/verify init: ML-DSA takes no digest name; with no key, only
+ * the parameters change (as OpenSSL's own implementation behaves). */
+static int sig_digest_init(sig_ctx *c, const char *mdname, void *vkey,
+                           const OSSL_PARAM params[], int op)
+{
+    if (mdname && *mdname)
+        return 0;
+    if (!c)
+        return 0;
+    c->mu = 0;
+    if (!vkey && c->key)
+        return sig_set_ctx_params(c, params);
+    return sig_init(c, vkey, params, op);
+}
+
+static int sig_digest_sign_init(void *vctx, const char *mdname, void *vkey,
+                                const OSSL_PARAM params[])
+{
+    return sig_digest_init(vctx, mdname, vkey, params, OP_SIGN);
+}
+
+static int sig_digest_verify_init(void *vctx, const char *mdname, void *vkey,
+                                  const OSSL_PARAM params[])
+{
+    return sig_digest_init(vctx, mdname, vkey, params, OP_VERIFY);
+}
+
+/* The 32 bytes rnd for signing: test entropy if set, zeros when
+ * deterministic, else fresh from the DRBG. */
+static int sign_rnd(const sig_ctx *c, uint8_t rnd[CS_MLDSA_RND_BYTES])
+{
+    if (c->has_entropy) {
+        memcpy(rnd, c->entropy, CS_MLDSA_RND_BYTES);
+        return 1;
+    }
+    if (c->deterministic == 1) {
+        memset(rnd, 0, CS_MLDSA_RND_BYTES);
+        return 1;
+    }
+    return cs_prov_random(c->prov, rnd, CS_MLDSA_RND_BYTES);
+}
+
+/* Begins mu = SHAKE256(tr || M', 64) where M' = 0 || ctxlen || ctx || M for
+ * pure encoding and M' = M for raw. */
+static int stream_start(sig_ctx *c)
+{
+    uint8_t tr[CS_MLDSA_TR_BYTES];
+    if (cs_mldsa_pk_tr(c->ps, tr, c->key->pk) != 0)
+        return 0;
+    cs_shake256_init(&c->stream);
+    cs_shake256_absorb(&c->stream, tr, sizeof tr);
+    if (c->encoding == ENCODE_PURE) {
+        uint8_t hdr[2] = {0, (uint8_t)c->context_len};
+        cs_shake256_absorb(&c->stream, hdr, 2);
+        cs_shake256_absorb(&c->stream, c->context, c->context_len);
+    } else if (c->encoding != ENCODE_RAW) {
+        return 0;
+    }
+    c->streaming = 1;
+    return 1;
+}
+
+/* mu of the stream so far, leaving the stream open (copy, then squeeze). */
+static void stream_mu(const sig_ctx *c, uint8_t mu[CS_MLDSA_MU_BYTES])
+{
+    cs_shake256 st = c->stream;
+    cs_shake256_squeeze(&st, mu, CS_MLDSA_MU_BYTES);
+    cs_prov_cleanse(&st, sizeof st);
+}
+
+/* Signs mu (already computed) into sig; counts the call. */
+static int sign_mu(sig_ctx *c, uint8_t *sig, const uint8_t mu[CS_MLDSA_MU_BYTES])
+{
+    uint8_t rnd[CS_MLDSA_RND_BYTES];
+    const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
+    if (!sign_rnd(c, rnd))
+        return 0;
+    cs_stats_count(CS_OP_MLDSA_SIGN, cs_mldsa_impl_name(impl), (unsigned)c->ps);
+    int rc = cs_mldsa_sign_mu(impl, c->ps, sig, c->key->sk, mu, rnd);
+    cs_prov_cleanse(rnd, sizeof rnd);
+    return rc == 0;
+}
+
+/* Verifies sig over mu; counts the call. */
+static int verify_mu(sig_ctx *c, const uint8_t *sig, size_t siglen,
+                     const uint8_t mu[CS_MLDSA_MU_BYTES])
+{
+    const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
+    cs_stats_count(CS_OP_MLDSA_VERIFY, cs_mldsa_impl_name(impl), (unsigned)c->ps);
+    return cs_mldsa_verify_mu(impl, c->ps, sig, siglen, mu, c->key->pk) == 0;
+}
+
+/* One-shot sign of msg (or of mu when the mu parameter is set). With sig
+ * NULL, only reports the signature size. */
+static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
+                    const unsigned char *msg, size_t msglen)
+{
+    sig_ctx *c = vctx;
+    if (!c || !c->key || !c->key->has_priv)
+        return 0;
+    size_t need = cs_mldsa_sig_bytes(c->ps);
+    if (!sig) {
+        *siglen = need;
+        return 1;
+    }
+    if (sigsize < need)
+        return 0;
+    int ok;
+    if (c->mu) {
+        ok = msglen == CS_MLDSA_MU_BYTES && sign_mu(c, sig, msg);
+    } else if (c->encoding == ENCODE_PURE) {
+        uint8_t rnd[CS_MLDSA_RND_BYTES];
+        const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
+        if (!sign_rnd(c, rnd))
+            return 0;
+        cs_stats_count(CS_OP_MLDSA_SIGN, cs_mldsa_impl_name(impl), (unsigned)c->ps);
+        ok = cs_mldsa_sign(impl, c->ps, sig, c->key->sk, msg, msglen, c->context,
+                           c->context_len, rnd) == 0;
+        cs_prov_cleanse(rnd, sizeof rnd);
+    } else {
+        uint8_t mu[CS_MLDSA_MU_BYTES];
+        ok = stream_start(c);
+        if (ok) {
+            cs_shake256_absorb(&c->stream, msg, msglen);
+            stream_mu(c, mu);
+            c->streaming = 0;
+            ok = sign_mu(c, sig, mu);
+        }
+    }
+    if (ok)
+        *siglen = need;
+    return ok;
+}
+
+/* One-shot verify: 1 if sig is valid for msg (or mu), else 0. */
+static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
+                      const unsigned char *msg, size_t msglen)
+{
+    sig_ctx *c = vctx;
+    if (!c || !c->key || !c->key->has_pub)
+        return 0;
+    if (c->mu)
+        return msglen == CS_MLDSA_MU_BYTES && verify_mu(c, sig, siglen, msg);
+    if (c->encoding == ENCODE_PURE) {
+        const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
+        cs_stats_count(CS_OP_MLDSA_VERIFY, cs_mldsa_impl_name(impl), (unsigned)c->ps);
+        return cs_mldsa_verify(impl, c->ps, sig, siglen, msg, msglen, c->context,
+                               c->context_len, c->key->pk) == 0;
+    }
+    uint8_t mu[CS_MLDSA_MU_BYTES];
+    if (!stream_start(c))
+        return 0;
+    cs_shake256_absorb(&c->stream, msg, msglen);
+    stream_mu(c, mu);
+    c->streaming = 0;
+    return verify_mu(c, sig, siglen, mu);
+}
+
+/* Feeds message bytes to a message sign/verify operation. */
+static int sig_msg_update(void *vctx, const unsigned char *data, size_t len)
+{
+    sig_ctx *c = vctx;
+    if (!c || !c->key || c->mu)
+        return 0;
+    if (!c->streaming && !stream_start(c))
+        return 0;
+    cs_shake256_absorb(&c->stream, data, len);
+    return 1;
+}
+
+/* Signs the streamed message; sig NULL reports the size only. */
+static int sig_sign_msg_final(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize)
+{
+    sig_ctx *c = vctx;
+    uint8_t mu[CS_MLDSA_MU_BYTES];
+    if (!c || !c->key || !c->key->has_priv || c->mu)
+        return 0;
+    size_t need = cs_mldsa_sig_bytes(c->ps);
+    if (!sig) {
+        *siglen = need;
+        return 1;
+    }
+    if (sigsize < need || (!c->streaming && !stream_start(c)))
+        return 0;
+    stream_mu(c, mu);
+    if (!sign_mu(c, sig, mu))
+        return 0;
+    *siglen = need;
+    return 1;
+}
+
+/* Verifies the streamed message against the "signature" parameter. */
+static int sig_verify_msg_final(void *vctx)
+{
+    sig_ctx *c = vctx;
+    uint8_t mu[CS_MLDSA_MU_BYTES];
+    if (!c || !c->key || !c->key->has_pub || c->mu || !c->sig)
+        return 0;
+    if (!c->streaming && !stream_start(c))
+        return 0;
+    stream_mu(c, mu);
+    return verify_mu(c, c->sig, c->sig_len, mu);
+}
+
+/* Key types a signature algorithm works with. */
+#define SIGNATURE(PS)                                                                         \
+    static void *sig_newctx_##PS(void *provctx, const char *propq)                           \
+    {                                                                                         \
+        sig_ctx *c = calloc(1, sizeof(*c));                                                   \
+        if (c) {                                                                              \
+            c->prov = provctx;                                                                \
+            c->ps = PS;                                                                       \
+            c->encoding = ENCODE_PURE;                                                        \
+        }                                                                                     \
+        return c;                                                                             \
+    }                                                                                         \
+    static const char **sig_key_types_##PS(void)                                              \
+    {                                                                                         \
+        static const char *names[] = {"ML-DSA-" #PS, NULL};                                  \
+        return names;                                                                         \
+    }                                                                                         \
+    const OSSL_DISPATCH cs_mldsa##PS##_signature[] = {                                        \
+        {OSSL_FUNC_SIGNATURE_NEWCTX, (void (*)(void))sig_newctx_##PS},                        \
+        {OSSL_FUNC_SIGNATURE_FREECTX, (void (*)(void))sig_freectx},                           \
+        {OSSL_FUNC_SIGNATURE_DUPCTX, (void (*)(void))sig_dupctx},                             \
+        {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT, (void (*)(void))sig_sign_msg_init},           \
+        {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_UPDATE, (void (*)(void))sig_msg_update},            \
+        {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_FINAL, (void (*)(void))sig_sign_msg_final},         \
+        {OSSL_FUNC_SIGNATURE_SIGN, (void (*)(void))sig_sign},                                 \
+        {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_INIT, (void (*)(void))sig_verify_msg_init},       \
+        {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_UPDATE, (void (*)(void))sig_msg_update},          \
+        {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_FINAL, (void (*)(void))sig_verify_msg_final},     \
+        {OSSL_FUNC_SIGNATURE_VERIFY, (void (*)(void))sig_verify},                             \
+        {OSSL_FUNC_SIGNATURE_DIGEST_SIGN_INIT, (void (*)(void))sig_digest_sign_init},         \
+        {OSSL_FUNC_SIGNATURE_DIGEST_SIGN, (void (*)(void))sig_sign},                          \
+        {OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_INIT, (void (*)(void))sig_digest_verify_init},     \
+        {OSSL_FUNC_SIGNATURE_DIGEST_VERIFY, (void (*)(void))sig_verify},                      \
+        {OSSL_FUNC_SIGNATURE_SET_CTX_PARAMS, (void (*)(void))sig_set_ctx_params},             \
+        {OSSL_FUNC_SIGNATURE_SETTABLE_CTX_PARAMS, (void (*)(void))sig_settable_ctx_params},   \
+        {OSSL_FUNC_SIGNATURE_GET_CTX_PARAMS, (void (*)(void))sig_get_ctx_params},             \
+        {OSSL_FUNC_SIGNATURE_GETTABLE_CTX_PARAMS, (void (*)(void))sig_gettable_ctx_params},   \
+        {OSSL_FUNC_SIGNATURE_QUERY_KEY_TYPES, (void (*)(void))sig_key_types_##PS},            \
+        {0, NULL},                                                                            \
+    };
+
+SIGNATURE(44)
+SIGNATURE(65)
+SIGNATURE(87)
