@@ -17,7 +17,8 @@ LIB=$(cd "$BUILD" && pwd)/libcryptoshim.so
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# speed_rates WHO: one `openssl speed -mr` run; lines "who ps op ops_per_s".
+# speed_rates WHO: one `openssl speed -mr` run (its +R lines go to stderr);
+# lines "who ps op ops_per_s".
 speed_rates() {
     local who=$1
     if [ "$who" = stock ]; then
@@ -25,7 +26,7 @@ speed_rates() {
     else
         LD_PRELOAD="$LIB" CRYPTOSHIM_KERNELS="$KERNELS" \
             "$OSSL" speed -mr -seconds "$SECS" ML-DSA-44 ML-DSA-65 ML-DSA-87
-    fi 2>/dev/null | awk -F: -v who="$who" '
+    fi 2>&1 | awk -F: -v who="$who" '
         /^\+R(18|19|20):/ {
             op = $1 == "+R18" ? "keygen" : $1 == "+R19" ? "sign" : "verify"
             sub(/^ML-DSA-/, "", $3)
