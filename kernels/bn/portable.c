@@ -32,6 +32,7 @@ static void mul_full(cs_limb *t, const cs_limb *a, const cs_limb *b, size_t n)
         cs_limb bi = b[i];
         cs_limb *ti = t + i;
         carry = 0;
+#pragma GCC unroll 4
         for (size_t j = 0; j < n; j++) {
             cs_dlimb p = (cs_dlimb)a[j] * bi + ti[j] + carry;
             ti[j] = (cs_limb)p;
@@ -61,6 +62,7 @@ static void sqr_full(cs_limb *t, const cs_limb *a, size_t n)
             const cs_limb *aj = a + i + 1;
             size_t len = n - i - 1;
             carry = 0;
+#pragma GCC unroll 4
             for (size_t j = 0; j < len; j++) {
                 cs_dlimb p = (cs_dlimb)aj[j] * ai + ti[j] + carry;
                 ti[j] = (cs_limb)p;
@@ -113,6 +115,7 @@ static void redc(cs_limb *r, cs_limb *t, const cs_mont *mont)
     for (size_t i = 0; i < n; i++) {
         cs_limb *ti = t + i;
         cs_limb q = ti[0] * n0, carry = 0;
+#pragma GCC unroll 4
         for (size_t j = 0; j < n; j++) {
             cs_dlimb p = (cs_dlimb)q * m[j] + ti[j] + carry;
             ti[j] = (cs_limb)p;
@@ -183,18 +186,22 @@ static unsigned ct_window_bits(size_t ebits, size_t n)
     return best;
 }
 
-/* r = tbl[idx] (count entries of n limbs), reading every entry under a mask
- * so the memory touched does not depend on idx. */
+/* r = tbl[idx] (count <= 64 entries of n limbs), reading every entry under
+ * a mask so the memory touched does not depend on idx. */
 static void ct_gather(cs_limb *r, const cs_limb *tbl, size_t count, unsigned idx, size_t n)
 {
-    memset(r, 0, n * sizeof(cs_limb));
+    cs_limb mask[64];
     for (size_t i = 0; i < count; i++) {
         cs_limb x = (cs_limb)(i ^ idx);
         /* all ones iff x == 0: the top bit of (x | -x) is set iff x != 0 */
-        cs_limb mask = (((x | ((cs_limb)0 - x)) >> (W - 1)) & 1) - 1;
-        const cs_limb *ti = tbl + i * n;
-        for (size_t j = 0; j < n; j++)
-            r[j] |= ti[j] & mask;
+        mask[i] = (((x | ((cs_limb)0 - x)) >> (W - 1)) & 1) - 1;
+    }
+    for (size_t j = 0; j < n; j++) {
+        const cs_limb *tj = tbl + j;
+        cs_limb acc = 0;
+        for (size_t i = 0; i < count; i++)
+            acc |= tj[i * n] & mask[i];
+        r[j] = acc;
     }
 }
 
