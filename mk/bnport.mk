@@ -1,10 +1,23 @@
-# Portable big-number kernels (kernels/bn): the valgrind constant-time test.
+# Portable big-number kernels (kernels/bn): the valgrind constant-time test,
+# and native builds of the kernel tests with 32-bit limbs (-DCS_BN_LIMB32, the
+# code 32-bit SPARC runs) so `make test` covers both limb sizes.
 ifeq ($(CROSS),)
-CT_BN := $(BUILD)/tests/ct_bn_exp
+BN_LIMB32_OBJS := $(patsubst %,$(BUILD)/obj/limb32/%.o,$(basename $(wildcard kernels/bn/*.c)))
+BN_TESTS_EXTRA := $(BUILD)/tests/ct_bn_exp $(BUILD)/tests/kernel_bn_limb32 \
+                  $(BUILD)/tests/ct_bn_exp_limb32
 
-$(CT_BN): tests/unit/ct_bn_exp.c $(KERNEL_OBJS) $(TEST_SUPPORT)
+$(BUILD)/obj/limb32/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCS_BN_LIMB32 -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/ct_bn_exp: tests/unit/ct_bn_exp.c $(KERNEL_OBJS) $(TEST_SUPPORT)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
 
-tests-build: $(CT_BN)
+$(BUILD)/tests/%_limb32: tests/unit/%.c $(BN_LIMB32_OBJS) $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCS_BN_LIMB32 -o $@ $^ -lm
+
+tests-build: $(BN_TESTS_EXTRA)
+-include $(BN_LIMB32_OBJS:.o=.d)
 endif
