@@ -133,3 +133,17 @@ setup() {
     openssl pkeyutl -verify -rawin -inkey ed.pem -in msg -sigfile ed.sig
     [ "$(calls st mldsa_keygen)" -eq 0 ]
 }
+
+@test "external mu (mu:1) and raw message encoding sign the same bytes" {
+    ossl genpkey -algorithm ML-DSA-65 -pkeyopt hexseed:$SEED -out k.pem
+    head -c 64 /dev/zero | tr '\0' 'm' >mu.bin
+    for opt in "mu:1" "message-encoding:0"; do
+        ossl pkeyutl -sign -rawin -inkey k.pem -in mu.bin -pkeyopt deterministic:1 \
+            -pkeyopt "$opt" -out ref.sig
+        shim st pkeyutl -sign -rawin -inkey k.pem -in mu.bin -pkeyopt deterministic:1 \
+            -pkeyopt "$opt" -out got.sig
+        cmp ref.sig got.sig
+        ossl pkeyutl -verify -rawin -inkey k.pem -in mu.bin -pkeyopt "$opt" -sigfile got.sig
+    done
+    [ "$(calls st mldsa_sign 65)" -ge 2 ]
+}
