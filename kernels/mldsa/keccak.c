@@ -5,7 +5,8 @@
 
 #define ROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 
-static const uint64_t KRC[24] = {
+/* Round constants (shared with keccak_x2.c). */
+const uint64_t cs_keccak_rc[24] = {
     0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL,
     0x8000000080008000ULL, 0x000000000000808bULL, 0x0000000080000001ULL,
     0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL,
@@ -69,7 +70,7 @@ void cs_keccakf1600_portable(uint64_t s[25])
         e20 = b2 ^ (~b3 & b4);
         e30 = b3 ^ (~b4 & b0);
         e40 = b4 ^ (~b0 & b1);
-        e00 ^= KRC[i];
+        e00 ^= cs_keccak_rc[i];
         b0 = ROL(a30 ^ d3, 28);
         b1 = ROL(a41 ^ d4, 20);
         b2 = ROL(a02 ^ d0, 3);
@@ -131,7 +132,7 @@ void cs_keccakf1600_portable(uint64_t s[25])
         a20 = b2 ^ (~b3 & b4);
         a30 = b3 ^ (~b4 & b0);
         a40 = b4 ^ (~b0 & b1);
-        a00 ^= KRC[i + 1];
+        a00 ^= cs_keccak_rc[i + 1];
         b0 = ROL(e30 ^ d3, 28);
         b1 = ROL(e41 ^ d4, 20);
         b2 = ROL(e02 ^ d0, 3);

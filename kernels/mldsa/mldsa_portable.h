@@ -8,6 +8,7 @@
 
 void cs_keccakf1600_portable(uint64_t s[25]);
 void cs_keccakf1600_x4_portable(uint64_t s[100]);
+void cs_keccakf1600_x4_vec(uint64_t s[100]);
 
 void cs_mldsa_ntt_portable(cs_mldsa_poly *a);
 void cs_mldsa_invntt_portable(cs_mldsa_poly *a);

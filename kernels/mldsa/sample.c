@@ -21,26 +21,35 @@ unsigned cs_mldsa_rej_uniform_portable(int32_t *a, unsigned len, const uint8_t *
 }
 
 /* Stores eta - (nibble mod (2eta+1)) for accepted nibbles (< 15 for eta=2,
- * < 9 for eta=4). The accept bit is declassified before it decides the
- * branch: which nibbles are rejected says nothing about accepted values. */
+ * < 9 for eta=4). Branch-free: every candidate is written to the next free
+ * slot of a scratch array and the slot counter advances by its accept bit.
+ * The accept bits are declassified (which nibbles are rejected says
+ * nothing about the accepted values); the values never decide anything. */
 unsigned cs_mldsa_rej_eta_portable(int32_t *a, unsigned len, const uint8_t *buf,
                                    unsigned buflen, unsigned eta)
 {
-    unsigned ctr = 0;
+    int32_t tmp[256 + 2];
+    unsigned ctr = 0, pos = 0;
     uint32_t limit = eta == 2 ? 15 : 9;
-    for (unsigned pos = 0; ctr < len && pos < buflen; pos++) {
-        uint32_t nib[2] = {buf[pos] & 15u, (uint32_t)buf[pos] >> 4};
-        for (unsigned h = 0; h < 2 && ctr < len; h++) {
-            uint32_t b = nib[h];
-            uint32_t ok = (b - limit) >> 31; /* b < limit */
-            CS_DECLASSIFY(&ok, sizeof ok);
-            if (!ok)
-                continue;
-            if (eta == 2)
-                b -= ((205 * b) >> 10) * 5; /* b mod 5 for b < 15 */
-            a[ctr++] = (int32_t)eta - (int32_t)b;
+    while (ctr < len && pos < buflen) {
+        uint32_t b0 = buf[pos] & 15u, b1 = (uint32_t)buf[pos] >> 4;
+        pos++;
+        uint32_t ok0 = (b0 - limit) >> 31, ok1 = (b1 - limit) >> 31;
+        CS_DECLASSIFY(&ok0, sizeof ok0);
+        CS_DECLASSIFY(&ok1, sizeof ok1);
+        if (eta == 2) {
+            b0 -= ((205 * b0) >> 10) * 5; /* b mod 5 for b < 15 */
+            b1 -= ((205 * b1) >> 10) * 5;
         }
+        tmp[ctr] = (int32_t)eta - (int32_t)b0;
+        ctr += ok0;
+        tmp[ctr] = (int32_t)eta - (int32_t)b1;
+        ctr += ok1;
     }
+    if (ctr > len) /* the last byte's second nibble was one too many */
+        ctr = len;
+    for (unsigned i = 0; i < ctr; i++)
+        a[i] = tmp[i];
     return ctr;
 }
 
@@ -97,11 +106,18 @@ static void run_streams(const cs_mldsa_impl *impl, const uint8_t *seed, unsigned
         uint64_t s[25];
         memset(s, 0, sizeof s);
         seed_state(s, 1, 0, seed, seedlen, nonces[j], rate);
+        const uint8_t *out;
         do {
             impl->keccakf1600(s);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* the lanes in memory already are the output bytes */
+            out = (const uint8_t *)s;
+#else
             for (unsigned i = 0; i < rate / 8; i++)
                 cs_store64_le(block + 8 * i, s[i]);
-        } while (!consume(ctx, j, block, rate));
+            out = block;
+#endif
+        } while (!consume(ctx, j, out, rate));
     }
 }
 
