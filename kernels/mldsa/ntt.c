@@ -106,18 +106,35 @@ static inline int32_t mont_reduce(int64_t a)
     return (int32_t)((a - (int64_t)t * Q) >> 32);
 }
 
-/* Forward NTT (FIPS 204 Algorithm 41), Cooley-Tukey, output in FIPS order. */
+/* Forward NTT (FIPS 204 Algorithm 41), Cooley-Tukey, output in FIPS order.
+ * Layers are done in pairs (len L then L/2) so each coefficient is loaded
+ * and stored once per two layers; the arithmetic is exactly that of the
+ * layer-by-layer algorithm. */
 void cs_mldsa_ntt_portable(cs_mldsa_poly *p)
 {
     int32_t *a = p->c;
-    unsigned k = 0;
-    for (unsigned len = 128; len > 0; len >>= 1) {
-        for (unsigned start = 0; start < 256; start += 2 * len) {
-            int32_t z = zetas[++k], zq = zetas_qinv[k];
-            for (unsigned j = start; j < start + len; j++) {
-                int32_t t = mont_mul(a[j + len], z, zq);
-                a[j + len] = a[j] - t;
-                a[j] = a[j] + t;
+    for (unsigned len = 128; len >= 2; len >>= 2) {
+        unsigned h = len >> 1;
+        for (unsigned start = 0, b = 0; start < 256; start += 2 * len, b++) {
+            unsigned k1 = 128 / len + b, k2 = 256 / len + 2 * b;
+            int32_t z1 = zetas[k1], q1 = zetas_qinv[k1];
+            int32_t z2 = zetas[k2], q2 = zetas_qinv[k2];
+            int32_t z3 = zetas[k2 + 1], q3 = zetas_qinv[k2 + 1];
+            for (unsigned j = start; j < start + h; j++) {
+                int32_t a0 = a[j], a1 = a[j + h], a2 = a[j + len], a3 = a[j + len + h];
+                int32_t t = mont_mul(a2, z1, q1);
+                a2 = a0 - t;
+                a0 = a0 + t;
+                t = mont_mul(a3, z1, q1);
+                a3 = a1 - t;
+                a1 = a1 + t;
+                t = mont_mul(a1, z2, q2);
+                a1 = a0 - t;
+                a0 = a0 + t;
+                t = mont_mul(a3, z3, q3);
+                a3 = a2 - t;
+                a2 = a2 + t;
+                a[j] = a0, a[j + h] = a1, a[j + len] = a2, a[j + len + h] = a3;
             }
         }
     }
@@ -125,26 +142,59 @@ void cs_mldsa_ntt_portable(cs_mldsa_poly *p)
 
 /* Inverse NTT (FIPS 204 Algorithm 42), Gentleman-Sande, then scaling by
  * 2^32/256 folded into one Montgomery multiplication by F = 2^64/256 mod q.
- * Sums double per layer: |in| < q keeps every value below 256q < 2^31. */
+ * Sums double per layer: |in| < q keeps every value below 256q < 2^31.
+ * Layers in pairs (len L then 2L), same arithmetic as layer by layer. */
 void cs_mldsa_invntt_portable(cs_mldsa_poly *p)
 {
     int32_t *a = p->c;
-    unsigned k = 256;
     const int64_t F = 41978;
-    for (unsigned len = 1; len < 256; len <<= 1) {
-        for (unsigned start = 0; start < 256; start += 2 * len) {
-            --k;
-            int32_t z = -zetas[k], zq = (int32_t)(0u - (uint32_t)zetas_qinv[k]);
+    for (unsigned len = 1; len <= 16; len <<= 2) {
+        for (unsigned start = 0; start < 256; start += 4 * len) {
+            unsigned b1 = start / (2 * len), b2 = start / (4 * len);
+            unsigned k1 = 256 / len - 1 - b1, k2 = k1 - 1, k3 = 128 / len - 1 - b2;
+            int32_t z1 = -zetas[k1], q1 = (int32_t)(0u - (uint32_t)zetas_qinv[k1]);
+            int32_t z2 = -zetas[k2], q2 = (int32_t)(0u - (uint32_t)zetas_qinv[k2]);
+            int32_t z3 = -zetas[k3], q3 = (int32_t)(0u - (uint32_t)zetas_qinv[k3]);
             for (unsigned j = start; j < start + len; j++) {
-                int32_t t = a[j];
-                a[j] = t + a[j + len];
-                a[j + len] = mont_mul(t - a[j + len], z, zq);
+                int32_t a0 = a[j], a1 = a[j + len], a2 = a[j + 2 * len], a3 = a[j + 3 * len];
+                int32_t t = a0;
+                a0 = t + a1;
+                a1 = mont_mul(t - a1, z1, q1);
+                t = a2;
+                a2 = t + a3;
+                a3 = mont_mul(t - a3, z2, q2);
+                t = a0;
+                a0 = t + a2;
+                a2 = mont_mul(t - a2, z3, q3);
+                t = a1;
+                a1 = t + a3;
+                a3 = mont_mul(t - a3, z3, q3);
+                a[j] = a0, a[j + len] = a1, a[j + 2 * len] = a2, a[j + 3 * len] = a3;
             }
         }
     }
-    for (unsigned j = 0; j < 256; j++)
-        a[j] = mont_reduce(F * a[j]);
-    (void)mont_mul;
+    /* Layers 64 and 128 with the final scaling folded in: the sums are
+     * multiplied by F, the differences by zF = mont(-zetas[1] * F) instead
+     * of -zetas[1] and then F. */
+    const int32_t z1 = -zetas[3], q1 = (int32_t)(0u - (uint32_t)zetas_qinv[3]);
+    const int32_t z2 = -zetas[2], q2 = (int32_t)(0u - (uint32_t)zetas_qinv[2]);
+    const int32_t zf = 3975713, qf = 151046689;
+    for (unsigned j = 0; j < 64; j++) {
+        int32_t a0 = a[j], a1 = a[j + 64], a2 = a[j + 128], a3 = a[j + 192];
+        int32_t t = a0;
+        a0 = t + a1;
+        a1 = mont_mul(t - a1, z1, q1);
+        t = a2;
+        a2 = t + a3;
+        a3 = mont_mul(t - a3, z2, q2);
+        t = a0;
+        a0 = mont_reduce(F * (t + a2));
+        a2 = mont_mul(t - a2, zf, qf);
+        t = a1;
+        a1 = mont_reduce(F * (t + a3));
+        a3 = mont_mul(t - a3, zf, qf);
+        a[j] = a0, a[j + 64] = a1, a[j + 128] = a2, a[j + 192] = a3;
+    }
 }
 
 /* c = a o b in Montgomery form (see mldsa_backend.h). */

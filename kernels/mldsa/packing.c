@@ -3,8 +3,9 @@
  * string, least significant bit first. Loops depend only on b. */
 #include "mldsa_portable.h"
 
-/* Packs 256 b-bit values (b <= 20). */
-static void bitpack(uint8_t *r, const uint32_t *u, unsigned b)
+/* Packs 256 b-bit values (b <= 20). Always inlined so that each caller's
+ * constant b unrolls the byte loop. */
+static inline __attribute__((always_inline)) void bitpack(uint8_t *r, const uint32_t *u, unsigned b)
 {
     uint64_t acc = 0;
     unsigned nb = 0;
@@ -20,7 +21,7 @@ static void bitpack(uint8_t *r, const uint32_t *u, unsigned b)
 }
 
 /* Unpacks 256 b-bit values (b <= 20). */
-static void bitunpack(uint32_t *u, const uint8_t *r, unsigned b)
+static inline __attribute__((always_inline)) void bitunpack(uint32_t *u, const uint8_t *r, unsigned b)
 {
     uint64_t acc = 0;
     unsigned nb = 0;
@@ -37,7 +38,7 @@ static void bitunpack(uint32_t *u, const uint8_t *r, unsigned b)
 }
 
 /* Packs base - a_i in b bits (base 0 with sign -1 packs a_i itself). */
-static void pack_offset(uint8_t *r, const cs_mldsa_poly *a, int32_t base, int neg, unsigned b)
+static inline __attribute__((always_inline)) void pack_offset(uint8_t *r, const cs_mldsa_poly *a, int32_t base, int neg, unsigned b)
 {
     uint32_t u[256];
     for (unsigned i = 0; i < 256; i++)
@@ -46,7 +47,7 @@ static void pack_offset(uint8_t *r, const cs_mldsa_poly *a, int32_t base, int ne
 }
 
 /* Unpacks a_i = base - field (neg) or a_i = field. */
-static void unpack_offset(cs_mldsa_poly *a, const uint8_t *r, int32_t base, int neg, unsigned b)
+static inline __attribute__((always_inline)) void unpack_offset(cs_mldsa_poly *a, const uint8_t *r, int32_t base, int neg, unsigned b)
 {
     uint32_t u[256];
     bitunpack(u, r, b);
@@ -79,27 +80,42 @@ void cs_mldsa_unpack_t0_portable(cs_mldsa_poly *a, const uint8_t *r)
 /* s1, s2: eta - s in 3 bits (eta 2) or 4 bits (eta 4). */
 void cs_mldsa_pack_eta_portable(uint8_t *r, const cs_mldsa_poly *a, unsigned eta)
 {
-    pack_offset(r, a, (int32_t)eta, 1, eta == 2 ? 3 : 4);
+    if (eta == 2)
+        pack_offset(r, a, 2, 1, 3);
+    else
+        pack_offset(r, a, 4, 1, 4);
 }
 
 void cs_mldsa_unpack_eta_portable(cs_mldsa_poly *a, const uint8_t *r, unsigned eta)
 {
-    unpack_offset(a, r, (int32_t)eta, 1, eta == 2 ? 3 : 4);
+    if (eta == 2)
+        unpack_offset(a, r, 2, 1, 3);
+    else
+        unpack_offset(a, r, 4, 1, 4);
 }
 
 /* z: gamma1 - z in 18 bits (gamma1 = 2^17) or 20 bits (2^19). */
 void cs_mldsa_pack_z_portable(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1)
 {
-    pack_offset(r, a, gamma1, 1, gamma1 == (1 << 17) ? 18 : 20);
+    if (gamma1 == (1 << 17))
+        pack_offset(r, a, 1 << 17, 1, 18);
+    else
+        pack_offset(r, a, 1 << 19, 1, 20);
 }
 
 void cs_mldsa_unpack_z_portable(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
 {
-    unpack_offset(a, r, gamma1, 1, gamma1 == (1 << 17) ? 18 : 20);
+    if (gamma1 == (1 << 17))
+        unpack_offset(a, r, 1 << 17, 1, 18);
+    else
+        unpack_offset(a, r, 1 << 19, 1, 20);
 }
 
 /* w1: 6 bits (gamma2 = (q-1)/88) or 4 bits ((q-1)/32). */
 void cs_mldsa_pack_w1_portable(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2)
 {
-    pack_offset(r, a, 0, 0, gamma2 == (CS_MLDSA_Q - 1) / 88 ? 6 : 4);
+    if (gamma2 == (CS_MLDSA_Q - 1) / 88)
+        pack_offset(r, a, 0, 0, 6);
+    else
+        pack_offset(r, a, 0, 0, 4);
 }
