@@ -4,6 +4,8 @@
 #ifndef CRYPTOSHIM_MLDSA_PORTABLE_H
 #define CRYPTOSHIM_MLDSA_PORTABLE_H
 
+#include <string.h>
+
 #include "mldsa_backend.h"
 
 void cs_keccakf1600_portable(uint64_t s[25]);
@@ -60,8 +62,15 @@ static inline uint64_t cs_load64_le(const uint8_t *p)
 
 static inline void cs_store64_le(uint8_t *p, uint64_t v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, 8);
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+#else
     for (unsigned i = 0; i < 8; i++)
         p[i] = (uint8_t)(v >> (8 * i));
+#endif
 }
 
 #endif
