@@ -7,44 +7,52 @@
 
 #define Q CS_MLDSA_Q
 
-/* Stores 23-bit little-endian values of 3-byte groups that are below q. */
+/* Stores 23-bit little-endian values of 3-byte groups that are below q.
+ * Every candidate is written to a[ctr] (ctr < len holds at each write) and
+ * ctr advances by the comparison: no branch to mispredict. */
 unsigned cs_mldsa_rej_uniform_portable(int32_t *a, unsigned len, const uint8_t *buf,
                                        unsigned buflen)
 {
     unsigned ctr = 0;
     for (unsigned pos = 0; ctr < len && pos + 3 <= buflen; pos += 3) {
         uint32_t t = buf[pos] | (uint32_t)buf[pos + 1] << 8 | (uint32_t)(buf[pos + 2] & 0x7F) << 16;
-        if (t < Q)
-            a[ctr++] = (int32_t)t;
+        a[ctr] = (int32_t)t;
+        ctr += t < Q;
     }
     return ctr;
 }
 
 /* Stores eta - (nibble mod (2eta+1)) for accepted nibbles (< 15 for eta=2,
- * < 9 for eta=4). Branch-free: every candidate is written to the next free
- * slot of a scratch array and the slot counter advances by its accept bit.
- * The accept bits are declassified (which nibbles are rejected says
- * nothing about the accepted values); the values never decide anything. */
+ * < 9 for eta=4). The accept bits of a chunk are computed first and
+ * declassified together (which nibbles are rejected says nothing about the
+ * accepted values); then candidates are compacted branch-free into a
+ * scratch array, so the values never decide a branch or an index. */
 unsigned cs_mldsa_rej_eta_portable(int32_t *a, unsigned len, const uint8_t *buf,
                                    unsigned buflen, unsigned eta)
 {
     int32_t tmp[256 + 2];
+    uint8_t ok[128];
     unsigned ctr = 0, pos = 0;
     uint32_t limit = eta == 2 ? 15 : 9;
     while (ctr < len && pos < buflen) {
-        uint32_t b0 = buf[pos] & 15u, b1 = (uint32_t)buf[pos] >> 4;
-        pos++;
-        uint32_t ok0 = (b0 - limit) >> 31, ok1 = (b1 - limit) >> 31;
-        CS_DECLASSIFY(&ok0, sizeof ok0);
-        CS_DECLASSIFY(&ok1, sizeof ok1);
-        if (eta == 2) {
-            b0 -= ((205 * b0) >> 10) * 5; /* b mod 5 for b < 15 */
-            b1 -= ((205 * b1) >> 10) * 5;
+        unsigned n = buflen - pos < 64 ? buflen - pos : 64;
+        for (unsigned i = 0; i < n; i++) {
+            ok[2 * i] = (uint8_t)(((buf[pos + i] & 15u) - limit) >> 31);
+            ok[2 * i + 1] = (uint8_t)((((uint32_t)buf[pos + i] >> 4) - limit) >> 31);
         }
-        tmp[ctr] = (int32_t)eta - (int32_t)b0;
-        ctr += ok0;
-        tmp[ctr] = (int32_t)eta - (int32_t)b1;
-        ctr += ok1;
+        CS_DECLASSIFY(ok, 2 * n);
+        for (unsigned i = 0; i < n && ctr < len; i++) {
+            uint32_t b0 = buf[pos + i] & 15u, b1 = (uint32_t)buf[pos + i] >> 4;
+            if (eta == 2) {
+                b0 -= ((205 * b0) >> 10) * 5; /* b mod 5 for b < 15 */
+                b1 -= ((205 * b1) >> 10) * 5;
+            }
+            tmp[ctr] = (int32_t)eta - (int32_t)b0;
+            ctr += ok[2 * i];
+            tmp[ctr] = (int32_t)eta - (int32_t)b1;
+            ctr += ok[2 * i + 1];
+        }
+        pos += n;
     }
     if (ctr > len) /* the last byte's second nibble was one too many */
         ctr = len;
