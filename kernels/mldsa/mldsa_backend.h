@@ -27,9 +27,11 @@
  *
  * Secrets: every hook except expand_a, rej_uniform, use_hint and the
  * unpackers of public data runs on secret data and must be constant time
- * (no branch, no memory index on coefficient values). rej_eta is the one
- * exception allowed by FIPS 204 (position of rejected nibbles, which is
- * independent of the accepted values): see its contract. */
+ * (no branch, no memory index on coefficient values). Exceptions: rej_eta
+ * may branch on its accept bits (allowed by FIPS 204: the positions of
+ * rejected nibbles are independent of the accepted values), and
+ * mul_challenge may branch on the public challenge c (not on s).
+ * tests/unit/ct_mldsa.c checks this for every impl under valgrind. */
 #ifndef CRYPTOSHIM_MLDSA_BACKEND_H
 #define CRYPTOSHIM_MLDSA_BACKEND_H
 

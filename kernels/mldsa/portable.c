@@ -39,9 +39,7 @@ const cs_mldsa_impl cs_mldsa_portable = {
     .pack_w1 = cs_mldsa_pack_w1_portable,
 };
 
-/* Copies the portable table (for a backend to override entries). Its x4
- * Keccak entry is NULL: the generic samplers then run streams one by one,
- * which beats de-interleaving around four scalar permutations. */
+/* Copies the portable table (for a backend to override entries). */
 void cs_mldsa_portable_ops(cs_mldsa_impl *out)
 {
     *out = cs_mldsa_portable;

@@ -3,8 +3,9 @@
  * strings, and the key and signature encodings. NTT-domain data is only
  * handed between hooks (see mldsa_backend.h), never read here.
  *
- * Large polynomial vectors live in a heap workspace (up to ~120 KB for
- * ML-DSA-87 signing) rather than on the caller's stack, which may be a
+ * Large polynomial vectors live in a heap workspace (at most ~119 KB, for
+ * ML-DSA-87 signing: below glibc's default mmap threshold, so no system
+ * call per operation) rather than on the caller's stack, which may be a
  * small thread stack in the program we are preloaded into. */
 #include <stddef.h>
 #include <stdlib.h>
@@ -201,8 +202,8 @@ struct sign_ws {
     cs_mldsa_poly mat[MAXK * MAXL];
     cs_mldsa_poly s1[MAXL], s2[MAXK], t0[MAXK];
     cs_mldsa_poly y[MAXL], z[MAXL];
-    cs_mldsa_poly w[MAXK], w1[MAXK], r1[MAXK], r0[MAXK], h[MAXK];
-    cs_mldsa_poly c, tmp;
+    cs_mldsa_poly w[MAXK], h[MAXK];
+    cs_mldsa_poly c, tmp, r1, r0;
     uint8_t w1buf[MAXK * 192];
     uint8_t rhopp[64];
 };
@@ -248,8 +249,8 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
             impl->reduce32(&w->w[i]);
             impl->invntt_tomont(&w->w[i]);
             impl->caddq(&w->w[i]);
-            impl->decompose(&w->w1[i], &w->r0[i], &w->w[i], p->gamma2);
-            impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->w1[i], p->gamma2);
+            impl->decompose(&w->r1, &w->r0, &w->w[i], p->gamma2);
+            impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->r1, p->gamma2);
         }
         shake256_3(impl, ctilde, p->ctilde_bytes, mu, 64, w->w1buf, w1_bytes, NULL, 0);
         CS_DECLASSIFY(ctilde, p->ctilde_bytes);
@@ -266,27 +267,22 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
         if (reject)
             continue;
 
-        /* r = w - c*s2: (r1, r0) = Decompose(r), rejected if
-         * ||r0|| >= gamma2 - beta. */
+        /* Row by row: r = w - c*s2 and (r1, r0) = Decompose(r), rejected
+         * if ||r0|| >= gamma2 - beta; c*t0, rejected if ||ct0|| >= gamma2;
+         * hints from r0 + ct0 and r1, rejected if more than omega. The
+         * checks are combined, so only their joint outcome is revealed. */
+        unsigned ones = 0;
         for (unsigned i = 0; i < k; i++) {
             impl->mul_challenge(&w->tmp, &w->c, &w->s2[i]);
             impl->sub(&w->tmp, &w->w[i], &w->tmp);
             impl->reduce32(&w->tmp);
             impl->caddq(&w->tmp);
-            impl->decompose(&w->r1[i], &w->r0[i], &w->tmp, p->gamma2);
-            reject |= impl->chknorm(&w->r0[i], p->gamma2 - (int32_t)p->beta);
-        }
-        CS_DECLASSIFY(&reject, sizeof reject);
-        if (reject)
-            continue;
-
-        /* c*t0: rejected if ||ct0|| >= gamma2; hints from r0 + ct0. */
-        unsigned ones = 0;
-        for (unsigned i = 0; i < k; i++) {
+            impl->decompose(&w->r1, &w->r0, &w->tmp, p->gamma2);
+            reject |= impl->chknorm(&w->r0, p->gamma2 - (int32_t)p->beta);
             impl->mul_challenge(&w->tmp, &w->c, &w->t0[i]);
             reject |= impl->chknorm(&w->tmp, p->gamma2);
-            impl->add(&w->tmp, &w->r0[i], &w->tmp);
-            ones += impl->make_hint(&w->h[i], &w->tmp, &w->r1[i], p->gamma2);
+            impl->add(&w->tmp, &w->r0, &w->tmp);
+            ones += impl->make_hint(&w->h[i], &w->tmp, &w->r1, p->gamma2);
         }
         reject |= ones > p->omega;
         CS_DECLASSIFY(&reject, sizeof reject);
