@@ -44,7 +44,7 @@ static void double_mod(cs_limb *x, const cs_limb *m, size_t n)
 }
 
 /* Fills mont for the odd modulus m of n limbs; -1 if m is even or n is out
- * of range. R mod m comes from doubling 1; R^2 mod m from doubling further to
+ * of range. R mod m comes from doubling 2^(bits-1); R^2 mod m from doubling to
  * the Montgomery form of 2^c and then squaring j times, c*2^j = n*CS_LIMB_BITS,
  * which is far cheaper than doubling all the way for large moduli. */
 int cs_mont_init(cs_mont *mont, const cs_limb *m, size_t n)
@@ -69,12 +69,15 @@ int cs_mont_init(cs_mont *mont, const cs_limb *m, size_t n)
     }
     mont->bits = bits;
 
-    /* x = 1 mod m (0 when m = 1), then R mod m after n*CS_LIMB_BITS doublings. */
+    /* R mod m: from 2^(bits-1) < m, doubling to 2^(n*CS_LIMB_BITS); only a
+     * few steps unless the top limb is short. 0 when m = 1. */
     cs_limb *x = mont->one;
-    x[0] = bits > 1;
     size_t rbits = n * CS_LIMB_BITS;
-    for (size_t i = 0; i < rbits; i++)
-        double_mod(x, m, n);
+    if (bits > 1) {
+        x[(bits - 1) / CS_LIMB_BITS] = (cs_limb)1 << ((bits - 1) % CS_LIMB_BITS);
+        for (size_t i = bits - 1; i < rbits; i++)
+            double_mod(x, m, n);
+    }
 
     size_t c = rbits;
     unsigned j = 0;
