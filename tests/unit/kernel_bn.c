@@ -154,7 +154,9 @@ static int exp_case(const uint32_t *m, const uint32_t *a, const uint32_t *e, siz
         ref_expmod(want, a, ed, ebits, m, mn);
         bad += !same(rc, n, want, mn);
     }
-    /* r aliasing a. */
+    if (!with_ref)
+        return bad;
+    /* r aliasing a (only where the cases are cheap). */
     cs_limb r3[MAXL];
     memcpy(r3, al, n * sizeof(cs_limb));
     bad += K->exp(r3, r3, el_, ebits, &mont, 1) != 0;
@@ -431,6 +433,8 @@ static void test_exp(void)
         for (size_t k = 0; k < sizeof(elens) / sizeof(elens[0]); k++) {
             size_t ebits = elens[k];
             int with_ref = ebits <= 130 || bits <= 2048;
+            if (bits > 4096 && ebits == bits + 1)
+                continue; /* one full-length case is enough at the largest size */
             int reps = bits <= 1024 ? 4 : ebits >= bits ? 1 : 2;
             for (int r = 0; r < reps; r++) {
                 rand_below(a, m, dn);
