@@ -1,0 +1,126 @@
+/* The AVX2 ML-DSA backend's internal interface: its hooks (contracts in
+ * ../mldsa_backend.h) and the vector helpers they share. Everything here
+ * is compiled with -mavx2 -mbmi2 -mpopcnt (mk/mldsa_avx2.mk) and runs only
+ * when the dispatcher saw AVX2 on the CPU.
+ *
+ * NTT order: the forward NTT leaves each 64-coefficient block transposed as
+ * an 8x8 matrix of 32-bit words (word 8i+j of the block holds FIPS position
+ * 8j+i), which saves the shuffles that would undo it; cs_mldsa_nttorder_avx2
+ * applies the same transposition to ExpandA's output (the ntt_order hook). */
+#ifndef CRYPTOSHIM_MLDSA_AVX2_H
+#define CRYPTOSHIM_MLDSA_AVX2_H
+
+#include <immintrin.h>
+
+#include "../mldsa_backend.h"
+
+#define AVX2_Q CS_MLDSA_Q
+#define AVX2_QINV 58728449 /* q^-1 mod 2^32 */
+
+extern const cs_mldsa_impl cs_mldsa_avx2;
+
+void cs_keccakf1600_x4_avx2(uint64_t s[100]);
+
+void cs_mldsa_ntt_avx2(cs_mldsa_poly *a);
+void cs_mldsa_invntt_avx2(cs_mldsa_poly *a);
+void cs_mldsa_nttorder_avx2(cs_mldsa_poly *a);
+void cs_mldsa_pointwise_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
+void cs_mldsa_pointwise_acc_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                 const cs_mldsa_poly *b, unsigned n);
+void cs_mldsa_mul_challenge_avx2(cs_mldsa_poly *r, const cs_mldsa_poly *c,
+                                 const cs_mldsa_poly *s);
+
+void cs_mldsa_reduce32_avx2(cs_mldsa_poly *a);
+void cs_mldsa_caddq_avx2(cs_mldsa_poly *a);
+void cs_mldsa_add_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
+void cs_mldsa_sub_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
+void cs_mldsa_shiftl_avx2(cs_mldsa_poly *a);
+
+void cs_mldsa_power2round_avx2(cs_mldsa_poly *a1, cs_mldsa_poly *a0, const cs_mldsa_poly *a);
+void cs_mldsa_decompose_avx2(cs_mldsa_poly *a1, cs_mldsa_poly *a0, const cs_mldsa_poly *a,
+                             int32_t gamma2);
+unsigned cs_mldsa_make_hint_avx2(cs_mldsa_poly *h, const cs_mldsa_poly *a0,
+                                 const cs_mldsa_poly *a1, int32_t gamma2);
+void cs_mldsa_use_hint_avx2(cs_mldsa_poly *b, const cs_mldsa_poly *a, const cs_mldsa_poly *h,
+                            int32_t gamma2);
+int cs_mldsa_chknorm_avx2(const cs_mldsa_poly *a, int32_t bound);
+
+unsigned cs_mldsa_rej_uniform_avx2(int32_t *a, unsigned len, const uint8_t *buf,
+                                   unsigned buflen);
+unsigned cs_mldsa_rej_eta_avx2(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen,
+                               unsigned eta);
+
+void cs_mldsa_pack_t1_avx2(uint8_t *r, const cs_mldsa_poly *a);
+void cs_mldsa_unpack_t1_avx2(cs_mldsa_poly *a, const uint8_t *r);
+void cs_mldsa_unpack_z_avx2(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
+void cs_mldsa_pack_w1_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);
+
+/* Eight coefficients. Unaligned forms: cs_mldsa_poly is declared 32-byte
+ * aligned, but the generic code keeps polynomials in malloc'ed workspaces
+ * (16-byte aligned), and on AVX2 CPUs the unaligned forms cost nothing
+ * extra on aligned data. */
+static inline __m256i avx2_load(const int32_t *p)
+{
+    return _mm256_loadu_si256((const __m256i *)p);
+}
+
+static inline void avx2_store(int32_t *p, __m256i v)
+{
+    _mm256_storeu_si256((__m256i *)p, v);
+}
+
+/* Signed Montgomery product of the high halves: given 64-bit products
+ * pe (even lanes) and po (odd lanes, each in the low half of its 64-bit
+ * slot), returns lane-wise (p - m*q) / 2^32 with m = p * q^-1 mod 2^32,
+ * i.e. p * 2^-32 mod q, |result| < q for |p| < q * 2^31. The low halves of
+ * p and m*q agree, so a 32-bit subtraction yields the exact high half. */
+static inline __m256i avx2_montred(__m256i pe, __m256i po)
+{
+    const __m256i q = _mm256_set1_epi32(AVX2_Q), qinv = _mm256_set1_epi32(AVX2_QINV);
+    __m256i me = _mm256_mul_epi32(_mm256_mul_epi32(pe, qinv), q);
+    __m256i mo = _mm256_mul_epi32(_mm256_mul_epi32(po, qinv), q);
+    __m256i re = _mm256_srli_epi64(_mm256_sub_epi32(pe, me), 32);
+    __m256i ro = _mm256_sub_epi32(po, mo);
+    return _mm256_blend_epi32(re, ro, 0xAA);
+}
+
+/* a * z * 2^-32 mod q lane-wise, |result| < q for |a*z| < q * 2^31, with
+ * zt = z * q^-1 mod 2^32 precomputed (saves one multiplication per half).
+ * ze/zte hold the even lanes' constants, zo/zto the odd lanes' (in the low
+ * halves of the 64-bit slots; a broadcast constant serves as both). */
+static inline __m256i avx2_montmul(__m256i a, __m256i ze, __m256i zte, __m256i zo,
+                                   __m256i zto)
+{
+    const __m256i q = _mm256_set1_epi32(AVX2_Q);
+    __m256i ao = _mm256_srli_epi64(a, 32);
+    __m256i pe = _mm256_mul_epi32(a, ze);
+    __m256i po = _mm256_mul_epi32(ao, zo);
+    __m256i me = _mm256_mul_epi32(_mm256_mul_epi32(a, zte), q);
+    __m256i mo = _mm256_mul_epi32(_mm256_mul_epi32(ao, zto), q);
+    __m256i re = _mm256_srli_epi64(_mm256_sub_epi32(pe, me), 32);
+    __m256i ro = _mm256_sub_epi32(po, mo);
+    return _mm256_blend_epi32(re, ro, 0xAA);
+}
+
+/* Transposes the 8x8 matrix of 32-bit words in r[0..7] in place. */
+static inline void avx2_transpose8(__m256i r[8])
+{
+    __m256i t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+    __m256i t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+    __m256i t4 = _mm256_unpacklo_epi32(r[4], r[5]), t5 = _mm256_unpackhi_epi32(r[4], r[5]);
+    __m256i t6 = _mm256_unpacklo_epi32(r[6], r[7]), t7 = _mm256_unpackhi_epi32(r[6], r[7]);
+    __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+    __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+    __m256i u4 = _mm256_unpacklo_epi64(t4, t6), u5 = _mm256_unpackhi_epi64(t4, t6);
+    __m256i u6 = _mm256_unpacklo_epi64(t5, t7), u7 = _mm256_unpackhi_epi64(t5, t7);
+    r[0] = _mm256_permute2x128_si256(u0, u4, 0x20);
+    r[1] = _mm256_permute2x128_si256(u1, u5, 0x20);
+    r[2] = _mm256_permute2x128_si256(u2, u6, 0x20);
+    r[3] = _mm256_permute2x128_si256(u3, u7, 0x20);
+    r[4] = _mm256_permute2x128_si256(u0, u4, 0x31);
+    r[5] = _mm256_permute2x128_si256(u1, u5, 0x31);
+    r[6] = _mm256_permute2x128_si256(u2, u6, 0x31);
+    r[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
+}
+
+#endif

@@ -1,0 +1,42 @@
+/* The AVX2 implementation table: the portable hooks with the hot ones
+ * replaced (see avx2.h), and a 4-way Keccak so that the generic ExpandA,
+ * ExpandS and ExpandMask squeeze four SHAKE streams at once. */
+#include "avx2.h"
+#include "../mldsa_portable.h"
+
+const cs_mldsa_impl cs_mldsa_avx2 = {
+    .name = "avx2",
+    .cpu_features = CS_CPU_AVX2,
+    .keccakf1600 = cs_keccakf1600_portable,
+    .keccakf1600_x4 = cs_keccakf1600_x4_avx2,
+    .ntt = cs_mldsa_ntt_avx2,
+    .invntt_tomont = cs_mldsa_invntt_avx2,
+    .pointwise_mont = cs_mldsa_pointwise_avx2,
+    .pointwise_acc_mont = cs_mldsa_pointwise_acc_avx2,
+    .mul_challenge = cs_mldsa_mul_challenge_avx2,
+    .reduce32 = cs_mldsa_reduce32_avx2,
+    .caddq = cs_mldsa_caddq_avx2,
+    .add = cs_mldsa_add_avx2,
+    .sub = cs_mldsa_sub_avx2,
+    .shiftl = cs_mldsa_shiftl_avx2,
+    .power2round = cs_mldsa_power2round_avx2,
+    .decompose = cs_mldsa_decompose_avx2,
+    .make_hint = cs_mldsa_make_hint_avx2,
+    .use_hint = cs_mldsa_use_hint_avx2,
+    .chknorm = cs_mldsa_chknorm_avx2,
+    .rej_uniform = cs_mldsa_rej_uniform_avx2,
+    .rej_eta = cs_mldsa_rej_eta_avx2,
+    .expand_a = cs_mldsa_expand_a_generic,
+    .expand_s = cs_mldsa_expand_s_generic,
+    .expand_mask = cs_mldsa_expand_mask_generic,
+    .ntt_order = cs_mldsa_nttorder_avx2,
+    .pack_t1 = cs_mldsa_pack_t1_avx2,
+    .unpack_t1 = cs_mldsa_unpack_t1_avx2,
+    .pack_t0 = cs_mldsa_pack_t0_portable,
+    .unpack_t0 = cs_mldsa_unpack_t0_portable,
+    .pack_eta = cs_mldsa_pack_eta_portable,
+    .unpack_eta = cs_mldsa_unpack_eta_portable,
+    .pack_z = cs_mldsa_pack_z_portable,
+    .unpack_z = cs_mldsa_unpack_z_avx2,
+    .pack_w1 = cs_mldsa_pack_w1_avx2,
+};

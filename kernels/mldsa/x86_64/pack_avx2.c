@@ -1,0 +1,103 @@
+/* AVX2 bit packing for the encodings on the hot paths: w1 (every signing
+ * attempt and verification), z unpacking (ExpandMask, verification) and
+ * t1. FIPS 204 bit order: coefficient i at bits [ib, (i+1)b), LSB first.
+ * The other encodings run once per operation and stay portable. */
+#include <string.h>
+
+#include "avx2.h"
+#include "../mldsa_portable.h"
+
+/* Packs 8 b-bit lanes (b in {4, 6, 10}) into b bytes at r: pairs of lanes
+ * are merged inside 64-bit slots, then pairs of slots inside each 128-bit
+ * half; each half then holds 4b bits. */
+static inline __attribute__((always_inline)) void pack8(uint8_t *r, __m256i v, unsigned b)
+{
+    __m256i t = _mm256_or_si256(v, _mm256_srli_epi64(v, 32 - b));
+    t = _mm256_and_si256(t, _mm256_set1_epi64x((1LL << (2 * b)) - 1));
+    t = _mm256_or_si256(t, _mm256_slli_epi64(_mm256_bsrli_epi128(t, 8), 2 * b));
+    uint64_t lo = (uint64_t)_mm256_extract_epi64(t, 0), hi = (uint64_t)_mm256_extract_epi64(t, 2);
+    memcpy(r, &lo, b / 2);
+    memcpy(r + b / 2, &hi, b / 2);
+}
+
+/* SimpleBitPack(w1): 6 bits for gamma2 = (q-1)/88, else 4. */
+void cs_mldsa_pack_w1_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2)
+{
+    if (gamma2 == (AVX2_Q - 1) / 88) {
+        for (unsigned i = 0; i < 32; i++)
+            pack8(r + 6 * i, avx2_load(a->c + 8 * i), 6);
+    } else {
+        for (unsigned i = 0; i < 32; i++)
+            pack8(r + 4 * i, avx2_load(a->c + 8 * i), 4);
+    }
+}
+
+/* SimpleBitPack(t1, 10 bits). */
+void cs_mldsa_pack_t1_avx2(uint8_t *r, const cs_mldsa_poly *a)
+{
+    for (unsigned i = 0; i < 32; i++)
+        pack8(r + 10 * i, avx2_load(a->c + 8 * i), 10);
+}
+
+/* One group of 8 fields of gb bytes at g: the low 128-bit half reads 16
+ * bytes at g, the high half 16 bytes at g + hioff; idx picks, per lane,
+ * the 4 bytes holding its field, which then moves down by sh and is
+ * masked. */
+static inline __m256i unpack8(const uint8_t *g, unsigned hioff, __m256i idx, __m256i sh,
+                              __m256i mask)
+{
+    __m128i lo = _mm_loadu_si128((const __m128i *)g);
+    __m128i hi = _mm_loadu_si128((const __m128i *)(g + hioff));
+    __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+    return _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(v, idx), sh), mask);
+}
+
+/* Unpacks 32 groups of gb bytes into a (each lane base - field if neg,
+ * else field). Groups whose 16-byte reads would pass the end of the
+ * 32*gb input are first copied into a padded buffer. */
+static inline __attribute__((always_inline)) void unpack_all(cs_mldsa_poly *a, const uint8_t *r,
+                                                             unsigned gb, unsigned hioff,
+                                                             __m256i idx, __m256i sh,
+                                                             unsigned bits, int32_t base)
+{
+    const __m256i mask = _mm256_set1_epi32((int32_t)((1u << bits) - 1));
+    const __m256i vb = _mm256_set1_epi32(base);
+    for (unsigned k = 0; k < 32; k++) {
+        const uint8_t *g = r + gb * k;
+        uint8_t tmp[32];
+        if (gb * k + hioff + 16 > 32 * gb) {
+            memset(tmp, 0, sizeof tmp);
+            memcpy(tmp, g, gb);
+            g = tmp;
+        }
+        __m256i v = unpack8(g, hioff, idx, sh, mask);
+        if (base)
+            v = _mm256_sub_epi32(vb, v);
+        avx2_store(a->c + 8 * k, v);
+    }
+}
+
+/* z = gamma1 - field, 18 or 20 bits. */
+void cs_mldsa_unpack_z_avx2(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
+{
+    if (gamma1 == (1 << 17)) {
+        const __m256i idx = _mm256_setr_epi8(0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7, 8, 9, 0, 1,
+                                             2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7, 8, 9);
+        const __m256i sh = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+        unpack_all(a, r, 18, 9, idx, sh, 18, gamma1);
+    } else {
+        const __m256i idx = _mm256_setr_epi8(0, 1, 2, 3, 2, 3, 4, 5, 5, 6, 7, 8, 7, 8, 9, 10, 0,
+                                             1, 2, 3, 2, 3, 4, 5, 5, 6, 7, 8, 7, 8, 9, 10);
+        const __m256i sh = _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4);
+        unpack_all(a, r, 20, 10, idx, sh, 20, gamma1);
+    }
+}
+
+/* t1: 10-bit fields. */
+void cs_mldsa_unpack_t1_avx2(cs_mldsa_poly *a, const uint8_t *r)
+{
+    const __m256i idx = _mm256_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6, 0, 1, 2,
+                                         3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6);
+    const __m256i sh = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    unpack_all(a, r, 10, 5, idx, sh, 10, 0);
+}

@@ -1,0 +1,87 @@
+/* AVX2 elementwise hooks: reductions, add/sub/shift, and the sparse
+ * challenge product. All branch-free on coefficient values. */
+#include "avx2.h"
+
+/* a mod q into [-6283008, 6283008]: subtracts round(a / 2^23) * q. */
+void cs_mldsa_reduce32_avx2(cs_mldsa_poly *a)
+{
+    const __m256i q = _mm256_set1_epi32(AVX2_Q), half = _mm256_set1_epi32(1 << 22);
+    for (unsigned i = 0; i < 256; i += 8) {
+        __m256i x = avx2_load(a->c + i);
+        __m256i t = _mm256_srai_epi32(_mm256_add_epi32(x, half), 23);
+        avx2_store(a->c + i, _mm256_sub_epi32(x, _mm256_mullo_epi32(t, q)));
+    }
+}
+
+/* Adds q to negative coefficients (mask from the sign bit). */
+void cs_mldsa_caddq_avx2(cs_mldsa_poly *a)
+{
+    const __m256i q = _mm256_set1_epi32(AVX2_Q);
+    for (unsigned i = 0; i < 256; i += 8) {
+        __m256i x = avx2_load(a->c + i);
+        avx2_store(a->c + i, _mm256_add_epi32(x, _mm256_and_si256(_mm256_srai_epi32(x, 31), q)));
+    }
+}
+
+/* c = a + b. */
+void cs_mldsa_add_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b)
+{
+    for (unsigned i = 0; i < 256; i += 8)
+        avx2_store(c->c + i, _mm256_add_epi32(avx2_load(a->c + i), avx2_load(b->c + i)));
+}
+
+/* c = a - b. */
+void cs_mldsa_sub_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b)
+{
+    for (unsigned i = 0; i < 256; i += 8)
+        avx2_store(c->c + i, _mm256_sub_epi32(avx2_load(a->c + i), avx2_load(b->c + i)));
+}
+
+/* a = a << 13. */
+void cs_mldsa_shiftl_avx2(cs_mldsa_poly *a)
+{
+    for (unsigned i = 0; i < 256; i += 8)
+        avx2_store(a->c + i, _mm256_slli_epi32(avx2_load(a->c + i), CS_MLDSA_D));
+}
+
+/* r = c * s exactly in Z[X]/(X^256+1). c is public: its nonzero positions
+ * are listed by sign, and each output block of 8 adds or subtracts, for
+ * every listed j, eight consecutive words of ext = (-s, s) starting at
+ * 256 + i - j (the negacyclic wrap is the -s half). s is read at indices
+ * fixed by c only. Eight output registers at a time. */
+void cs_mldsa_mul_challenge_avx2(cs_mldsa_poly *r, const cs_mldsa_poly *c,
+                                 const cs_mldsa_poly *s)
+{
+    int32_t ext[512] __attribute__((aligned(32)));
+    uint16_t pos[256], neg[256];
+    unsigned np = 0, nn = 0;
+    for (unsigned j = 0; j < 256; j++) {
+        if (c->c[j] > 0)
+            pos[np++] = (uint16_t)(256 - j);
+        else if (c->c[j] < 0)
+            neg[nn++] = (uint16_t)(256 - j);
+    }
+    const __m256i zero = _mm256_setzero_si256();
+    for (unsigned i = 0; i < 256; i += 8) {
+        __m256i x = avx2_load(s->c + i);
+        avx2_store(ext + 256 + i, x);
+        avx2_store(ext + i, _mm256_sub_epi32(zero, x));
+    }
+    for (unsigned i = 0; i < 256; i += 64) {
+        __m256i acc[8];
+        for (unsigned k = 0; k < 8; k++)
+            acc[k] = zero;
+        for (unsigned t = 0; t < np; t++) {
+            const int32_t *src = ext + i + pos[t];
+            for (unsigned k = 0; k < 8; k++)
+                acc[k] = _mm256_add_epi32(acc[k], _mm256_loadu_si256((const __m256i *)(src + 8 * k)));
+        }
+        for (unsigned t = 0; t < nn; t++) {
+            const int32_t *src = ext + i + neg[t];
+            for (unsigned k = 0; k < 8; k++)
+                acc[k] = _mm256_sub_epi32(acc[k], _mm256_loadu_si256((const __m256i *)(src + 8 * k)));
+        }
+        for (unsigned k = 0; k < 8; k++)
+            avx2_store(r->c + i + 8 * k, acc[k]);
+    }
+}

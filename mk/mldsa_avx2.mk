@@ -1,0 +1,7 @@
+# ML-DSA AVX2 backend (kernels/mldsa/x86_64): built with AVX2 code
+# generation for the whole folder; it runs only where the dispatcher saw
+# AVX2 (cs_mldsa_avx2.cpu_features = CS_CPU_AVX2; POPCNT and BMI2 come
+# with every AVX2 CPU).
+ifeq ($(ARCH),x86_64)
+$(BUILD)/obj/kernels/mldsa/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi2 -mpopcnt
+endif
