@@ -50,6 +50,14 @@ unsigned cs_mldsa_rej_uniform_avx2(int32_t *a, unsigned len, const uint8_t *buf,
 unsigned cs_mldsa_rej_eta_avx2(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen,
                                unsigned eta);
 
+void cs_mldsa_expand_a_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
+                            const uint8_t rho[32], unsigned k, unsigned l);
+void cs_mldsa_expand_s_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
+                            const uint8_t rhoprime[64], unsigned k, unsigned l, unsigned eta);
+void cs_mldsa_expand_mask_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
+                               const uint8_t rhopp[64], uint16_t kappa, unsigned l,
+                               int32_t gamma1);
+
 void cs_mldsa_pack_t1_avx2(uint8_t *r, const cs_mldsa_poly *a);
 void cs_mldsa_unpack_t1_avx2(cs_mldsa_poly *a, const uint8_t *r);
 void cs_mldsa_unpack_z_avx2(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);

@@ -1,6 +1,6 @@
 /* The AVX2 implementation table: the portable hooks with the hot ones
- * replaced (see avx2.h), and a 4-way Keccak so that the generic ExpandA,
- * ExpandS and ExpandMask squeeze four SHAKE streams at once. */
+ * replaced (see avx2.h), and ExpandA, ExpandS and ExpandMask squeezing
+ * four SHAKE streams at once on the 4-way Keccak. */
 #include "avx2.h"
 #include "../mldsa_portable.h"
 
@@ -26,9 +26,9 @@ const cs_mldsa_impl cs_mldsa_avx2 = {
     .chknorm = cs_mldsa_chknorm_avx2,
     .rej_uniform = cs_mldsa_rej_uniform_avx2,
     .rej_eta = cs_mldsa_rej_eta_avx2,
-    .expand_a = cs_mldsa_expand_a_generic,
-    .expand_s = cs_mldsa_expand_s_generic,
-    .expand_mask = cs_mldsa_expand_mask_generic,
+    .expand_a = cs_mldsa_expand_a_avx2,
+    .expand_s = cs_mldsa_expand_s_avx2,
+    .expand_mask = cs_mldsa_expand_mask_avx2,
     .ntt_order = cs_mldsa_nttorder_avx2,
     .pack_t1 = cs_mldsa_pack_t1_avx2,
     .unpack_t1 = cs_mldsa_unpack_t1_avx2,

@@ -67,21 +67,29 @@ void cs_mldsa_mul_challenge_avx2(cs_mldsa_poly *r, const cs_mldsa_poly *c,
         avx2_store(ext + 256 + i, x);
         avx2_store(ext + i, _mm256_sub_epi32(zero, x));
     }
+#define LD(k) _mm256_loadu_si256((const __m256i *)(src + 8 * (k)))
     for (unsigned i = 0; i < 256; i += 64) {
-        __m256i acc[8];
-        for (unsigned k = 0; k < 8; k++)
-            acc[k] = zero;
+        /* eight named accumulators so they stay in registers */
+        __m256i r0 = zero, r1 = zero, r2 = zero, r3 = zero, r4 = zero, r5 = zero, r6 = zero,
+                r7 = zero;
         for (unsigned t = 0; t < np; t++) {
             const int32_t *src = ext + i + pos[t];
-            for (unsigned k = 0; k < 8; k++)
-                acc[k] = _mm256_add_epi32(acc[k], _mm256_loadu_si256((const __m256i *)(src + 8 * k)));
+            r0 = _mm256_add_epi32(r0, LD(0)), r1 = _mm256_add_epi32(r1, LD(1));
+            r2 = _mm256_add_epi32(r2, LD(2)), r3 = _mm256_add_epi32(r3, LD(3));
+            r4 = _mm256_add_epi32(r4, LD(4)), r5 = _mm256_add_epi32(r5, LD(5));
+            r6 = _mm256_add_epi32(r6, LD(6)), r7 = _mm256_add_epi32(r7, LD(7));
         }
         for (unsigned t = 0; t < nn; t++) {
             const int32_t *src = ext + i + neg[t];
-            for (unsigned k = 0; k < 8; k++)
-                acc[k] = _mm256_sub_epi32(acc[k], _mm256_loadu_si256((const __m256i *)(src + 8 * k)));
+            r0 = _mm256_sub_epi32(r0, LD(0)), r1 = _mm256_sub_epi32(r1, LD(1));
+            r2 = _mm256_sub_epi32(r2, LD(2)), r3 = _mm256_sub_epi32(r3, LD(3));
+            r4 = _mm256_sub_epi32(r4, LD(4)), r5 = _mm256_sub_epi32(r5, LD(5));
+            r6 = _mm256_sub_epi32(r6, LD(6)), r7 = _mm256_sub_epi32(r7, LD(7));
         }
-        for (unsigned k = 0; k < 8; k++)
-            avx2_store(r->c + i + 8 * k, acc[k]);
+        int32_t *out = r->c + i;
+        avx2_store(out, r0), avx2_store(out + 8, r1), avx2_store(out + 16, r2);
+        avx2_store(out + 24, r3), avx2_store(out + 32, r4), avx2_store(out + 40, r5);
+        avx2_store(out + 48, r6), avx2_store(out + 56, r7);
     }
+#undef LD
 }
