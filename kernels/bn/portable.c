@@ -159,7 +159,7 @@ static unsigned exp_window(const cs_limb *e, size_t ebits, size_t pos, unsigned 
     return (unsigned)(v & (((cs_limb)1 << w) - 1));
 }
 
-/* Largest table the constant-time path keeps on the stack, in bytes. */
+/* Largest exponentiation table kept on the stack, in bytes. */
 #define CT_TABLE_BYTES 32768
 
 /* Fixed window for a secret exponent of ebits bits with n-limb numbers:
@@ -244,18 +244,28 @@ static void exp_consttime(cs_limb *acc, const cs_limb *am, const cs_limb *e, siz
     wipe(tmp, n);
 }
 
-/* Sliding window width for a public exponent of ebits significant bits. */
-static unsigned public_window_bits(size_t ebits)
+/* Sliding window width for a public exponent of ebits significant bits:
+ * squarings are the same for every width, so compare multiplies. Width 1
+ * costs one per further set bit (exact, and best for sparse exponents such
+ * as 65537); width w about ebits/(w+1) plus 2^(w-1) to build the table. */
+static unsigned public_window_bits(const cs_limb *e, size_t ebits, size_t n)
 {
-    if (ebits > 671)
-        return 6;
-    if (ebits > 239)
-        return 5;
-    if (ebits > 79)
-        return 4;
-    if (ebits > 23)
-        return 3;
-    return 1;
+    uint64_t ones = 0;
+    for (size_t i = 0; i < ebits; i++)
+        ones += (e[i / W] >> (i % W)) & 1;
+    unsigned best = 1;
+    uint64_t best_cost = ones;
+    for (unsigned w = 2; w <= 6; w++) {
+        uint64_t count = (uint64_t)1 << (w - 1);
+        if (count * n * sizeof(cs_limb) > CT_TABLE_BYTES)
+            break;
+        uint64_t cost = ebits / (w + 1) + count;
+        if (cost < best_cost) {
+            best = w;
+            best_cost = cost;
+        }
+    }
+    return best;
 }
 
 /* Bit i of e (public exponent only). */
@@ -276,7 +286,7 @@ static void exp_public(cs_limb *acc, const cs_limb *am, const cs_limb *e, size_t
         memcpy(acc, mont->one, n * sizeof(cs_limb));
         return;
     }
-    unsigned w = public_window_bits(ebits);
+    unsigned w = public_window_bits(e, ebits, n);
     size_t count = (size_t)1 << (w - 1);
     cs_limb tbl[count * n];
     cs_limb sq[CS_BN_MAX_LIMBS];

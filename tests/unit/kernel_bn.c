@@ -493,7 +493,10 @@ static void test_edges(void)
     r[0] = 7;
     K->mont_mul(r, a1, a1, &mont);
     ok &= r[0] == 0;
-    tap_ok(ok, "m = 1 gives 0");
+    cs_limb one2[2] = {1, 0}, r2b[2] = {7, 7}, a2b[2] = {0, 0};
+    ok &= cs_mont_init(&mont, one2, 2) == 0;
+    ok &= K->exp(r2b, a2b, e1, 3, &mont, 1) == 0 && r2b[0] == 0 && r2b[1] == 0;
+    tap_ok(ok, "m = 1 gives 0 (also with a zero top limb)");
 
     /* An exponent longer than the kernel accepts is refused, not truncated. */
     uint32_t m[MAXD];
