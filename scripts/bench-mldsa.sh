@@ -42,7 +42,7 @@ for r in $(seq "$ROUNDS"); do
 done
 
 # Kernel alone, for the overhead column.
-cc -O2 -I. provider/bench/kernel_rate.c "$BUILD"/obj/kernels/mldsa/*.o -o "$out/kernel_rate"
+cc -O2 -I. provider/bench/kernel_rate.c "$BUILD"/obj/kernels/mldsa/*.o $(ls "$BUILD"/obj/kernels/mldsa/*/*.o 2>/dev/null) -o "$out/kernel_rate"
 first=${KERNELS%%,*}
 "$out/kernel_rate" "$first" "$SECS" | awk '{print "kernel", $0}' >>"$out/rates"
 

@@ -102,8 +102,10 @@ int cli_bench_mldsa(int argc, char **argv)
             n = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "-p") && i + 1 < argc)
             only = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-k")) /* per-hook timings instead */
+            return cli_bench_mldsa_hooks();
         else {
-            fprintf(stderr, "usage: cryptoshim bench mldsa [-n N] [-p 44|65|87]\n");
+            fprintf(stderr, "usage: cryptoshim bench mldsa [-n N] [-p 44|65|87] | -k\n");
             return 2;
         }
     }

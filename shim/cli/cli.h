@@ -14,6 +14,8 @@ int cli_ab(int argc, char **argv);
 /* Parts of `bench`, by area: each prints its own table, returns 0 on success. */
 int cli_bench_bn(int argc, char **argv);
 int cli_bench_mldsa(int argc, char **argv);
+/* Per-hook timings of each ML-DSA implementation (bench mldsa -k). */
+int cli_bench_mldsa_hooks(void);
 
 /* Absolute path of build/libcryptoshim.so beside this executable (or the
  * installed lib dir); NULL if it cannot be found. */

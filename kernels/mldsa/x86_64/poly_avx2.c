@@ -55,11 +55,21 @@ void cs_mldsa_mul_challenge_avx2(cs_mldsa_poly *r, const cs_mldsa_poly *c,
     int32_t ext[512] __attribute__((aligned(32)));
     uint16_t pos[256], neg[256];
     unsigned np = 0, nn = 0;
-    for (unsigned j = 0; j < 256; j++) {
-        if (c->c[j] > 0)
-            pos[np++] = (uint16_t)(256 - j);
-        else if (c->c[j] < 0)
-            neg[nn++] = (uint16_t)(256 - j);
+    /* Sign bitmaps of c, 64 coefficients per word, then one step per
+     * nonzero coefficient (no per-coefficient branch to mispredict). */
+    for (unsigned w = 0; w < 4; w++) {
+        uint64_t mp = 0, mn = 0;
+        for (unsigned k = 0; k < 8; k++) {
+            __m256i x = avx2_load(c->c + 64 * w + 8 * k);
+            mp |= (uint64_t)(unsigned)_mm256_movemask_ps(
+                      _mm256_castsi256_ps(_mm256_cmpgt_epi32(x, _mm256_setzero_si256())))
+                  << (8 * k);
+            mn |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(x)) << (8 * k);
+        }
+        for (; mp; mp &= mp - 1)
+            pos[np++] = (uint16_t)(256 - 64 * w - (unsigned)__builtin_ctzll(mp));
+        for (; mn; mn &= mn - 1)
+            neg[nn++] = (uint16_t)(256 - 64 * w - (unsigned)__builtin_ctzll(mn));
     }
     const __m256i zero = _mm256_setzero_si256();
     for (unsigned i = 0; i < 256; i += 8) {
