@@ -13,8 +13,23 @@
 unsigned cs_mldsa_rej_uniform_portable(int32_t *a, unsigned len, const uint8_t *buf,
                                        unsigned buflen)
 {
-    unsigned ctr = 0;
-    for (unsigned pos = 0; ctr < len && pos + 3 <= buflen; pos += 3) {
+    unsigned ctr = 0, pos = 0;
+    /* Eight candidates from three 64-bit words while 8 slots remain. */
+    for (; ctr + 8 <= len && pos + 24 <= buflen; pos += 24) {
+        uint64_t w0 = cs_load64_le(buf + pos), w1 = cs_load64_le(buf + pos + 8),
+                 w2 = cs_load64_le(buf + pos + 16);
+        uint32_t t[8] = {
+            (uint32_t)w0, (uint32_t)(w0 >> 24), (uint32_t)(w0 >> 48 | w1 << 16),
+            (uint32_t)(w1 >> 8), (uint32_t)(w1 >> 32), (uint32_t)(w1 >> 56 | w2 << 8),
+            (uint32_t)(w2 >> 16), (uint32_t)(w2 >> 40),
+        };
+        for (unsigned i = 0; i < 8; i++) {
+            uint32_t v = t[i] & 0x7FFFFF;
+            a[ctr] = (int32_t)v;
+            ctr += v < Q;
+        }
+    }
+    for (; ctr < len && pos + 3 <= buflen; pos += 3) {
         uint32_t t = buf[pos] | (uint32_t)buf[pos + 1] << 8 | (uint32_t)(buf[pos + 2] & 0x7F) << 16;
         a[ctr] = (int32_t)t;
         ctr += t < Q;
