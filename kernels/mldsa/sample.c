@@ -73,6 +73,7 @@ unsigned cs_mldsa_rej_eta_portable(int32_t *a, unsigned len, const uint8_t *buf,
         ctr = len;
     for (unsigned i = 0; i < ctr; i++)
         a[i] = tmp[i];
+    cs_wipe(tmp, sizeof tmp);
     return ctr;
 }
 
@@ -123,6 +124,8 @@ static void run_streams(const cs_mldsa_impl *impl, const uint8_t *seed, unsigned
                     done |= 1u << j;
             }
         }
+        cs_wipe(s, sizeof s); /* ExpandS/ExpandMask streams are secret */
+        cs_wipe(block, sizeof block);
         return;
     }
     for (unsigned j = 0; j < n; j++) {
@@ -141,7 +144,9 @@ static void run_streams(const cs_mldsa_impl *impl, const uint8_t *seed, unsigned
             out = block;
 #endif
         } while (!consume(ctx, j, out, rate));
+        cs_wipe(s, sizeof s);
     }
+    cs_wipe(block, sizeof block);
 }
 
 struct rej_ctx {
@@ -240,6 +245,7 @@ void cs_mldsa_expand_mask_generic(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
         for (unsigned j = 0; j < n; j++)
             impl->unpack_z(&y[base + j], c.buf[j], gamma1);
     }
+    cs_wipe(&c, sizeof c);
 }
 
 /* SampleInBall (FIPS 204 Algorithm 29). ctilde is declassified by the
