@@ -48,12 +48,13 @@ void cs_mldsa_portable_ops(cs_mldsa_impl *out)
 /* Built-in implementations, portable first. Per-ISA backends add their
  * table here under their architecture's #if (e.g. &cs_mldsa_avx2). */
 #if defined(__x86_64__)
-extern const cs_mldsa_impl cs_mldsa_avx2; /* kernels/mldsa/x86_64 */
+extern const cs_mldsa_impl cs_mldsa_avx2, cs_mldsa_avx512; /* kernels/mldsa/x86_64 */
 #endif
 const cs_mldsa_impl *const cs_mldsa_impls[] = {
     &cs_mldsa_portable,
 #if defined(__x86_64__)
     &cs_mldsa_avx2,
+    &cs_mldsa_avx512,
 #endif
     NULL,
 };

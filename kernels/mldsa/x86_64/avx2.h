@@ -18,8 +18,11 @@
 #define AVX2_QINV 58728449 /* q^-1 mod 2^32 */
 
 extern const cs_mldsa_impl cs_mldsa_avx2;
+/* The same hooks with the AVX-512VL 4-way Keccak (keccak_x4_avx512.c). */
+extern const cs_mldsa_impl cs_mldsa_avx512;
 
 void cs_keccakf1600_x4_avx2(uint64_t s[100]);
+void cs_keccakf1600_x4_avx512(uint64_t s[100]);
 
 void cs_mldsa_ntt_avx2(cs_mldsa_poly *a);
 void cs_mldsa_invntt_avx2(cs_mldsa_poly *a);
@@ -60,6 +63,10 @@ void cs_mldsa_expand_mask_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
 
 void cs_mldsa_pack_t1_avx2(uint8_t *r, const cs_mldsa_poly *a);
 void cs_mldsa_unpack_t1_avx2(cs_mldsa_poly *a, const uint8_t *r);
+void cs_mldsa_pack_t0_avx2(uint8_t *r, const cs_mldsa_poly *a);
+void cs_mldsa_unpack_t0_avx2(cs_mldsa_poly *a, const uint8_t *r);
+void cs_mldsa_pack_eta_avx2(uint8_t *r, const cs_mldsa_poly *a, unsigned eta);
+void cs_mldsa_unpack_eta_avx2(cs_mldsa_poly *a, const uint8_t *r, unsigned eta);
 void cs_mldsa_unpack_z_avx2(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 void cs_mldsa_pack_w1_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);
 

@@ -32,12 +32,13 @@ static inline void x4_block(uint8_t *out, const uint64_t *s, unsigned j, unsigne
         memcpy(out + 8 * i, &s[4 * i + j], 8);
 }
 
-/* Squeezes `blocks` blocks of every stream into buf[j] (stride bytes). */
-static void x4_squeeze(uint8_t *buf, size_t stride, uint64_t s[100], unsigned blocks,
-                       unsigned rate)
+/* Squeezes `blocks` blocks of every stream into buf[j] (stride bytes)
+ * with the impl's 4-way permutation. */
+static void x4_squeeze(const cs_mldsa_impl *impl, uint8_t *buf, size_t stride, uint64_t s[100],
+                       unsigned blocks, unsigned rate)
 {
     for (unsigned b = 0; b < blocks; b++) {
-        cs_keccakf1600_x4_avx2(s);
+        impl->keccakf1600_x4(s);
         for (unsigned j = 0; j < 4; j++)
             x4_block(buf + j * stride + b * rate, s, j, rate / 8);
     }
@@ -62,7 +63,7 @@ void cs_mldsa_expand_a_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
             out[j] = &mat[idx];
         }
         x4_seed(s, rho, 32, nonce, RATE128);
-        x4_squeeze(&buf[0][0], sizeof buf[0], s, 5, RATE128);
+        x4_squeeze(impl, &buf[0][0], sizeof buf[0], s, 5, RATE128);
         unsigned more = 0;
         for (unsigned j = 0; j < n; j++) {
             ctr[j] = cs_mldsa_rej_uniform_avx2(out[j]->c, 256, buf[j], sizeof buf[j]);
@@ -70,7 +71,7 @@ void cs_mldsa_expand_a_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
         }
         while (more) {
             more = 0;
-            cs_keccakf1600_x4_avx2(s);
+            impl->keccakf1600_x4(s);
             for (unsigned j = 0; j < n; j++) {
                 if (ctr[j] == 256)
                     continue;
@@ -106,7 +107,7 @@ void cs_mldsa_expand_s_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mld
         x4_seed(s, rhoprime, 64, nonce, RATE256);
         while (more) {
             more = 0;
-            cs_keccakf1600_x4_avx2(s);
+            impl->keccakf1600_x4(s);
             for (unsigned j = 0; j < n; j++) {
                 if (ctr[j] == 256)
                     continue;
@@ -150,7 +151,7 @@ void cs_mldsa_expand_mask_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
         for (unsigned j = 0; j < 4; j++)
             nonce[j] = (uint16_t)(kappa + base + (j < n ? j : 0));
         x4_seed(s, rhopp, 64, nonce, RATE256);
-        x4_squeeze(&buf[0][0], sizeof buf[0], s, 5, RATE256);
+        x4_squeeze(impl, &buf[0][0], sizeof buf[0], s, 5, RATE256);
         for (unsigned j = 0; j < n; j++)
             cs_mldsa_unpack_z_avx2(&y[base + j], buf[j], gamma1);
     }

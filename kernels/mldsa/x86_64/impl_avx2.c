@@ -4,39 +4,54 @@
 #include "avx2.h"
 #include "../mldsa_portable.h"
 
+/* Every hook but the 4-way Keccak, shared by both tables. */
+#define AVX2_HOOKS \
+    .keccakf1600 = cs_keccakf1600_portable, \
+    .ntt = cs_mldsa_ntt_avx2, \
+    .invntt_tomont = cs_mldsa_invntt_avx2, \
+    .pointwise_mont = cs_mldsa_pointwise_avx2, \
+    .pointwise_acc_mont = cs_mldsa_pointwise_acc_avx2, \
+    .mul_challenge = cs_mldsa_mul_challenge_avx2, \
+    .reduce32 = cs_mldsa_reduce32_avx2, \
+    .caddq = cs_mldsa_caddq_avx2, \
+    .add = cs_mldsa_add_avx2, \
+    .sub = cs_mldsa_sub_avx2, \
+    .shiftl = cs_mldsa_shiftl_avx2, \
+    .power2round = cs_mldsa_power2round_avx2, \
+    .decompose = cs_mldsa_decompose_avx2, \
+    .make_hint = cs_mldsa_make_hint_avx2, \
+    .use_hint = cs_mldsa_use_hint_avx2, \
+    .chknorm = cs_mldsa_chknorm_avx2, \
+    .rej_uniform = cs_mldsa_rej_uniform_avx2, \
+    .rej_eta = cs_mldsa_rej_eta_avx2, \
+    .expand_a = cs_mldsa_expand_a_avx2, \
+    .expand_s = cs_mldsa_expand_s_avx2, \
+    .expand_mask = cs_mldsa_expand_mask_avx2, \
+    .ntt_order = cs_mldsa_nttorder_avx2, \
+    .pack_t1 = cs_mldsa_pack_t1_avx2, \
+    .unpack_t1 = cs_mldsa_unpack_t1_avx2, \
+    .pack_t0 = cs_mldsa_pack_t0_avx2, \
+    .unpack_t0 = cs_mldsa_unpack_t0_avx2, \
+    .pack_eta = cs_mldsa_pack_eta_avx2, \
+    .unpack_eta = cs_mldsa_unpack_eta_avx2, \
+    .pack_z = cs_mldsa_pack_z_portable, \
+    .unpack_z = cs_mldsa_unpack_z_avx2, \
+    .pack_w1 = cs_mldsa_pack_w1_avx2,
+
 const cs_mldsa_impl cs_mldsa_avx2 = {
     .name = "avx2",
     .cpu_features = CS_CPU_AVX2,
-    .keccakf1600 = cs_keccakf1600_portable,
     .keccakf1600_x4 = cs_keccakf1600_x4_avx2,
-    .ntt = cs_mldsa_ntt_avx2,
-    .invntt_tomont = cs_mldsa_invntt_avx2,
-    .pointwise_mont = cs_mldsa_pointwise_avx2,
-    .pointwise_acc_mont = cs_mldsa_pointwise_acc_avx2,
-    .mul_challenge = cs_mldsa_mul_challenge_avx2,
-    .reduce32 = cs_mldsa_reduce32_avx2,
-    .caddq = cs_mldsa_caddq_avx2,
-    .add = cs_mldsa_add_avx2,
-    .sub = cs_mldsa_sub_avx2,
-    .shiftl = cs_mldsa_shiftl_avx2,
-    .power2round = cs_mldsa_power2round_avx2,
-    .decompose = cs_mldsa_decompose_avx2,
-    .make_hint = cs_mldsa_make_hint_avx2,
-    .use_hint = cs_mldsa_use_hint_avx2,
-    .chknorm = cs_mldsa_chknorm_avx2,
-    .rej_uniform = cs_mldsa_rej_uniform_avx2,
-    .rej_eta = cs_mldsa_rej_eta_avx2,
-    .expand_a = cs_mldsa_expand_a_avx2,
-    .expand_s = cs_mldsa_expand_s_avx2,
-    .expand_mask = cs_mldsa_expand_mask_avx2,
-    .ntt_order = cs_mldsa_nttorder_avx2,
-    .pack_t1 = cs_mldsa_pack_t1_avx2,
-    .unpack_t1 = cs_mldsa_unpack_t1_avx2,
-    .pack_t0 = cs_mldsa_pack_t0_portable,
-    .unpack_t0 = cs_mldsa_unpack_t0_portable,
-    .pack_eta = cs_mldsa_pack_eta_portable,
-    .unpack_eta = cs_mldsa_unpack_eta_portable,
-    .pack_z = cs_mldsa_pack_z_portable,
-    .unpack_z = cs_mldsa_unpack_z_avx2,
-    .pack_w1 = cs_mldsa_pack_w1_avx2,
+    AVX2_HOOKS
+};
+
+/* AVX-512VL shortens the Keccak rounds (rotate and three-input logic
+ * instructions); CS_CPU_AVX512IFMA is the shim's AVX-512 feature bit (it
+ * implies F, VL, BW and enabled ZMM state). Listed after avx2, so the
+ * dispatcher prefers it where it runs; CRYPTOSHIM_CPU=-avx2 drops both. */
+const cs_mldsa_impl cs_mldsa_avx512 = {
+    .name = "avx512",
+    .cpu_features = CS_CPU_AVX2 | CS_CPU_AVX512IFMA,
+    .keccakf1600_x4 = cs_keccakf1600_x4_avx512,
+    AVX2_HOOKS
 };

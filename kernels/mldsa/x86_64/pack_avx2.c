@@ -1,23 +1,24 @@
-/* AVX2 bit packing for the encodings on the hot paths: w1 (every signing
- * attempt and verification), z unpacking (ExpandMask, verification) and
- * t1. FIPS 204 bit order: coefficient i at bits [ib, (i+1)b), LSB first.
- * The other encodings run once per operation and stay portable. */
+/* AVX2 bit packing: w1 (every signing attempt and verification), z
+ * unpacking (ExpandMask, verification), t1, t0 and the eta-bounded s1/s2
+ * (keygen and every signature's key decoding). FIPS 204 bit order:
+ * coefficient i at bits [ib, (i+1)b), LSB first. Packing z (once per
+ * signature, fields wider than 16 bits) stays portable. */
 #include <string.h>
 
 #include "avx2.h"
 #include "../mldsa_portable.h"
 
-/* Packs 8 b-bit lanes (b in {4, 6, 10}) into b bytes at r: pairs of lanes
- * are merged inside 64-bit slots, then pairs of slots inside each 128-bit
- * half; each half then holds 4b bits. */
+/* Packs 8 b-bit lanes (b <= 16) into b bytes at r: pairs of lanes are
+ * merged inside 64-bit slots, then pairs of slots inside each 128-bit
+ * half (4b bits each), then the two halves in a 128-bit scalar. */
 static inline __attribute__((always_inline)) void pack8(uint8_t *r, __m256i v, unsigned b)
 {
     __m256i t = _mm256_or_si256(v, _mm256_srli_epi64(v, 32 - b));
     t = _mm256_and_si256(t, _mm256_set1_epi64x((1LL << (2 * b)) - 1));
     t = _mm256_or_si256(t, _mm256_slli_epi64(_mm256_bsrli_epi128(t, 8), 2 * b));
     uint64_t lo = (uint64_t)_mm256_extract_epi64(t, 0), hi = (uint64_t)_mm256_extract_epi64(t, 2);
-    memcpy(r, &lo, b / 2);
-    memcpy(r + b / 2, &hi, b / 2);
+    unsigned __int128 x = (unsigned __int128)lo | (unsigned __int128)hi << (4 * b);
+    memcpy(r, &x, b); /* x86-64: little-endian */
 }
 
 /* SimpleBitPack(w1): 6 bits for gamma2 = (q-1)/88, else 4. */
@@ -100,4 +101,62 @@ void cs_mldsa_unpack_t1_avx2(cs_mldsa_poly *a, const uint8_t *r)
                                          3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6);
     const __m256i sh = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     unpack_all(a, r, 10, 5, idx, sh, 10, 0);
+}
+
+/* t0: 2^12 - t0 in 13 bits. */
+void cs_mldsa_pack_t0_avx2(uint8_t *r, const cs_mldsa_poly *a)
+{
+    const __m256i base = _mm256_set1_epi32(1 << 12);
+    for (unsigned i = 0; i < 32; i++)
+        pack8(r + 13 * i, _mm256_sub_epi32(base, avx2_load(a->c + 8 * i)), 13);
+}
+
+void cs_mldsa_unpack_t0_avx2(cs_mldsa_poly *a, const uint8_t *r)
+{
+    const __m256i idx = _mm256_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 3, 4, 5, 6, 4, 5, 6, 7, 0, 1, 2,
+                                         3, 2, 3, 4, 5, 3, 4, 5, 6, 5, 6, 7, 8);
+    const __m256i sh = _mm256_setr_epi32(0, 5, 2, 7, 4, 1, 6, 3);
+    unpack_all(a, r, 13, 6, idx, sh, 13, 1 << 12);
+}
+
+/* s1, s2: eta - s in 3 bits (eta 2: 8 coefficients per 3 bytes) or 4. */
+void cs_mldsa_pack_eta_avx2(uint8_t *r, const cs_mldsa_poly *a, unsigned eta)
+{
+    const __m256i base = _mm256_set1_epi32((int)eta);
+    if (eta == 2) {
+        for (unsigned i = 0; i < 32; i++)
+            pack8(r + 3 * i, _mm256_sub_epi32(base, avx2_load(a->c + 8 * i)), 3);
+    } else {
+        for (unsigned i = 0; i < 32; i++)
+            pack8(r + 4 * i, _mm256_sub_epi32(base, avx2_load(a->c + 8 * i)), 4);
+    }
+}
+
+/* eta - field for each 3- or 4-bit field (no range check: FIPS 204
+ * skDecode); each group of 8 fields is one 24- or 32-bit word. */
+static inline __attribute__((always_inline)) void unpack_eta8(cs_mldsa_poly *a, const uint8_t *r,
+                                                              unsigned gb, int32_t eta)
+{
+    const __m256i base = _mm256_set1_epi32(eta);
+    const __m256i sh = gb == 3 ? _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21)
+                               : _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    const __m256i mask = _mm256_set1_epi32(gb == 3 ? 7 : 15);
+    for (unsigned i = 0; i < 32; i++) {
+        const uint8_t *g = r + gb * i;
+        /* assembled in a register: a 3-byte copy through memory would
+         * defeat store forwarding */
+        uint32_t w = (uint32_t)g[0] | (uint32_t)g[1] << 8 | (uint32_t)g[2] << 16;
+        if (gb == 4)
+            w |= (uint32_t)g[3] << 24;
+        __m256i v = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)w), sh), mask);
+        avx2_store(a->c + 8 * i, _mm256_sub_epi32(base, v));
+    }
+}
+
+void cs_mldsa_unpack_eta_avx2(cs_mldsa_poly *a, const uint8_t *r, unsigned eta)
+{
+    if (eta == 2)
+        unpack_eta8(a, r, 3, 2);
+    else
+        unpack_eta8(a, r, 4, (int32_t)eta);
 }
