@@ -3,37 +3,45 @@
  * string, least significant bit first. Loops depend only on b. */
 #include "mldsa_portable.h"
 
-/* Packs 256 b-bit values (b <= 20). Always inlined so that each caller's
- * constant b unrolls the byte loop. */
-static inline __attribute__((always_inline)) void bitpack(uint8_t *r, const uint32_t *u, unsigned b)
+/* Packs 256 b-bit values (b <= 20), eight per group (b bytes per group)
+ * through three 64-bit words. Always inlined with a constant b, so the
+ * unrolled shifts, word indices and byte stores are all fixed. */
+static inline __attribute__((always_inline)) void bitpack(uint8_t *r, const uint32_t *u,
+                                                         unsigned b)
 {
-    uint64_t acc = 0;
-    unsigned nb = 0;
-    for (unsigned i = 0; i < 256; i++) {
-        acc |= (uint64_t)u[i] << nb;
-        nb += b;
-        while (nb >= 8) {
-            *r++ = (uint8_t)acc;
-            acc >>= 8;
-            nb -= 8;
+    for (unsigned g = 0; g < 32; g++, u += 8, r += b) {
+        uint64_t acc[3] = {0, 0, 0};
+#pragma GCC unroll 8
+        for (unsigned i = 0; i < 8; i++) {
+            unsigned pos = i * b, w = pos / 64, off = pos % 64;
+            acc[w] |= (uint64_t)u[i] << off;
+            if (off + b > 64)
+                acc[w + 1] |= (uint64_t)u[i] >> (64 - off);
         }
+#pragma GCC unroll 20
+        for (unsigned j = 0; j < b; j++)
+            r[j] = (uint8_t)(acc[j / 8] >> (8 * (j % 8)));
     }
 }
 
-/* Unpacks 256 b-bit values (b <= 20). */
-static inline __attribute__((always_inline)) void bitunpack(uint32_t *u, const uint8_t *r, unsigned b)
+/* Unpacks 256 b-bit values (b <= 20), eight per group as bitpack. */
+static inline __attribute__((always_inline)) void bitunpack(uint32_t *u, const uint8_t *r,
+                                                           unsigned b)
 {
-    uint64_t acc = 0;
-    unsigned nb = 0;
     uint32_t mask = (1u << b) - 1;
-    for (unsigned i = 0; i < 256; i++) {
-        while (nb < b) {
-            acc |= (uint64_t)*r++ << nb;
-            nb += 8;
+    for (unsigned g = 0; g < 32; g++, u += 8, r += b) {
+        uint64_t acc[3] = {0, 0, 0};
+#pragma GCC unroll 20
+        for (unsigned j = 0; j < b; j++)
+            acc[j / 8] |= (uint64_t)r[j] << (8 * (j % 8));
+#pragma GCC unroll 8
+        for (unsigned i = 0; i < 8; i++) {
+            unsigned pos = i * b, w = pos / 64, off = pos % 64;
+            uint64_t v = acc[w] >> off;
+            if (off + b > 64)
+                v |= acc[w + 1] << (64 - off);
+            u[i] = (uint32_t)v & mask;
         }
-        u[i] = (uint32_t)acc & mask;
-        acc >>= b;
-        nb -= b;
     }
 }
 
