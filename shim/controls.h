@@ -16,6 +16,8 @@ int cs_disabled(void);
 int cs_kernels_forced(void);
 /* Whether a kernel (by name) may be used under CRYPTOSHIM_KERNELS. */
 int cs_kernel_allowed(const char *name);
+/* Position of a kernel in CRYPTOSHIM_KERNELS (lower = listed earlier), or -1. */
+int cs_kernel_rank(const char *name);
 
 /* Features the CPU has, as detected (cpuid/xgetbv, getauxval). */
 uint32_t cs_cpu_detected(void);

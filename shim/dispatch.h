@@ -44,6 +44,10 @@ const cs_bn_kernel *cs_bn_kernel_by_name(const char *name);
  * one (never NULL: portable always runs). */
 const cs_mldsa_impl *cs_dispatch_mldsa(int ps);
 
+/* Whether the policy came from a file (CRYPTOSHIM_POLICY) rather than the
+ * built-in table. */
+int cs_dispatch_policy_from_file(void);
+
 /* Parses policy text (lines "op min_bits max_bits kernel", # comments) into
  * rules; returns the number parsed or -1 on a syntax error. */
 int cs_policy_parse(const char *text, cs_policy_rule *rules, unsigned max_rules);

@@ -1,0 +1,20 @@
+/* `cryptoshim bench [bn|mldsa]`: in-process timings. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_bench(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "all";
+    int rc = 0;
+    if (!strcmp(what, "bn") || !strcmp(what, "all"))
+        rc |= cli_bench_bn(argc - 1, argv + 1);
+    if (!strcmp(what, "mldsa") || !strcmp(what, "all"))
+        rc |= cli_bench_mldsa(argc - 1, argv + 1);
+    if (strcmp(what, "bn") && strcmp(what, "mldsa") && strcmp(what, "all")) {
+        fprintf(stderr, "usage: cryptoshim bench [bn|mldsa]\n");
+        return 2;
+    }
+    return rc;
+}

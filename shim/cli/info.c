@@ -1,0 +1,82 @@
+/* `cryptoshim info`: what the shim sees here and what it would do. */
+#include <openssl/crypto.h>
+#include <stdio.h>
+
+#include "../../kernels/cpu_features.h"
+#include "../controls.h"
+#include "../dispatch.h"
+#include "cli.h"
+
+#pragma weak cs_mldsa_impls
+#pragma weak cs_mldsa_impl_name
+#pragma weak cs_mldsa_impl_cpu_features
+
+static void print_features(const char *label, uint32_t f)
+{
+    printf("%-18s", label);
+    int any = 0;
+    for (uint32_t bit = 1; bit; bit <<= 1) {
+        const char *name = (f & bit) ? cs_cpu_feature_name(bit) : NULL;
+        if (name) {
+            printf(" %s", name);
+            any = 1;
+        }
+    }
+    printf("%s\n", any ? "" : " (none)");
+}
+
+static void print_kernels(void)
+{
+    printf("\nbig-number kernels:\n");
+    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++)
+        printf("  %-14s %4u..%-5u bits  %s\n", (*k)->name, (*k)->min_bits, (*k)->max_bits,
+               cs_bn_kernel_usable(*k) ? "usable" : "not usable here");
+    if (cs_mldsa_impls) {
+        printf("\nML-DSA implementations:\n");
+        for (const cs_mldsa_impl *const *i = cs_mldsa_impls; *i; i++)
+            printf("  %-14s %s\n", cs_mldsa_impl_name(*i),
+                   (cs_mldsa_impl_cpu_features(*i) & ~cs_cpu_features()) ? "not usable here"
+                                                                          : "usable");
+    }
+}
+
+static void print_dispatch(void)
+{
+    static const unsigned sizes[] = {512, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
+    printf("\ndispatch (%s policy):\n", cs_dispatch_policy_from_file() ? "file" : "built-in");
+    printf("  %-20s", "modulus bits");
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        printf(" %10u", sizes[i]);
+    printf("\n");
+    for (int ct = 0; ct < 2; ct++) {
+        printf("  %-20s", ct ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP);
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            const cs_bn_kernel *k = cs_dispatch_bn(ct, sizes[i]);
+            printf(" %10s", k ? k->name : "libcrypto");
+        }
+        printf("\n");
+    }
+    if (cs_mldsa_impls) {
+        static const int sets[] = {44, 65, 87};
+        for (size_t i = 0; i < 3; i++) {
+            const cs_mldsa_impl *impl = cs_dispatch_mldsa(sets[i]);
+            printf("  ML-DSA-%d            %s (with OpenSSL 3.5 or later)\n", sets[i],
+                   impl ? cs_mldsa_impl_name(impl) : "none");
+        }
+    }
+}
+
+int cli_info(int argc, char **argv)
+{
+    const char *lib = cli_library_path();
+    printf("library            %s\n", lib ? lib : "(not found)");
+    printf("libcrypto          %s\n", OpenSSL_version(OPENSSL_VERSION));
+    print_features("cpu detected", cs_cpu_detected());
+    print_features("cpu used", cs_cpu_features());
+    printf("controls           %s%s%s\n", cs_disabled() ? "CRYPTOSHIM_DISABLE " : "",
+           cs_kernels_forced() ? "CRYPTOSHIM_KERNELS " : "",
+           cs_policy_path() ? "CRYPTOSHIM_POLICY" : "");
+    print_kernels();
+    print_dispatch();
+    return 0;
+}

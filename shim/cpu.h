@@ -1,0 +1,17 @@
+/* CPU probing, used by controls.c (which applies CRYPTOSHIM_CPU masks). */
+#ifndef CRYPTOSHIM_CPU_H
+#define CRYPTOSHIM_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Features this CPU and OS support (cs_cpu_feature bits). */
+uint32_t cs_cpu_probe(void);
+/* Bit for a feature name of len bytes ("adx"), or 0 if unknown. */
+uint32_t cs_cpu_feature_by_name(const char *name, size_t len);
+#if defined(__s390x__)
+/* CPACF SHAKE function codes available (CS_CPU_S390_SHAKE) or 0. */
+uint32_t cs_cpu_probe_s390_shake(void);
+#endif
+
+#endif

@@ -1,0 +1,182 @@
+/* Kernel selection from the policy, CPU features and CRYPTOSHIM_KERNELS. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "controls.h"
+#include "dispatch.h"
+
+#define POLICY_MAX 64
+
+/* A rule with its kernel looked up once (NULL kernel = libcrypto). */
+struct resolved_rule {
+    char op[24];
+    unsigned min_bits, max_bits;
+    const cs_bn_kernel *kernel;
+    int usable; /* kernel (or libcrypto) may serve */
+};
+
+static struct resolved_rule rules[POLICY_MAX];
+static unsigned nrules;
+static int policy_from_file;
+
+const cs_bn_kernel *cs_bn_kernel_by_name(const char *name)
+{
+    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++)
+        if (!strcmp((*k)->name, name))
+            return *k;
+    return NULL;
+}
+
+int cs_bn_kernel_usable(const cs_bn_kernel *k)
+{
+    return (k->cpu_features & ~cs_cpu_features()) == 0 && cs_kernel_allowed(k->name);
+}
+
+int cs_policy_parse(const char *text, cs_policy_rule *out, unsigned max_rules)
+{
+    unsigned n = 0;
+    while (*text) {
+        const char *eol = strchr(text, '\n');
+        size_t len = eol ? (size_t)(eol - text) : strlen(text);
+        char line[160];
+        if (len >= sizeof line)
+            return -1;
+        memcpy(line, text, len);
+        line[len] = 0;
+        text += len + (eol ? 1 : 0);
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char op[24], kernel[24], extra[2];
+        unsigned lo, hi;
+        int got = sscanf(line, "%23s %u %u %23s %1s", op, &lo, &hi, kernel, extra);
+        if (got <= 0)
+            continue; /* blank or comment */
+        if (got != 4 || lo > hi || n >= max_rules)
+            return -1;
+        memcpy(out[n].op, op, sizeof op);
+        memcpy(out[n].kernel, kernel, sizeof kernel);
+        out[n].min_bits = lo;
+        out[n].max_bits = hi;
+        n++;
+    }
+    return (int)n;
+}
+
+/* Reads the policy file named by CRYPTOSHIM_POLICY; -1 if absent or bad. */
+static int load_policy_file(cs_policy_rule *out, unsigned max_rules)
+{
+    const char *path = cs_policy_path();
+    char buf[8192];
+    if (!path)
+        return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t len = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (len < 0 || len == (ssize_t)sizeof buf - 1)
+        return -1;
+    buf[len] = 0;
+    return cs_policy_parse(buf, out, max_rules);
+}
+
+void cs_dispatch_init(void)
+{
+    cs_policy_rule file_rules[POLICY_MAX];
+    const cs_policy_rule *src = cs_policy_builtin;
+    int n = load_policy_file(file_rules, POLICY_MAX);
+    policy_from_file = n >= 0;
+    if (n >= 0)
+        src = file_rules;
+    else
+        n = (int)cs_policy_builtin_count;
+    nrules = 0;
+    for (int i = 0; i < n && nrules < POLICY_MAX; i++) {
+        struct resolved_rule *r = &rules[nrules];
+        memcpy(r->op, src[i].op, sizeof r->op);
+        r->op[sizeof r->op - 1] = 0;
+        r->min_bits = src[i].min_bits;
+        r->max_bits = src[i].max_bits;
+        if (!strcmp(src[i].kernel, "libcrypto")) {
+            r->kernel = NULL;
+            r->usable = 1;
+        } else {
+            r->kernel = cs_bn_kernel_by_name(src[i].kernel);
+            if (!r->kernel)
+                continue; /* a kernel this build lacks: ignore the rule */
+            r->usable = cs_bn_kernel_usable(r->kernel);
+        }
+        nrules++;
+    }
+}
+
+int cs_dispatch_policy_from_file(void) { return policy_from_file; }
+
+/* Under CRYPTOSHIM_KERNELS the listed kernels serve every call they
+ * support, in the order listed; the policy is not consulted. */
+static const cs_bn_kernel *forced_bn(unsigned bits)
+{
+    const cs_bn_kernel *best = NULL;
+    int best_rank = 0;
+    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++) {
+        int rank = cs_kernel_rank((*k)->name);
+        if (rank < 0 || !cs_bn_kernel_usable(*k) || bits < (*k)->min_bits ||
+            bits > (*k)->max_bits)
+            continue;
+        if (!best || rank < best_rank) {
+            best = *k;
+            best_rank = rank;
+        }
+    }
+    return best;
+}
+
+const cs_bn_kernel *cs_dispatch_bn(int consttime, unsigned bits)
+{
+    const char *op = consttime ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP;
+    if (cs_disabled() || bits < CS_BN_MIN_BITS || bits > CS_BN_MAX_BITS)
+        return NULL;
+    if (cs_kernels_forced())
+        return forced_bn(bits);
+    for (unsigned i = 0; i < nrules; i++) {
+        const struct resolved_rule *r = &rules[i];
+        if (!r->usable || bits < r->min_bits || bits > r->max_bits || strcmp(r->op, op))
+            continue;
+        if (r->kernel && (bits < r->kernel->min_bits || bits > r->kernel->max_bits))
+            continue;
+        return r->kernel;
+    }
+    return NULL;
+}
+
+/* Weak: the ML-DSA kernel may be absent from a partial build. */
+#pragma weak cs_mldsa_impls
+#pragma weak cs_mldsa_impl_name
+#pragma weak cs_mldsa_impl_cpu_features
+
+const cs_mldsa_impl *cs_dispatch_mldsa(int ps)
+{
+    const cs_mldsa_impl *best = NULL;
+    int best_rank = 0;
+    (void)ps;
+    if (!cs_mldsa_impls)
+        return NULL;
+    /* Backends follow portable in the list and are faster where they run:
+     * the last usable one wins, or under CRYPTOSHIM_KERNELS the first listed. */
+    for (const cs_mldsa_impl *const *i = cs_mldsa_impls; *i; i++) {
+        const char *name = cs_mldsa_impl_name(*i);
+        if ((cs_mldsa_impl_cpu_features(*i) & ~cs_cpu_features()) || !cs_kernel_allowed(name))
+            continue;
+        int rank = cs_kernel_rank(name);
+        if (!best || (cs_kernels_forced() ? rank < best_rank : 1)) {
+            best = *i;
+            best_rank = rank;
+        }
+    }
+    return best;
+}

@@ -1,0 +1,131 @@
+/* Modular exponentiation: OpenSSL numbers in, kernel limbs through, OpenSSL
+ * numbers out. Secret values cross the boundary with libcrypto's
+ * constant-time byte conversions and are wiped from the stack after use. */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "dispatch.h"
+#include "modexp.h"
+#include "mont_cache.h"
+#include "stats.h"
+
+#define MAX_BYTES (CS_BN_MAX_BITS / 8)
+#define MAX_EXP_BYTES (CS_BN_MAX_EXP_BITS / 8)
+#define MAX_EXP_LIMBS (CS_BN_MAX_EXP_BITS / CS_LIMB_BITS)
+
+/* Exponent bits to process. A secret exponent is processed to a whole
+ * number of limbs, as libcrypto does (its top, not its exact length). */
+static size_t exponent_bits(const cs_ossl *api, const BIGNUM *p, int consttime)
+{
+    size_t bits = (size_t)api->num_bits(p);
+    if (consttime || bits == 0)
+        bits = (bits + CS_LIMB_BITS - 1) / CS_LIMB_BITS * CS_LIMB_BITS;
+    return bits ? bits : CS_LIMB_BITS;
+}
+
+/* Writes a mod m (a >= 0) as nbytes little-endian bytes. */
+static int base_bytes(const cs_ossl *api, uint8_t *out, int nbytes, const BIGNUM *a,
+                      const BIGNUM *m, BN_CTX *ctx)
+{
+    if (api->ucmp(a, m) < 0)
+        return api->bn2lebinpad(a, out, nbytes) == nbytes;
+    api->ctx_start(ctx);
+    BIGNUM *t = api->ctx_get(ctx);
+    int ok = t && api->nnmod(t, a, m, ctx) && api->bn2lebinpad(t, out, nbytes) == nbytes;
+    api->ctx_end(ctx);
+    return ok;
+}
+
+int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
+                   const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx)
+{
+    if (!api->is_odd(m) || api->is_negative(m) || api->is_negative(a) ||
+        api->is_negative(p) || !ctx)
+        return -1;
+    unsigned bits = (unsigned)api->num_bits(m);
+    if (bits < k->min_bits || bits > k->max_bits || bits < CS_BN_MIN_BITS ||
+        bits > CS_BN_MAX_BITS)
+        return -1;
+    size_t ebits = exponent_bits(api, p, consttime);
+    if (ebits > CS_BN_MAX_EXP_BITS)
+        return -1;
+
+    size_t n = (bits + CS_LIMB_BITS - 1) / CS_LIMB_BITS;
+    int nbytes = (int)(n * CS_LIMB_BYTES);
+    size_t elimbs = (ebits + CS_LIMB_BITS - 1) / CS_LIMB_BITS;
+    int ebytes = (int)(elimbs * CS_LIMB_BYTES);
+    uint8_t mb[MAX_BYTES], ab[MAX_BYTES], eb[MAX_EXP_BYTES];
+    cs_limb ml[CS_BN_MAX_LIMBS], al[CS_BN_MAX_LIMBS], rl[CS_BN_MAX_LIMBS], el[MAX_EXP_LIMBS];
+    cs_mont mont;
+    int ret = 0;
+
+    if (api->bn2lebinpad(m, mb, nbytes) != nbytes)
+        return -1;
+    if (!base_bytes(api, ab, nbytes, a, m, ctx) || api->bn2lebinpad(p, eb, ebytes) != ebytes)
+        goto done; /* an OpenSSL error, left on its queue */
+    cs_limbs_from_le_bytes(ml, n, mb, (size_t)nbytes);
+    cs_limbs_from_le_bytes(al, n, ab, (size_t)nbytes);
+    cs_limbs_from_le_bytes(el, elimbs, eb, (size_t)ebytes);
+    if (cs_mont_cache_get(&mont, ml, n) < 0 || k->exp(rl, al, el, ebits, &mont, consttime) < 0) {
+        ret = -1;
+        goto done;
+    }
+    cs_limbs_to_le_bytes(ab, (size_t)nbytes, rl, n);
+    ret = api->lebin2bn(ab, nbytes, r) != NULL;
+done:
+    explicit_bzero(eb, sizeof eb);
+    explicit_bzero(el, sizeof el);
+    explicit_bzero(ab, sizeof ab);
+    explicit_bzero(al, sizeof al);
+    explicit_bzero(rl, sizeof rl);
+    return ret;
+}
+
+static int wants_consttime(const cs_ossl *api, const BIGNUM *a, const BIGNUM *p,
+                           const BIGNUM *m)
+{
+    return api->get_flags(p, BN_FLG_CONSTTIME) || api->get_flags(a, BN_FLG_CONSTTIME) ||
+           api->get_flags(m, BN_FLG_CONSTTIME);
+}
+
+int cs_modexp_entry(cs_ossl *api, int ct_entry, BIGNUM *r, const BIGNUM *a, const BIGNUM *p,
+                    const BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *in_mont)
+{
+    if (!cs_ossl_resolve(api))
+        return 0; /* no libcrypto behind us: cannot happen in a caller of it */
+    int consttime = ct_entry || wants_consttime(api, a, p, m);
+    const char *op = consttime ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP;
+    unsigned bits = (unsigned)api->num_bits(m);
+    const cs_bn_kernel *k = cs_dispatch_bn(consttime, bits);
+    if (k) {
+        int ret = cs_modexp_with(api, k, consttime, r, a, p, m, ctx);
+        if (ret >= 0) {
+            cs_stats_count(op, k->name, bits);
+            return ret;
+        }
+    }
+    cs_stats_count(op, "libcrypto", bits);
+    /* libcrypto's BN_mod_exp_mont hands flagged inputs to the consttime
+     * function first thing; going there directly counts the call once. */
+    return consttime ? api->mod_exp_mont_consttime(r, a, p, m, ctx, in_mont)
+                     : api->mod_exp_mont(r, a, p, m, ctx, in_mont);
+}
+
+int cs_modexp_x2_entry(cs_ossl *api, BIGNUM *rr1, const BIGNUM *a1, const BIGNUM *p1,
+                       const BIGNUM *m1, BN_MONT_CTX *in_mont1, BIGNUM *rr2,
+                       const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m2,
+                       BN_MONT_CTX *in_mont2, BN_CTX *ctx)
+{
+    if (!cs_ossl_resolve(api) || !api->mod_exp_mont_consttime_x2)
+        return 0;
+    unsigned bits1 = (unsigned)api->num_bits(m1), bits2 = (unsigned)api->num_bits(m2);
+    const cs_bn_kernel *k1 = cs_dispatch_bn(1, bits1), *k2 = cs_dispatch_bn(1, bits2);
+    if (!k1 || !k2) {
+        /* libcrypto may have a paired kernel for this size; keep it. */
+        cs_stats_count("mod_exp_consttime_x2", "libcrypto", bits1);
+        return api->mod_exp_mont_consttime_x2(rr1, a1, p1, m1, in_mont1, rr2, a2, p2, m2,
+                                              in_mont2, ctx);
+    }
+    return cs_modexp_entry(api, 1, rr1, a1, p1, m1, ctx, in_mont1) &&
+           cs_modexp_entry(api, 1, rr2, a2, p2, m2, ctx, in_mont2);
+}

@@ -1,0 +1,29 @@
+/* Modular exponentiation through the shim: decide, convert, run a kernel or
+ * hand the call to libcrypto, and count it. OpenSSL-facing but not itself
+ * interposing, so tests can drive it directly. */
+#ifndef CRYPTOSHIM_MODEXP_H
+#define CRYPTOSHIM_MODEXP_H
+
+#include "../kernels/bn/bn_kernel.h"
+#include "ossl.h"
+
+/* Computes r = a^p mod m with kernel k, as libcrypto's BN_mod_exp_mont (or
+ * _consttime when consttime != 0) would. Returns 1 on success, 0 on an
+ * OpenSSL error, or -1 when k cannot serve these inputs (nothing written to
+ * r: the caller passes the call through). */
+int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
+                   const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx);
+
+/* The body of the interposed BN_mod_exp_mont (ct_entry = 0) and
+ * BN_mod_exp_mont_consttime (ct_entry = 1). */
+int cs_modexp_entry(cs_ossl *api, int ct_entry, BIGNUM *r, const BIGNUM *a, const BIGNUM *p,
+                    const BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *in_mont);
+
+/* The body of the interposed BN_mod_exp_mont_consttime_x2: two independent
+ * secret-exponent exponentiations (RSA's CRT halves). */
+int cs_modexp_x2_entry(cs_ossl *api, BIGNUM *rr1, const BIGNUM *a1, const BIGNUM *p1,
+                       const BIGNUM *m1, BN_MONT_CTX *in_mont1, BIGNUM *rr2,
+                       const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m2,
+                       BN_MONT_CTX *in_mont2, BN_CTX *ctx);
+
+#endif

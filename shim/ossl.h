@@ -1,0 +1,47 @@
+/* The libcrypto functions the shim calls, resolved at run time (the library
+ * never links libcrypto), one table per libcrypto ABI it serves. */
+#ifndef CRYPTOSHIM_OSSL_H
+#define CRYPTOSHIM_OSSL_H
+
+#include <openssl/bn.h>
+
+typedef int (*cs_mod_exp_fn)(BIGNUM *r, const BIGNUM *a, const BIGNUM *p, const BIGNUM *m,
+                             BN_CTX *ctx, BN_MONT_CTX *in_mont);
+typedef int (*cs_mod_exp_x2_fn)(BIGNUM *rr1, const BIGNUM *a1, const BIGNUM *p1,
+                                const BIGNUM *m1, BN_MONT_CTX *in_mont1, BIGNUM *rr2,
+                                const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m2,
+                                BN_MONT_CTX *in_mont2, BN_CTX *ctx);
+
+typedef struct cs_ossl {
+    const char *version; /* symbol version node, "OPENSSL_3.0.0" */
+    int ready;           /* 1 once every pointer below is set (atomic) */
+    cs_mod_exp_fn mod_exp_mont;
+    cs_mod_exp_fn mod_exp_mont_consttime;
+    cs_mod_exp_x2_fn mod_exp_mont_consttime_x2; /* may be NULL (older ABI) */
+    int (*num_bits)(const BIGNUM *a);
+    int (*is_odd)(const BIGNUM *a);
+    int (*is_negative)(const BIGNUM *a);
+    int (*is_zero)(const BIGNUM *a);
+    int (*get_flags)(const BIGNUM *a, int n);
+    int (*ucmp)(const BIGNUM *a, const BIGNUM *b);
+    int (*bn2lebinpad)(const BIGNUM *a, unsigned char *to, int tolen);
+    BIGNUM *(*lebin2bn)(const unsigned char *s, int len, BIGNUM *ret);
+    int (*nnmod)(BIGNUM *r, const BIGNUM *m, const BIGNUM *d, BN_CTX *ctx);
+    void (*ctx_start)(BN_CTX *ctx);
+    BIGNUM *(*ctx_get)(BN_CTX *ctx);
+    void (*ctx_end)(BN_CTX *ctx);
+} cs_ossl;
+
+/* The table for OpenSSL 3.x processes. */
+extern cs_ossl cs_ossl30;
+
+/* Resolves api's functions from the libcrypto loaded in this process (the
+ * next definition after the shim, or an already-loaded libcrypto.so.3).
+ * Returns 1 when ready. Cheap once resolved; thread-safe (idempotent). */
+int cs_ossl_resolve(cs_ossl *api);
+
+/* As cs_ossl_resolve, but from a given dlopen handle or RTLD_DEFAULT (for
+ * tests and the CLI, which link libcrypto themselves). */
+int cs_ossl_resolve_from(cs_ossl *api, void *handle);
+
+#endif
