@@ -83,7 +83,7 @@ $(BUILD)/obj/%.o: %.S
 
 $(LIB): $(LIB_OBJS) interpose.map
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $(LIB_OBJS) $(LDHARDEN) \
-	    -Wl,--version-script=interpose.map -ldl -pthread
+	    -Wl,--version-script=interpose.map -Wl,-z,defs -ldl -pthread
 
 $(CORE_A): $(CORE_OBJS)
 	@rm -f $@

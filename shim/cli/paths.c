@@ -1,4 +1,6 @@
 /* Locating the library and scripts relative to the CLI executable. */
+#define _GNU_SOURCE
+#include <stdlib.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
