@@ -121,5 +121,21 @@ test: tests-build
 test-cross:
 	@BUILD=$(BUILD) VECTORS=$(VECTORS) scripts/run-tests.sh cross
 
+# Constant-time check: ct_* programs under valgrind memcheck, secrets marked
+# undefined; any report fails.
+ct: tests-build
+	@BUILD=$(BUILD) VECTORS=$(VECTORS) scripts/run-tests.sh ct
+
+# Unit and differential tests built with AddressSanitizer and UBSan.
+asan:
+	$(MAKE) BUILD=build/asan EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" \
+	    CFLAGS="-O1 -g" tests-build
+	@BUILD=build/asan VECTORS=$(VECTORS) CS_DIFF_COUNT=20000 scripts/run-tests.sh unit-diff
+
+# Unit and differential tests under valgrind memcheck (fewer random cases).
+valgrind: tests-build
+	@BUILD=$(BUILD) VECTORS=$(VECTORS) CS_DIFF_COUNT=500 \
+	    QEMU="valgrind -q --error-exitcode=99" scripts/run-tests.sh unit-diff
+
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/cross-* $(LIB) $(CLI) $(CORE_A)

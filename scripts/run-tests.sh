@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs test suites that speak TAP and ends with one line "N passed, N failed".
-# Usage: run-tests.sh unit|all|cross
+# Usage: run-tests.sh unit|unit-diff|ct|cross|all
 # A suite that exits non-zero without reporting a failure counts one failure.
 # Logs go to $BUILD/test-logs/.
 set -u
@@ -51,7 +51,7 @@ diff_suites() {
     local t
     for t in "$BUILD"/tests/diff_*; do
         [ -x "$t" ] || continue
-        run_suite "diff/$(basename "$t")" 1800 "$t"
+        run_suite "diff/$(basename "$t")" 1800 $QEMU "$t" ${CS_DIFF_COUNT:-}
     done
 }
 
@@ -99,8 +99,10 @@ cross_suites() {
 case ${1:-all} in
     unit) unit_suites ;;
     cross) cross_suites ;;
+    ct) ct_suites ;;
+    unit-diff) unit_suites; diff_suites ;;
     all) unit_suites; diff_suites; ct_suites; cross_suites; bats_suites ;;
-    *) echo "usage: $0 unit|all|cross" >&2; exit 2 ;;
+    *) echo "usage: $0 unit|unit-diff|ct|cross|all" >&2; exit 2 ;;
 esac
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
