@@ -154,18 +154,12 @@ const cs_bn_kernel *cs_dispatch_bn(int consttime, unsigned bits)
     return NULL;
 }
 
-/* Weak: the ML-DSA kernel may be absent from a partial build. */
-#pragma weak cs_mldsa_impls
-#pragma weak cs_mldsa_impl_name
-#pragma weak cs_mldsa_impl_cpu_features
 
 const cs_mldsa_impl *cs_dispatch_mldsa(int ps)
 {
     const cs_mldsa_impl *best = NULL;
     int best_rank = 0;
     (void)ps;
-    if (!cs_mldsa_impls)
-        return NULL;
     /* Backends follow portable in the list and are faster where they run:
      * the last usable one wins, or under CRYPTOSHIM_KERNELS the first listed. */
     for (const cs_mldsa_impl *const *i = cs_mldsa_impls; *i; i++) {

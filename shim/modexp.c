@@ -88,6 +88,11 @@ static int wants_consttime(const cs_ossl *api, const BIGNUM *a, const BIGNUM *p,
            api->get_flags(m, BN_FLG_CONSTTIME);
 }
 
+/* Set while libcrypto's own BN_mod_exp_mont_consttime_x2 runs on this thread:
+ * its fallback calls the consttime entry point for each half, which must
+ * not count the call a second time. */
+static __thread int in_real_x2 __attribute__((tls_model("initial-exec")));
+
 int cs_modexp_entry(cs_ossl *api, int ct_entry, BIGNUM *r, const BIGNUM *a, const BIGNUM *p,
                     const BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *in_mont)
 {
@@ -104,7 +109,8 @@ int cs_modexp_entry(cs_ossl *api, int ct_entry, BIGNUM *r, const BIGNUM *a, cons
             return ret;
         }
     }
-    cs_stats_count(op, "libcrypto", bits);
+    if (!in_real_x2)
+        cs_stats_count(op, "libcrypto", bits);
     /* libcrypto's BN_mod_exp_mont hands flagged inputs to the consttime
      * function first thing; going there directly counts the call once. */
     return consttime ? api->mod_exp_mont_consttime(r, a, p, m, ctx, in_mont)
@@ -123,8 +129,11 @@ int cs_modexp_x2_entry(cs_ossl *api, BIGNUM *rr1, const BIGNUM *a1, const BIGNUM
     if (!k1 || !k2) {
         /* libcrypto may have a paired kernel for this size; keep it. */
         cs_stats_count("mod_exp_consttime_x2", "libcrypto", bits1);
-        return api->mod_exp_mont_consttime_x2(rr1, a1, p1, m1, in_mont1, rr2, a2, p2, m2,
-                                              in_mont2, ctx);
+        in_real_x2 = 1;
+        int ret = api->mod_exp_mont_consttime_x2(rr1, a1, p1, m1, in_mont1, rr2, a2, p2, m2,
+                                                 in_mont2, ctx);
+        in_real_x2 = 0;
+        return ret;
     }
     return cs_modexp_entry(api, 1, rr1, a1, p1, m1, ctx, in_mont1) &&
            cs_modexp_entry(api, 1, rr2, a2, p2, m2, ctx, in_mont2);

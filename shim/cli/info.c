@@ -7,9 +7,6 @@
 #include "../dispatch.h"
 #include "cli.h"
 
-#pragma weak cs_mldsa_impls
-#pragma weak cs_mldsa_impl_name
-#pragma weak cs_mldsa_impl_cpu_features
 
 static void print_features(const char *label, uint32_t f)
 {
@@ -31,13 +28,11 @@ static void print_kernels(void)
     for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++)
         printf("  %-14s %4u..%-5u bits  %s\n", (*k)->name, (*k)->min_bits, (*k)->max_bits,
                cs_bn_kernel_usable(*k) ? "usable" : "not usable here");
-    if (cs_mldsa_impls) {
-        printf("\nML-DSA implementations:\n");
-        for (const cs_mldsa_impl *const *i = cs_mldsa_impls; *i; i++)
-            printf("  %-14s %s\n", cs_mldsa_impl_name(*i),
-                   (cs_mldsa_impl_cpu_features(*i) & ~cs_cpu_features()) ? "not usable here"
-                                                                          : "usable");
-    }
+    printf("\nML-DSA implementations:\n");
+    for (const cs_mldsa_impl *const *i = cs_mldsa_impls; *i; i++)
+        printf("  %-14s %s\n", cs_mldsa_impl_name(*i),
+               (cs_mldsa_impl_cpu_features(*i) & ~cs_cpu_features()) ? "not usable here"
+                                                                      : "usable");
 }
 
 static void print_dispatch(void)
@@ -56,13 +51,11 @@ static void print_dispatch(void)
         }
         printf("\n");
     }
-    if (cs_mldsa_impls) {
-        static const int sets[] = {44, 65, 87};
-        for (size_t i = 0; i < 3; i++) {
-            const cs_mldsa_impl *impl = cs_dispatch_mldsa(sets[i]);
-            printf("  ML-DSA-%d            %s (with OpenSSL 3.5 or later)\n", sets[i],
-                   impl ? cs_mldsa_impl_name(impl) : "none");
-        }
+    static const int sets[] = {44, 65, 87};
+    for (size_t i = 0; i < 3; i++) {
+        const cs_mldsa_impl *impl = cs_dispatch_mldsa(sets[i]);
+        printf("  ML-DSA-%d            %s (with OpenSSL 3.5 or later)\n", sets[i],
+               impl ? cs_mldsa_impl_name(impl) : "none");
     }
 }
 
