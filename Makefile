@@ -64,11 +64,11 @@ KERNEL_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit
 DIFF_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/diff_*.c))
 TEST_SUPPORT := $(call obj,$(wildcard tests/unit/support/*.c))
 
-.PHONY: all install test test-unit tests-build ct asan valgrind clean openssl35 demo test-cross
+.PHONY: all install test test-unit unit-build tests-build ct asan valgrind clean openssl35 demo test-cross
 .DEFAULT_GOAL := all
 
 ifeq ($(CROSS),)
-all: $(LIB) $(CLI)
+all: $(LIB) $(CLI) $(BUILD)/cryptoshim.so
 else
 all: $(KERNEL_TESTS)
 endif
@@ -85,6 +85,10 @@ $(LIB): $(LIB_OBJS) interpose.map
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $(LIB_OBJS) $(LDHARDEN) \
 	    -Wl,--version-script=interpose.map -Wl,-z,defs -ldl -pthread
 
+# The provider-module name: `openssl ... -provider-path build -provider cryptoshim`.
+$(BUILD)/cryptoshim.so: $(LIB)
+	ln -sf libcryptoshim.so $@
+
 $(CORE_A): $(CORE_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
@@ -100,7 +104,9 @@ $(BUILD)/tests/diff_%: tests/unit/diff_%.c $(CORE_A) $(TEST_SUPPORT)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcrypto -ldl -pthread -lm
 
-tests-build: all $(KERNEL_TESTS) $(DIFF_TESTS)
+unit-build: $(KERNEL_TESTS) $(DIFF_TESTS)
+
+tests-build: all unit-build
 
 # Area fragments add rules, per-folder flags and test suites.
 -include $(sort $(wildcard mk/*.mk))
@@ -129,7 +135,7 @@ ct: tests-build
 # Unit and differential tests built with AddressSanitizer and UBSan.
 asan:
 	$(MAKE) BUILD=build/asan EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" \
-	    CFLAGS="-O1 -g" tests-build
+	    CFLAGS="-O1 -g" unit-build
 	@BUILD=build/asan VECTORS=$(VECTORS) CS_DIFF_COUNT=20000 scripts/run-tests.sh unit-diff
 
 # Unit and differential tests under valgrind memcheck (fewer random cases).
