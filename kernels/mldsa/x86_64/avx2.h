@@ -1,6 +1,6 @@
 /* The AVX2 ML-DSA backend's internal interface: its hooks (contracts in
  * ../mldsa_backend.h) and the vector helpers they share. Everything here
- * is compiled with -mavx2 -mbmi2 -mpopcnt (mk/mldsa_avx2.mk) and runs only
+ * is compiled with -mavx2 -mbmi -mbmi2 -mpopcnt (mk/mldsa_avx2.mk) and runs only
  * when the dispatcher saw AVX2 on the CPU.
  *
  * NTT order: the forward NTT leaves each 64-coefficient block transposed as
@@ -21,6 +21,8 @@ extern const cs_mldsa_impl cs_mldsa_avx2;
 /* The same hooks with the AVX-512VL 4-way Keccak (keccak_x4_avx512.c). */
 extern const cs_mldsa_impl cs_mldsa_avx512;
 
+/* The portable scalar permutation built with BMI1 (keccak1_bmi.c). */
+void cs_keccakf1600_bmi(uint64_t s[25]);
 void cs_keccakf1600_x4_avx2(uint64_t s[100]);
 void cs_keccakf1600_x4_avx512(uint64_t s[100]);
 
