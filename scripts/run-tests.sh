@@ -1,27 +1,52 @@
 #!/usr/bin/env bash
 # Runs test suites that speak TAP and ends with one line "N passed, N failed".
 # Usage: run-tests.sh unit|unit-diff|ct|cross|all
-# A suite that exits non-zero without reporting a failure counts one failure.
-# Logs go to $BUILD/test-logs/.
+# Compute-bound suites (unit, differential, constant-time, emulated) run two
+# at a time; suites that start servers run one after another. A suite that
+# exits non-zero without reporting a failure counts one failure. Logs go to
+# $BUILD/test-logs/, and each suite's wall time is shown.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 QEMU=${QEMU:-}
+JOBS=${JOBS:-2}
 export VECTORS=${VECTORS:-$(cd .. && pwd)/shared/vectors}
 export CS_BUILD=$(cd "$BUILD" && pwd)
 export CS_ROOT=$(pwd)
 logs=$BUILD/test-logs
 mkdir -p "$logs"
 passed=0 failed=0 skipped=0
+names=() # suites in report order
 
-# run_suite NAME TIMEOUT CMD...: runs CMD, counts its TAP lines.
-run_suite() {
+# exec_suite NAME TIMEOUT CMD...: runs CMD into NAME's log, records status and time.
+exec_suite() {
     local name=$1 limit=$2; shift 2
-    local log="$logs/$name.log" rc
+    local log="$logs/$name.log" t0=$SECONDS
     mkdir -p "$(dirname "$log")"
     timeout --kill-after=10 "$limit" "$@" >"$log" 2>&1
-    rc=$?
-    local p f s
+    echo "$? $((SECONDS - t0))" >"$log.status"
+}
+
+# queue NAME TIMEOUT CMD...: runs in the background, at most JOBS at once.
+queue() {
+    names+=("$1")
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
+        wait -n
+    done
+    exec_suite "$@" &
+}
+
+# serial NAME TIMEOUT CMD...: waits for queued suites, then runs this one alone.
+serial() {
+    wait
+    names+=("$1")
+    exec_suite "$@"
+}
+
+# report NAME: counts a finished suite's TAP lines.
+report() {
+    local name=$1 log="$logs/$1.log" rc secs p f s
+    read -r rc secs <"$log.status"
     p=$(grep -Ec '^ok [0-9]+' "$log" | tr -d ' ')
     s=$(grep -Eic '^ok [0-9]+.*# skip' "$log" | tr -d ' ')
     f=$(grep -Ec '^not ok [0-9]+' "$log" | tr -d ' ')
@@ -30,11 +55,12 @@ run_suite() {
         f=1
         echo "not ok - $name exited with status $rc" >>"$log"
     fi
+    printf '%-40s %4d passed %4d failed %4d skipped %5ss' "$name" "$p" "$f" "$s" "$secs"
     if [ "$f" -ne 0 ]; then
-        printf '%-40s %4d passed %4d failed %4d skipped  FAIL (see %s)\n' "$name" "$p" "$f" "$s" "$log"
+        printf '  FAIL (see %s)\n' "$log"
         grep -E '^not ok' "$log" | head -20 | sed 's/^/    /'
     else
-        printf '%-40s %4d passed %4d failed %4d skipped\n' "$name" "$p" "$f" "$s"
+        printf '\n'
     fi
     passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
@@ -43,7 +69,7 @@ unit_suites() {
     local t
     for t in "$BUILD"/tests/kernel_*; do
         [ -x "$t" ] || continue
-        run_suite "unit/$(basename "$t")" 1800 $QEMU "$t"
+        queue "unit/$(basename "$t")" 1800 $QEMU "$t"
     done
 }
 
@@ -51,7 +77,7 @@ diff_suites() {
     local t
     for t in "$BUILD"/tests/diff_*; do
         [ -x "$t" ] || continue
-        run_suite "diff/$(basename "$t")" 1800 $QEMU "$t" ${CS_DIFF_COUNT:-}
+        queue "diff/$(basename "$t")" 1800 $QEMU "$t" ${CS_DIFF_COUNT:-}
     done
 }
 
@@ -60,8 +86,28 @@ ct_suites() {
     local t
     for t in "$BUILD"/tests/ct_*; do
         [ -x "$t" ] || continue
-        run_suite "ct/$(basename "$t")" 1800 \
+        queue "ct/$(basename "$t")" 1800 \
             valgrind -q --error-exitcode=99 --track-origins=yes "$t"
+    done
+}
+
+# Kernel tests cross-built and run under qemu (make CROSS=... test-unit).
+cross_suites() {
+    local target cc q t
+    for target in s390x sparc32; do
+        case $target in
+            s390x) cc=s390x-linux-gnu-gcc q=qemu-s390x ;;
+            sparc32) cc=sparc64-linux-gnu-gcc q=qemu-sparc32plus ;;
+        esac
+        if ! command -v "$cc" >/dev/null || ! command -v "$q" >/dev/null; then
+            echo "cross/$target: $cc or $q not installed, skipped"
+            continue
+        fi
+        serial "cross/$target/build" 1800 make -s CROSS=$target all
+        for t in build/cross-$target/tests/kernel_*; do
+            [ -x "$t" ] || continue
+            queue "cross/$target/$(basename "$t")" 1800 $q "$t"
+        done
     done
 }
 
@@ -70,28 +116,7 @@ bats_suites() {
     for dir in tests/bats tests/ssh; do
         for f in "$dir"/*.bats; do
             [ -f "$f" ] || continue
-            run_suite "$dir/$(basename "$f" .bats)" 1800 bats --tap "$f"
-        done
-    done
-}
-
-cross_suites() {
-    local target cc
-    for target in s390x sparc32; do
-        case $target in
-            s390x) cc=s390x-linux-gnu-gcc ;;
-            sparc32) cc=sparc64-linux-gnu-gcc ;;
-        esac
-        if ! command -v "$cc" >/dev/null; then
-            echo "cross/$target: $cc not installed, skipped"
-            continue
-        fi
-        run_suite "cross/$target/build" 1800 make -s CROSS=$target all
-        for t in build/cross-$target/tests/kernel_*; do
-            [ -x "$t" ] || continue
-            local q
-            case $target in s390x) q=qemu-s390x ;; sparc32) q=qemu-sparc32plus ;; esac
-            run_suite "cross/$target/$(basename "$t")" 1800 $q "$t"
+            serial "$dir/$(basename "$f" .bats)" 1800 bats --tap "$f"
         done
     done
 }
@@ -101,8 +126,12 @@ case ${1:-all} in
     cross) cross_suites ;;
     ct) ct_suites ;;
     unit-diff) unit_suites; diff_suites ;;
-    all) unit_suites; diff_suites; ct_suites; cross_suites; bats_suites ;;
+    all) diff_suites; unit_suites; ct_suites; cross_suites; bats_suites ;;
     *) echo "usage: $0 unit|unit-diff|ct|cross|all" >&2; exit 2 ;;
 esac
+wait
+for n in "${names[@]}"; do
+    report "$n"
+done
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
