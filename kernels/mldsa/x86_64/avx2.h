@@ -119,25 +119,27 @@ static inline __m256i avx2_montmul(__m256i a, __m256i ze, __m256i zte, __m256i z
     return _mm256_blend_epi32(re, ro, 0xAA);
 }
 
-/* Transposes the 8x8 matrix of 32-bit words in r[0..7] in place. */
-static inline void avx2_transpose8(__m256i r[8])
-{
-    __m256i t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
-    __m256i t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
-    __m256i t4 = _mm256_unpacklo_epi32(r[4], r[5]), t5 = _mm256_unpackhi_epi32(r[4], r[5]);
-    __m256i t6 = _mm256_unpacklo_epi32(r[6], r[7]), t7 = _mm256_unpackhi_epi32(r[6], r[7]);
-    __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
-    __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
-    __m256i u4 = _mm256_unpacklo_epi64(t4, t6), u5 = _mm256_unpackhi_epi64(t4, t6);
-    __m256i u6 = _mm256_unpacklo_epi64(t5, t7), u7 = _mm256_unpackhi_epi64(t5, t7);
-    r[0] = _mm256_permute2x128_si256(u0, u4, 0x20);
-    r[1] = _mm256_permute2x128_si256(u1, u5, 0x20);
-    r[2] = _mm256_permute2x128_si256(u2, u6, 0x20);
-    r[3] = _mm256_permute2x128_si256(u3, u7, 0x20);
-    r[4] = _mm256_permute2x128_si256(u0, u4, 0x31);
-    r[5] = _mm256_permute2x128_si256(u1, u5, 0x31);
-    r[6] = _mm256_permute2x128_si256(u2, u6, 0x31);
-    r[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
-}
+/* Transposes the 8x8 matrix of 32-bit words in the eight named
+ * registers r0..r7 in place (a macro on named variables: GCC keeps those
+ * in registers, where an array passed by pointer went through memory). */
+#define AVX2_TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7)                                 \
+    do {                                                                                \
+        __m256i t0_ = _mm256_unpacklo_epi32(r0, r1), t1_ = _mm256_unpackhi_epi32(r0, r1); \
+        __m256i t2_ = _mm256_unpacklo_epi32(r2, r3), t3_ = _mm256_unpackhi_epi32(r2, r3); \
+        __m256i t4_ = _mm256_unpacklo_epi32(r4, r5), t5_ = _mm256_unpackhi_epi32(r4, r5); \
+        __m256i t6_ = _mm256_unpacklo_epi32(r6, r7), t7_ = _mm256_unpackhi_epi32(r6, r7); \
+        __m256i u0_ = _mm256_unpacklo_epi64(t0_, t2_), u1_ = _mm256_unpackhi_epi64(t0_, t2_); \
+        __m256i u2_ = _mm256_unpacklo_epi64(t1_, t3_), u3_ = _mm256_unpackhi_epi64(t1_, t3_); \
+        __m256i u4_ = _mm256_unpacklo_epi64(t4_, t6_), u5_ = _mm256_unpackhi_epi64(t4_, t6_); \
+        __m256i u6_ = _mm256_unpacklo_epi64(t5_, t7_), u7_ = _mm256_unpackhi_epi64(t5_, t7_); \
+        r0 = _mm256_permute2x128_si256(u0_, u4_, 0x20);                                 \
+        r1 = _mm256_permute2x128_si256(u1_, u5_, 0x20);                                 \
+        r2 = _mm256_permute2x128_si256(u2_, u6_, 0x20);                                 \
+        r3 = _mm256_permute2x128_si256(u3_, u7_, 0x20);                                 \
+        r4 = _mm256_permute2x128_si256(u0_, u4_, 0x31);                                 \
+        r5 = _mm256_permute2x128_si256(u1_, u5_, 0x31);                                 \
+        r6 = _mm256_permute2x128_si256(u2_, u6_, 0x31);                                 \
+        r7 = _mm256_permute2x128_si256(u3_, u7_, 0x31);                                 \
+    } while (0)
 
 #endif

@@ -46,50 +46,53 @@ static inline void gs_vec(__m256i *a, __m256i *b, const int32_t *v, const int32_
                       _mm256_srli_epi64(zt, 32));
 }
 
+/* Loads / stores the eight registers r0..r7 from p + 8*(base + step*i). */
+#define LOAD8(p, base, step)                                                            \
+    r0 = avx2_load((p) + 8 * ((base) + 0 * (step))), r1 = avx2_load((p) + 8 * ((base) + 1 * (step))), \
+    r2 = avx2_load((p) + 8 * ((base) + 2 * (step))), r3 = avx2_load((p) + 8 * ((base) + 3 * (step))), \
+    r4 = avx2_load((p) + 8 * ((base) + 4 * (step))), r5 = avx2_load((p) + 8 * ((base) + 5 * (step))), \
+    r6 = avx2_load((p) + 8 * ((base) + 6 * (step))), r7 = avx2_load((p) + 8 * ((base) + 7 * (step)))
+#define STORE8(p, base, step)                                                           \
+    avx2_store((p) + 8 * ((base) + 0 * (step)), r0), avx2_store((p) + 8 * ((base) + 1 * (step)), r1), \
+    avx2_store((p) + 8 * ((base) + 2 * (step)), r2), avx2_store((p) + 8 * ((base) + 3 * (step)), r3), \
+    avx2_store((p) + 8 * ((base) + 4 * (step)), r4), avx2_store((p) + 8 * ((base) + 5 * (step)), r5), \
+    avx2_store((p) + 8 * ((base) + 6 * (step)), r6), avx2_store((p) + 8 * ((base) + 7 * (step)), r7)
+
 /* Forward NTT; output in the transposed-block order of avx2.h. Each layer
- * adds at most q to the bound: |out| < |in| + 8q. */
+ * adds at most q to the bound: |out| < |in| + 8q. The eight working
+ * registers are named variables so that they stay in registers. */
 void cs_mldsa_ntt_avx2(cs_mldsa_poly *p)
 {
     int32_t *a = p->c;
-    __m256i r[8];
+    __m256i r0, r1, r2, r3, r4, r5, r6, r7;
     /* Pass A: layers len 128, 64, 32 on registers m, m+4, ..., m+28. */
     for (unsigned m = 0; m < 4; m++) {
-        for (unsigned i = 0; i < 8; i++)
-            r[i] = avx2_load(a + 8 * (m + 4 * i));
-        for (unsigned i = 0; i < 4; i++)
-            ct_bc(&r[i], &r[i + 4], FZ(1));
-        ct_bc(&r[0], &r[2], FZ(2));
-        ct_bc(&r[1], &r[3], FZ(2));
-        ct_bc(&r[4], &r[6], FZ(3));
-        ct_bc(&r[5], &r[7], FZ(3));
-        for (unsigned i = 0; i < 4; i++)
-            ct_bc(&r[2 * i], &r[2 * i + 1], FZ(4 + i));
-        for (unsigned i = 0; i < 8; i++)
-            avx2_store(a + 8 * (m + 4 * i), r[i]);
+        LOAD8(a, m, 4);
+        ct_bc(&r0, &r4, FZ(1)), ct_bc(&r1, &r5, FZ(1));
+        ct_bc(&r2, &r6, FZ(1)), ct_bc(&r3, &r7, FZ(1));
+        ct_bc(&r0, &r2, FZ(2)), ct_bc(&r1, &r3, FZ(2));
+        ct_bc(&r4, &r6, FZ(3)), ct_bc(&r5, &r7, FZ(3));
+        ct_bc(&r0, &r1, FZ(4)), ct_bc(&r2, &r3, FZ(5));
+        ct_bc(&r4, &r5, FZ(6)), ct_bc(&r6, &r7, FZ(7));
+        STORE8(a, m, 4);
     }
     /* Pass B: layers len 16, 8, then transposed len 4, 2, 1, per block. */
     for (unsigned b = 0; b < 4; b++) {
         int32_t *blk = a + 64 * b;
         const int32_t *v = zeta_fwd_vec + 56 * b, *vt = zeta_fwd_vec_tw + 56 * b;
-        for (unsigned i = 0; i < 8; i++)
-            r[i] = avx2_load(blk + 8 * i);
-        ct_bc(&r[0], &r[2], FZ(8 + 2 * b));
-        ct_bc(&r[1], &r[3], FZ(8 + 2 * b));
-        ct_bc(&r[4], &r[6], FZ(9 + 2 * b));
-        ct_bc(&r[5], &r[7], FZ(9 + 2 * b));
-        for (unsigned i = 0; i < 4; i++)
-            ct_bc(&r[2 * i], &r[2 * i + 1], FZ(16 + 4 * b + i));
-        avx2_transpose8(r);
-        for (unsigned j = 0; j < 4; j++)
-            ct_vec(&r[j], &r[j + 4], v, vt);
-        ct_vec(&r[0], &r[2], v + 8, vt + 8);
-        ct_vec(&r[1], &r[3], v + 8, vt + 8);
-        ct_vec(&r[4], &r[6], v + 16, vt + 16);
-        ct_vec(&r[5], &r[7], v + 16, vt + 16);
-        for (unsigned h = 0; h < 4; h++)
-            ct_vec(&r[2 * h], &r[2 * h + 1], v + 24 + 8 * h, vt + 24 + 8 * h);
-        for (unsigned i = 0; i < 8; i++)
-            avx2_store(blk + 8 * i, r[i]);
+        LOAD8(blk, 0, 1);
+        ct_bc(&r0, &r2, FZ(8 + 2 * b)), ct_bc(&r1, &r3, FZ(8 + 2 * b));
+        ct_bc(&r4, &r6, FZ(9 + 2 * b)), ct_bc(&r5, &r7, FZ(9 + 2 * b));
+        ct_bc(&r0, &r1, FZ(16 + 4 * b)), ct_bc(&r2, &r3, FZ(17 + 4 * b));
+        ct_bc(&r4, &r5, FZ(18 + 4 * b)), ct_bc(&r6, &r7, FZ(19 + 4 * b));
+        AVX2_TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7);
+        ct_vec(&r0, &r4, v, vt), ct_vec(&r1, &r5, v, vt);
+        ct_vec(&r2, &r6, v, vt), ct_vec(&r3, &r7, v, vt);
+        ct_vec(&r0, &r2, v + 8, vt + 8), ct_vec(&r1, &r3, v + 8, vt + 8);
+        ct_vec(&r4, &r6, v + 16, vt + 16), ct_vec(&r5, &r7, v + 16, vt + 16);
+        ct_vec(&r0, &r1, v + 24, vt + 24), ct_vec(&r2, &r3, v + 32, vt + 32);
+        ct_vec(&r4, &r5, v + 40, vt + 40), ct_vec(&r6, &r7, v + 48, vt + 48);
+        STORE8(blk, 0, 1);
     }
 }
 
@@ -99,62 +102,56 @@ void cs_mldsa_ntt_avx2(cs_mldsa_poly *p)
 void cs_mldsa_invntt_avx2(cs_mldsa_poly *p)
 {
     int32_t *a = p->c;
-    __m256i r[8];
+    __m256i r0, r1, r2, r3, r4, r5, r6, r7;
     for (unsigned b = 0; b < 4; b++) {
         int32_t *blk = a + 64 * b;
         const int32_t *v = zeta_inv_vec + 56 * b, *vt = zeta_inv_vec_tw + 56 * b;
-        for (unsigned i = 0; i < 8; i++)
-            r[i] = avx2_load(blk + 8 * i);
-        for (unsigned h = 0; h < 4; h++)
-            gs_vec(&r[2 * h], &r[2 * h + 1], v + 8 * h, vt + 8 * h);
-        gs_vec(&r[0], &r[2], v + 32, vt + 32);
-        gs_vec(&r[1], &r[3], v + 32, vt + 32);
-        gs_vec(&r[4], &r[6], v + 40, vt + 40);
-        gs_vec(&r[5], &r[7], v + 40, vt + 40);
-        for (unsigned j = 0; j < 4; j++)
-            gs_vec(&r[j], &r[j + 4], v + 48, vt + 48);
-        avx2_transpose8(r);
-        for (unsigned i = 0; i < 4; i++)
-            gs_bc(&r[2 * i], &r[2 * i + 1], IZ(31 - 4 * b - i));
-        gs_bc(&r[0], &r[2], IZ(15 - 2 * b));
-        gs_bc(&r[1], &r[3], IZ(15 - 2 * b));
-        gs_bc(&r[4], &r[6], IZ(14 - 2 * b));
-        gs_bc(&r[5], &r[7], IZ(14 - 2 * b));
-        for (unsigned i = 0; i < 8; i++)
-            avx2_store(blk + 8 * i, r[i]);
+        LOAD8(blk, 0, 1);
+        gs_vec(&r0, &r1, v, vt), gs_vec(&r2, &r3, v + 8, vt + 8);
+        gs_vec(&r4, &r5, v + 16, vt + 16), gs_vec(&r6, &r7, v + 24, vt + 24);
+        gs_vec(&r0, &r2, v + 32, vt + 32), gs_vec(&r1, &r3, v + 32, vt + 32);
+        gs_vec(&r4, &r6, v + 40, vt + 40), gs_vec(&r5, &r7, v + 40, vt + 40);
+        gs_vec(&r0, &r4, v + 48, vt + 48), gs_vec(&r1, &r5, v + 48, vt + 48);
+        gs_vec(&r2, &r6, v + 48, vt + 48), gs_vec(&r3, &r7, v + 48, vt + 48);
+        AVX2_TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7);
+        gs_bc(&r0, &r1, IZ(31 - 4 * b)), gs_bc(&r2, &r3, IZ(30 - 4 * b));
+        gs_bc(&r4, &r5, IZ(29 - 4 * b)), gs_bc(&r6, &r7, IZ(28 - 4 * b));
+        gs_bc(&r0, &r2, IZ(15 - 2 * b)), gs_bc(&r1, &r3, IZ(15 - 2 * b));
+        gs_bc(&r4, &r6, IZ(14 - 2 * b)), gs_bc(&r5, &r7, IZ(14 - 2 * b));
+        STORE8(blk, 0, 1);
     }
     const __m256i f = _mm256_set1_epi32(INV_F), ft = _mm256_set1_epi32(INV_F_TW);
     const __m256i fz = _mm256_set1_epi32(INV_FZ), fzt = _mm256_set1_epi32(INV_FZ_TW);
     for (unsigned m = 0; m < 4; m++) {
-        for (unsigned i = 0; i < 8; i++)
-            r[i] = avx2_load(a + 8 * (m + 4 * i));
-        for (unsigned i = 0; i < 4; i++)
-            gs_bc(&r[2 * i], &r[2 * i + 1], IZ(7 - i));
-        gs_bc(&r[0], &r[2], IZ(3));
-        gs_bc(&r[1], &r[3], IZ(3));
-        gs_bc(&r[4], &r[6], IZ(2));
-        gs_bc(&r[5], &r[7], IZ(2));
-        for (unsigned i = 0; i < 4; i++) {
-            __m256i t = r[i];
-            r[i] = avx2_montmul(_mm256_add_epi32(t, r[i + 4]), f, ft, f, ft);
-            r[i + 4] = avx2_montmul(_mm256_sub_epi32(t, r[i + 4]), fz, fzt, fz, fzt);
-        }
-        for (unsigned i = 0; i < 8; i++)
-            avx2_store(a + 8 * (m + 4 * i), r[i]);
+        LOAD8(a, m, 4);
+        gs_bc(&r0, &r1, IZ(7)), gs_bc(&r2, &r3, IZ(6));
+        gs_bc(&r4, &r5, IZ(5)), gs_bc(&r6, &r7, IZ(4));
+        gs_bc(&r0, &r2, IZ(3)), gs_bc(&r1, &r3, IZ(3));
+        gs_bc(&r4, &r6, IZ(2)), gs_bc(&r5, &r7, IZ(2));
+#define LAST(x, y)                                                                      \
+    do {                                                                                \
+        __m256i t_ = x;                                                                 \
+        x = avx2_montmul(_mm256_add_epi32(t_, y), f, ft, f, ft);                        \
+        y = avx2_montmul(_mm256_sub_epi32(t_, y), fz, fzt, fz, fzt);                    \
+    } while (0)
+        LAST(r0, r4);
+        LAST(r1, r5);
+        LAST(r2, r6);
+        LAST(r3, r7);
+#undef LAST
+        STORE8(a, m, 4);
     }
 }
 
 /* FIPS order -> transposed-block order (ExpandA's output, see avx2.h). */
 void cs_mldsa_nttorder_avx2(cs_mldsa_poly *p)
 {
-    __m256i r[8];
+    __m256i r0, r1, r2, r3, r4, r5, r6, r7;
     for (unsigned b = 0; b < 4; b++) {
         int32_t *blk = p->c + 64 * b;
-        for (unsigned i = 0; i < 8; i++)
-            r[i] = avx2_load(blk + 8 * i);
-        avx2_transpose8(r);
-        for (unsigned i = 0; i < 8; i++)
-            avx2_store(blk + 8 * i, r[i]);
+        LOAD8(blk, 0, 1);
+        AVX2_TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7);
+        STORE8(blk, 0, 1);
     }
 }
 
