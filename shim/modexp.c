@@ -36,11 +36,23 @@ static int base_bytes(const cs_ossl *api, uint8_t *out, int nbytes, const BIGNUM
     return ok;
 }
 
+/* BIGNUM flags the shim understands: allocation and secure-heap markers,
+ * BN_FLG_CONSTTIME, and libcrypto's internal "fixed top" (0x10000), which
+ * RSA's CRT path sets on its operands. Anything else goes to libcrypto. */
+#define KNOWN_BN_FLAGS (BN_FLG_MALLOCED | BN_FLG_STATIC_DATA | BN_FLG_CONSTTIME | \
+                        BN_FLG_SECURE | 0x10000)
+
+static int unknown_flags(const cs_ossl *api, const BIGNUM *x)
+{
+    return api->get_flags(x, ~KNOWN_BN_FLAGS) != 0;
+}
+
 int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
                    const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx)
 {
     if (!api->is_odd(m) || api->is_negative(m) || api->is_negative(a) ||
-        api->is_negative(p) || !ctx)
+        api->is_negative(p) || !ctx || unknown_flags(api, a) || unknown_flags(api, p) ||
+        unknown_flags(api, m))
         return -1;
     unsigned bits = (unsigned)api->num_bits(m);
     if (bits < k->min_bits || bits > k->max_bits || bits < CS_BN_MIN_BITS ||
