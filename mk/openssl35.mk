@@ -7,7 +7,7 @@ OPENSSL35 := $(BUILD)/openssl35/bin/openssl
 openssl35: $(OPENSSL35)
 
 # Re-run when the script changes; the script itself skips work already done.
-$(OPENSSL35): scripts/fetch-openssl35.sh
+$(OPENSSL35): scripts/fetch-openssl35.sh scripts/fetch-debian-openssl.sh
 	@rm -f $(BUILD)/openssl35/.done
 	scripts/fetch-openssl35.sh $(BUILD)/openssl35
 

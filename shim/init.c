@@ -16,5 +16,6 @@ __attribute__((constructor)) static void cryptoshim_init(void)
     const char *stats = secure_getenv("CRYPTOSHIM_STATS");
     if (stats && *stats)
         cs_stats_open(stats);
-    cs_ossl_resolve(&cs_ossl30);
+    if (!cs_ossl_resolve(&cs_ossl30))
+        cs_ossl_resolve(&cs_ossl11);
 }

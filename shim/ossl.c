@@ -6,6 +6,7 @@
 #include "ossl.h"
 
 cs_ossl cs_ossl30 = {.version = "OPENSSL_3.0.0"};
+cs_ossl cs_ossl11 = {.version = "OPENSSL_1_1_0"};
 
 static void *sym(void *handle, const cs_ossl *api, const char *name)
 {
@@ -52,7 +53,8 @@ int cs_ossl_resolve(cs_ossl *api)
         return 1;
     /* libcrypto opened later with RTLD_LOCAL is not in the global scope:
      * reach it by name if it is loaded, without loading anything. */
-    void *h = dlopen("libcrypto.so.3", RTLD_LAZY | RTLD_NOLOAD);
+    void *h = dlopen(api == &cs_ossl11 ? "libcrypto.so.1.1" : "libcrypto.so.3",
+                     RTLD_LAZY | RTLD_NOLOAD);
     if (!h)
         return 0;
     int ok = cs_ossl_resolve_from(api, h);

@@ -32,8 +32,9 @@ typedef struct cs_ossl {
     void (*ctx_end)(BN_CTX *ctx);
 } cs_ossl;
 
-/* The table for OpenSSL 3.x processes. */
+/* The tables for OpenSSL 3.x and 1.1.x processes (only one resolves). */
 extern cs_ossl cs_ossl30;
+extern cs_ossl cs_ossl11;
 
 /* Resolves api's functions from the libcrypto loaded in this process (the
  * next definition after the shim, or an already-loaded libcrypto.so.3).

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Usage: fetch-debian-openssl.sh DEST SUITE PACKAGE...
+# Fetches another Debian release's OpenSSL (the `openssl` program, its
+# libssl/libcrypto package and the runtime libraries they need) into DEST
+# without installing anything on the system, and writes DEST/bin/openssl, a
+# wrapper that runs the unpacked binary through the unpacked dynamic loader
+# so LD_PRELOAD in the environment still applies. Idempotent: does nothing
+# once DEST/.done exists. Used for OpenSSL 3.5 (Debian 13, `make openssl35`)
+# and OpenSSL 1.1.1 (Debian 11, `make openssl11`).
+#
+# apt runs with a private state, cache and source list. The sources are
+# derived from the machine's configured Debian sources (so whatever mirror
+# this machine uses), keeping only Debian archive entries and replacing the
+# release suite with SUITE. No host name is written here.
+set -euo pipefail
+
+if [ $# -lt 3 ]; then
+    echo "usage: $0 DEST SUITE PACKAGE..." >&2
+    exit 2
+fi
+DEST=$1 SUITE=$2
+shift 2
+PKGS=("$@")
+ARCH=$(dpkg --print-architecture)
+if [ "$ARCH" != amd64 ]; then
+    echo "fetch-debian-openssl: only amd64 is supported (this is $ARCH)" >&2
+    exit 1
+fi
+MULTIARCH=x86_64-linux-gnu
+
+mkdir -p "$DEST"
+DEST=$(cd "$DEST" && pwd)
+if [ -f "$DEST/.done" ] && [ -x "$DEST/bin/openssl" ]; then
+    exit 0
+fi
+
+APT=$DEST/apt
+mkdir -p "$APT/state/lists/partial" "$APT/cache/archives/partial" \
+         "$APT/etc/sources.list.d" "$APT/etc/preferences.d" "$APT/debs"
+: >"$APT/state/status"
+
+# Prints "URI COMPONENTS SIGNED_BY" for each Debian archive source (not the
+# security archive, not third-party repositories), one per line.
+debian_sources() {
+    local f
+    # One-line format: deb [opts] URI SUITE COMPONENTS...
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -f "$f" ] || continue
+        awk '$1 == "deb" {
+                i = 2; signed = "-"
+                if ($2 ~ /^\[/) {
+                    while (i <= NF) {
+                        if ($i ~ /signed-by=/) { s = $i; sub(/.*signed-by=/, "", s); sub(/\]$/, "", s); signed = s }
+                        if ($i ~ /\]$/) { i++; break }
+                        i++
+                    }
+                }
+                uri = $i; suite = $(i + 1); comps = ""
+                for (j = i + 2; j <= NF; j++) comps = comps (comps == "" ? "" : ",") $j
+                print uri, suite, comps, signed
+            }' "$f"
+    done
+    # deb822 format: stanzas separated by blank lines.
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] || continue
+        awk 'function flush() {
+                if (types ~ /(^| )deb( |$)/ && enabled != "no")
+                    for (u = 1; u <= nu; u++) for (s = 1; s <= ns; s++)
+                        print uris[u], suites[s], comps, (signed == "" ? "-" : signed)
+                types = ""; nu = 0; ns = 0; comps = ""; signed = ""; enabled = ""
+            }
+            /^[ \t]*#/ { next }
+            /^[ \t]*$/ { flush(); next }
+            {
+                key = $1; sub(/:$/, "", key); key = tolower(key)
+                if (key == "types") { types = ""; for (j = 2; j <= NF; j++) types = types " " $j; types = types " " }
+                else if (key == "uris") { for (j = 2; j <= NF; j++) uris[++nu] = $j }
+                else if (key == "suites") { for (j = 2; j <= NF; j++) suites[++ns] = $j }
+                else if (key == "components") { comps = ""; for (j = 2; j <= NF; j++) comps = comps (comps == "" ? "" : ",") $j }
+                else if (key == "signed-by") signed = $2
+                else if (key == "enabled") enabled = tolower($2)
+            }
+            END { flush() }' "$f"
+    done
+}
+
+# Keep the main archive's release suite only (not -security, -updates,
+# -backports): the release suite alone has every package at a consistent
+# version. The URI must look like a Debian archive (path ending in /debian).
+list=$APT/etc/sources.list
+: >"$list"
+while read -r uri suite comps signed; do
+    case $suite in *-*) continue ;; esac
+    case ${uri%/} in */debian) ;; *) continue ;; esac
+    opts="arch=$ARCH"
+    [ "$signed" != "-" ] && opts="$opts signed-by=$signed"
+    echo "deb [$opts] $uri $SUITE ${comps//,/ }" >>"$list"
+done < <(debian_sources | sort -u)
+if [ ! -s "$list" ]; then
+    echo "fetch-debian-openssl: no Debian archive source configured in /etc/apt" >&2
+    exit 1
+fi
+
+aptopts=(
+    -o "Dir::State=$APT/state"
+    -o "Dir::State::status=$APT/state/status"
+    -o "Dir::Cache=$APT/cache"
+    -o "Dir::Etc::sourcelist=$list"
+    -o "Dir::Etc::sourceparts=$APT/etc/sources.list.d"
+    -o "Dir::Etc::preferences=$APT/etc/preferences"
+    -o "Dir::Etc::preferencesparts=$APT/etc/preferences.d"
+    -o "APT::Architecture=$ARCH"
+    -o "APT::Architectures=$ARCH"
+    -o "Debug::NoLocking=1"
+    -o "APT::Sandbox::User=$(id -un)"
+)
+apt-get -q "${aptopts[@]}" update >"$APT/update.log" 2>&1 || {
+    cat "$APT/update.log" >&2
+    exit 1
+}
+(cd "$APT/debs" && apt-get -q "${aptopts[@]}" download "${PKGS[@]}") >"$APT/download.log" 2>&1 || {
+    cat "$APT/download.log" >&2
+    exit 1
+}
+
+ROOT=$DEST/root
+rm -rf "$ROOT"
+mkdir -p "$ROOT"
+for deb in "$APT"/debs/*.deb; do
+    dpkg -x "$deb" "$ROOT"
+done
+
+# Library directories of the unpacked tree (merged /usr or not).
+libdirs=
+for d in usr/lib/$MULTIARCH lib/$MULTIARCH; do
+    [ -d "$ROOT/$d" ] || continue
+    case ":$libdirs:" in *":$d:"*) continue ;; esac
+    libdirs=${libdirs:+$libdirs:}$d
+done
+loader=
+for l in usr/lib64/ld-linux-x86-64.so.2 lib64/ld-linux-x86-64.so.2 \
+         usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 lib/x86_64-linux-gnu/ld-linux-x86-64.so.2; do
+    if [ -e "$ROOT/$l" ]; then loader=$l; break; fi
+done
+if [ ! -x "$ROOT/usr/bin/openssl" ]; then
+    echo "fetch-debian-openssl: openssl binary missing after unpacking" >&2
+    exit 1
+fi
+# Without libc6 among PACKAGES the system's own loader and C library run it
+# (an older release's libcrypto on this newer C library; the shim, built
+# here, needs this C library too).
+loader_path=
+if [ -z "$loader" ]; then
+    loader_path=/lib64/ld-linux-x86-64.so.2
+# The loader may be an absolute symlink into the system; point at the file.
+elif [ -L "$ROOT/$loader" ]; then
+    target=$(readlink "$ROOT/$loader")
+    case $target in /*) loader=${target#/} ;; *) loader=$(realpath -m --relative-to="$ROOT" "$ROOT/$(dirname "$loader")/$target") ;; esac
+fi
+# Debian 13 ships no module in libssl3t64 (legacy is its own package); the
+# directory is still set so the system's 3.0 modules are never picked up.
+modules=usr/lib/$MULTIARCH/ossl-modules
+
+mkdir -p "$DEST/bin"
+cat >"$DEST/bin/openssl.tmp" <<EOF
+#!/bin/sh
+# Debian $SUITE's openssl run through a dynamic loader and the unpacked libraries
+# (written by scripts/fetch-debian-openssl.sh). LD_PRELOAD still applies: the
+# loader reads it from the environment. Configuration and modules default to
+# the unpacked tree's; set OPENSSL_CONF / OPENSSL_MODULES to override.
+# No subprocess here: each one would also get the preloaded library.
+case \$0 in */*) R=\${0%/*}/../root ;; *) R=\$(command -v "\$0"); R=\${R%/*}/../root ;; esac
+L=
+for d in $(echo "$libdirs" | tr ':' ' '); do L=\${L:+\$L:}\$R/\$d; done
+: "\${OPENSSL_CONF:=\$R/usr/lib/ssl/openssl.cnf}"
+: "\${OPENSSL_MODULES:=\$R/$modules}"
+export OPENSSL_CONF OPENSSL_MODULES
+exec "${loader_path:-\$R/$loader}" --library-path "\$L" "\$R/usr/bin/openssl" "\$@"
+EOF
+chmod 0755 "$DEST/bin/openssl.tmp"
+mv "$DEST/bin/openssl.tmp" "$DEST/bin/openssl"
+
+# The unpacked openssl.cnf is a symlink to /etc/ssl/openssl.cnf: point it at
+# the unpacked copy so the system's configuration is never read.
+if [ -L "$ROOT/usr/lib/ssl/openssl.cnf" ] && [ -f "$ROOT/etc/ssl/openssl.cnf" ]; then
+    ln -sfn ../../../etc/ssl/openssl.cnf "$ROOT/usr/lib/ssl/openssl.cnf"
+fi
+
+"$DEST/bin/openssl" version >/dev/null
+touch "$DEST/.done"
+echo "$("$DEST/bin/openssl" version) ($SUITE) in $DEST"
