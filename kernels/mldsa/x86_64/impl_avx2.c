@@ -34,7 +34,7 @@
     .unpack_t0 = cs_mldsa_unpack_t0_avx2, \
     .pack_eta = cs_mldsa_pack_eta_avx2, \
     .unpack_eta = cs_mldsa_unpack_eta_avx2, \
-    .pack_z = cs_mldsa_pack_z_portable, \
+    .pack_z = cs_mldsa_pack_z_avx2, \
     .unpack_z = cs_mldsa_unpack_z_avx2, \
     .pack_w1 = cs_mldsa_pack_w1_avx2,
 

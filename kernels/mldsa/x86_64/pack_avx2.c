@@ -1,8 +1,7 @@
 /* AVX2 bit packing: w1 (every signing attempt and verification), z
  * unpacking (ExpandMask, verification), t1, t0 and the eta-bounded s1/s2
- * (keygen and every signature's key decoding). FIPS 204 bit order:
- * coefficient i at bits [ib, (i+1)b), LSB first. Packing z (once per
- * signature, fields wider than 16 bits) stays portable. */
+ * (keygen and every signature's key decoding), z. FIPS 204 bit order:
+ * coefficient i at bits [ib, (i+1)b), LSB first. */
 #include <string.h>
 
 #include "avx2.h"
@@ -159,4 +158,33 @@ void cs_mldsa_unpack_eta_avx2(cs_mldsa_poly *a, const uint8_t *r, unsigned eta)
         unpack_eta8(a, r, 3, 2);
     else
         unpack_eta8(a, r, 4, (int32_t)eta);
+}
+
+/* Packs 8 b-bit lanes (16 < b <= 20) into b bytes: pairs merged in 64-bit
+ * slots (2b bits), then each pair of slots (4b bits, up to 80) in a
+ * 128-bit scalar, written as two runs of b/2 bytes. */
+static inline __attribute__((always_inline)) void pack8_wide(uint8_t *r, __m256i v, unsigned b)
+{
+    /* (the shift trick of pack8 needs b <= 16: here the halves are split) */
+    __m256i t = _mm256_or_si256(_mm256_and_si256(v, _mm256_set1_epi64x(0xFFFFFFFF)),
+                                _mm256_slli_epi64(_mm256_srli_epi64(v, 32), b));
+    uint64_t s0 = (uint64_t)_mm256_extract_epi64(t, 0), s1 = (uint64_t)_mm256_extract_epi64(t, 1);
+    uint64_t s2 = (uint64_t)_mm256_extract_epi64(t, 2), s3 = (uint64_t)_mm256_extract_epi64(t, 3);
+    unsigned __int128 lo = (unsigned __int128)s0 | (unsigned __int128)s1 << (2 * b);
+    unsigned __int128 hi = (unsigned __int128)s2 | (unsigned __int128)s3 << (2 * b);
+    memcpy(r, &lo, b / 2);
+    memcpy(r + b / 2, &hi, b / 2);
+}
+
+/* z: gamma1 - z in 18 bits (gamma1 = 2^17) or 20 bits (2^19). */
+void cs_mldsa_pack_z_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1)
+{
+    const __m256i base = _mm256_set1_epi32(gamma1);
+    if (gamma1 == (1 << 17)) {
+        for (unsigned i = 0; i < 32; i++)
+            pack8_wide(r + 18 * i, _mm256_sub_epi32(base, avx2_load(a->c + 8 * i)), 18);
+    } else {
+        for (unsigned i = 0; i < 32; i++)
+            pack8_wide(r + 20 * i, _mm256_sub_epi32(base, avx2_load(a->c + 8 * i)), 20);
+    }
 }
