@@ -6,6 +6,9 @@
 #if defined(__x86_64__)
 #include "x86_64/x86_kernels.h"
 #endif
+#if defined(__sparc__) && !defined(__arch64__)
+#include "sparc/sparc_kernels.h"
+#endif
 
 const cs_bn_kernel *const cs_bn_kernels[] = {
     &cs_bn_portable,
@@ -14,6 +17,9 @@ const cs_bn_kernel *const cs_bn_kernels[] = {
     &cs_bn_x86_avx2,
     &cs_bn_x86_adx,
     &cs_bn_x86_mulx,
+#endif
+#if defined(__sparc__) && !defined(__arch64__)
+    &cs_bn_sparc_v8,
 #endif
     NULL,
 };
