@@ -9,6 +9,9 @@
 #if defined(__sparc__) && !defined(__arch64__)
 #include "sparc/sparc_kernels.h"
 #endif
+#if defined(__s390x__)
+#include "s390x/s390x_kernels.h"
+#endif
 
 const cs_bn_kernel *const cs_bn_kernels[] = {
     &cs_bn_portable,
@@ -20,6 +23,9 @@ const cs_bn_kernel *const cs_bn_kernels[] = {
 #endif
 #if defined(__sparc__) && !defined(__arch64__)
     &cs_bn_sparc_v8,
+#endif
+#if defined(__s390x__)
+    &cs_bn_s390x_mlgr,
 #endif
     NULL,
 };
