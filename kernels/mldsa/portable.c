@@ -1,6 +1,9 @@
 /* The portable implementation table, the list of built-in implementations
  * and their accessors. */
 #include "mldsa_portable.h"
+#if defined(__s390x__)
+#include "s390x/s390x_mldsa.h"
+#endif
 
 const cs_mldsa_impl cs_mldsa_portable = {
     .name = "portable",
@@ -55,6 +58,10 @@ const cs_mldsa_impl *const cs_mldsa_impls[] = {
 #if defined(__x86_64__)
     &cs_mldsa_avx2,
     &cs_mldsa_avx512,
+#endif
+#if defined(__s390x__)
+    &cs_mldsa_s390x_vx,
+    &cs_mldsa_s390x_vx_cpacf,
 #endif
     NULL,
 };

@@ -14,6 +14,10 @@
 
 #if defined(__x86_64__)
 #include <cpuid.h>
+#elif defined(__s390x__)
+#include <sys/auxv.h>
+
+#include "kernels/mldsa/s390x/s390x_mldsa.h"
 #endif
 
 #define Q CS_MLDSA_Q
@@ -39,6 +43,10 @@ static uint32_t cpu_features(void)
                 f |= CS_CPU_AVX512IFMA;
         }
     }
+#elif defined(__s390x__)
+    if (getauxval(AT_HWCAP) & 2048UL) /* HWCAP_S390_VXRS */
+        f |= CS_CPU_S390_VX;
+    f |= cs_cpu_probe_s390_shake();
 #endif
     return f;
 }
