@@ -36,3 +36,27 @@ else
 	@ln -sf /usr/include/$(HOST_MULTIARCH)/openssl/configuration.h $@
 endif
 endif
+
+ifeq ($(CROSS),sparc32)
+# Emulated SPARC v7 arithmetic (every limb product a software multiply) is
+# far too slow for the long reference tests, so on sparc32 the kernel tests
+# other than kernel_bn_oldhw link a -mcpu=v8 build of the same sources. The
+# library's v7 objects are covered by kernel_bn_oldhw: the v7 helpers
+# against shift-and-add references, and the v7 portable kernel against the
+# independent v8 kernel at every size.
+V8_KERNEL_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/obj-v8/%,$(KERNEL_OBJS))
+V8_TESTS := $(filter-out $(BUILD)/tests/kernel_bn_oldhw,$(KERNEL_TESTS))
+
+$(BUILD)/obj-v8/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -mcpu=v8 -MMD -MP -c $< -o $@
+
+$(BUILD)/obj-v8/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -mcpu=v8 -c $< -o $@
+
+$(V8_TESTS): $(BUILD)/tests/%: tests/unit/%.c $(V8_KERNEL_OBJS) $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -mcpu=v8 -o $@ $< $(V8_KERNEL_OBJS) $(TEST_SUPPORT) -lm
+-include $(V8_KERNEL_OBJS:.o=.d)
+endif
