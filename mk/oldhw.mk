@@ -17,8 +17,15 @@ OSSL_INC := $(BUILD)/ossl-include
 HOST_MULTIARCH := $(shell gcc -print-multiarch 2>/dev/null)
 
 all: $(LIB)
-# -static is for the test programs; the library is a shared object.
+# -static is for the test programs; the library is a shared object. SPARC
+# v7 has no compare-and-swap, so the stats counters' atomics are calls into
+# libatomic there.
+ifeq ($(CROSS),sparc32)
+$(LIB): CROSS_CFLAGS := $(filter-out -static,$(CROSS_CFLAGS)) \
+    -Wl,--push-state,--no-as-needed -latomic -Wl,--pop-state
+else
 $(LIB): CROSS_CFLAGS := $(filter-out -static,$(CROSS_CFLAGS))
+endif
 $(call obj,$(SHIM_ALL) $(PROVIDER_SRCS)): OBJ_CFLAGS += -isystem $(OSSL_INC)
 $(call obj,$(SHIM_ALL) $(PROVIDER_SRCS)): | $(OSSL_INC)/openssl/configuration.h
 

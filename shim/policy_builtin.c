@@ -14,6 +14,18 @@ const cs_policy_rule cs_policy_builtin[] = {
     {"mod_exp", 0, 16384, "libcrypto"},
     {"mod_exp_consttime", 0, 16384, "libcrypto"},
 #else
+#if defined(__sparc__) && !defined(__arch64__)
+    /* 32-bit SPARC: a v8 CPU (MULDIV) gets the umul kernel, which replaces
+     * libcrypto's software multiply in a v7 build (docs/oldhw.md: guest
+     * instruction counts under qemu). Without MULDIV the rule does not apply
+     * and calls pass through. */
+    {"mod_exp", 256, 8192, "sparc_v8"},
+    {"mod_exp_consttime", 256, 8192, "sparc_v8"},
+#endif
+    /* s390x: OpenSSL's own mlgr assembly is the competitor and no s390x
+     * hardware was available to measure s390x_mlgr against it (emulated
+     * timings do not count), so calls pass through unless
+     * CRYPTOSHIM_KERNELS or a calibrated CRYPTOSHIM_POLICY says otherwise. */
     {"mod_exp", 0, 16384, "libcrypto"},
     {"mod_exp_consttime", 0, 16384, "libcrypto"},
 #endif

@@ -42,7 +42,7 @@ const cs_mldsa_impl cs_mldsa_s390x_vx = {
     .name = "s390x_vx",
     .cpu_features = CS_CPU_S390_VX,
     .keccakf1600 = cs_keccakf1600_portable,
-    .keccakf1600_x4 = NULL,
+    .keccakf1600_x4 = cs_keccakf1600_x4_vec, /* as portable */
     S390X_VX_OPS,
 };
 
