@@ -121,9 +121,18 @@ bats_suites() {
     done
 }
 
+# Emulated end-to-end suites (tests/cross/*.bats): `make test-cross` only.
+cross_e2e_suites() {
+    local f
+    for f in tests/cross/*.bats; do
+        [ -f "$f" ] || continue
+        run_suite "cross-e2e/$(basename "$f" .bats)" 7200 bats --tap "$f"
+    done
+}
+
 case ${1:-all} in
     unit) unit_suites ;;
-    cross) cross_suites ;;
+    cross) cross_suites; cross_e2e_suites ;;
     ct) ct_suites ;;
     unit-diff) unit_suites; diff_suites ;;
     all) diff_suites; unit_suites; ct_suites; cross_suites; bats_suites ;;
