@@ -74,6 +74,8 @@ TEST_SUPPORT := $(call obj,$(wildcard tests/unit/support/*.c))
 
 .PHONY: all install test test-unit unit-build tests-build ct asan valgrind clean openssl35 demo test-cross
 .DEFAULT_GOAL := all
+# Keep intermediate objects: nothing may print after the test summary line.
+.SECONDARY:
 
 ifeq ($(CROSS),)
 all: $(LIB) $(CLI) $(BUILD)/cryptoshim.so
