@@ -1,10 +1,271 @@
-/* `cryptoshim calibrate`: placeholder until measured dispatch lands. */
+/* `cryptoshim calibrate [-o FILE] [-t SECONDS]`: times every usable kernel
+ * and libcrypto's own function for each operation and modulus size class on
+ * this machine, in interleaved rounds, and writes a policy file (the format
+ * of cs_policy_parse) choosing, per class, the fastest kernel only where it
+ * beats libcrypto in every exponent case measured; the times go in comments.
+ * Point CRYPTOSHIM_POLICY at the file to use it. */
+#include <openssl/bn.h>
+#include <openssl/crypto.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include "../controls.h"
+#include "../dispatch.h"
+#include "../modexp.h"
+#include "bn_util.h"
 #include "cli.h"
+
+#define MAX_CAND 8
+#define ROUNDS 7
+/* A kernel must be this much faster than libcrypto to be chosen: below it
+ * the difference is within what a shared machine's noise can fake. */
+#define MARGIN 1.03
+
+/* Size classes: a class covers moduli above the previous class up to its own
+ * size, and is measured at its own size. */
+static const unsigned classes[] = {1024, 1536, 2048, 3072, 4096, 8192};
+
+/* One exponent case of an operation: its length (0 = the modulus' length). */
+struct ecase {
+    const char *label;
+    int ebits;
+    int e65537;
+};
+
+static const struct ecase public_cases[] = {{"e=65537", 17, 1}, {"full", 0, 0}};
+static const struct ecase secret_cases[] = {{"full", 0, 0}, {"256-bit", 256, 0}};
+
+/* The paired secret-exponent call libcrypto offers for RSA's CRT halves
+ * (its AVX-512 IFMA path at 1024 bits in 3.0): the shim serves it with two
+ * kernel calls, so it is measured as its own operation. */
+#define OP_X2 "mod_exp_consttime_x2"
+
+struct cand {
+    const cs_bn_kernel *k; /* NULL: libcrypto */
+    double t[ROUNDS];      /* seconds per operation in each round */
+};
+
+/* Seconds per operation of one candidate over a batch of calls lasting about
+ * `secs` (at least one call); 0 when the call failed. */
+/* Second operand set for the paired operation (ct == 2). */
+static struct {
+    BIGNUM *r, *a, *p, *m;
+    BN_MONT_CTX *mont;
+} x2;
+
+static double batch(cs_ossl *api, const cs_bn_kernel *k, int ct, BIGNUM *r, BIGNUM *a,
+                    BIGNUM *p, BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *mont, double secs)
+{
+    long n = 0;
+    double t0 = cli_now(), t;
+    do {
+        int ok;
+        if (ct == 2)
+            ok = k ? cs_modexp_with(api, k, 1, r, a, p, m, ctx) == 1 &&
+                         cs_modexp_with(api, k, 1, x2.r, x2.a, x2.p, x2.m, ctx) == 1
+                   : BN_mod_exp_mont_consttime_x2(r, a, p, m, mont, x2.r, x2.a, x2.p, x2.m,
+                                                  x2.mont, ctx);
+        else
+            ok = k ? cs_modexp_with(api, k, ct, r, a, p, m, ctx) == 1
+                   : (ct ? BN_mod_exp_mont_consttime(r, a, p, m, ctx, mont)
+                         : BN_mod_exp_mont(r, a, p, m, ctx, mont));
+        if (!ok)
+            return 0;
+        n++;
+        t = cli_now();
+    } while (t - t0 < secs);
+    return (t - t0) / (double)n;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Median of a candidate's rounds (robust against a neighbour's burst). */
+static double median(const struct cand *c)
+{
+    double s[ROUNDS];
+    memcpy(s, c->t, sizeof s);
+    qsort(s, ROUNDS, sizeof s[0], cmp_double);
+    return s[ROUNDS / 2];
+}
+
+/* Measures all candidates for one (operation, size, exponent case) with
+ * interleaved rounds; fills med[] (seconds, 0 = failed). */
+static int measure(cs_ossl *api, struct cand *cands, int ncand, int ct, unsigned bits,
+                   const struct ecase *ec, double budget, double *med)
+{
+    BN_CTX *ctx = BN_CTX_new();
+    BIGNUM *m = BN_new(), *a = BN_new(), *p = BN_new(), *r = BN_new(), *check = BN_new();
+    BN_MONT_CTX *mont = BN_MONT_CTX_new();
+    int ok = ctx && m && a && p && r && check && mont &&
+             cli_random_operands(m, a, p, (int)bits, ec->ebits ? ec->ebits : (int)bits) &&
+             (!ec->e65537 || BN_set_word(p, 65537)) && BN_MONT_CTX_set(mont, m, ctx);
+    if (ct == 2) {
+        x2.r = BN_new(), x2.a = BN_new(), x2.p = BN_new(), x2.m = BN_new();
+        x2.mont = BN_MONT_CTX_new();
+        ok = ok && x2.r && x2.a && x2.p && x2.m && x2.mont &&
+             cli_random_operands(x2.m, x2.a, x2.p, (int)bits, (int)bits) &&
+             BN_MONT_CTX_set(x2.mont, x2.m, ctx);
+    }
+    if (ok && ct)
+        BN_set_flags(p, BN_FLG_CONSTTIME);
+    /* Every candidate must give libcrypto's answer before it is timed. */
+    ok = ok && BN_mod_exp_mont(check, a, p, m, ctx, mont);
+    for (int i = 0; ok && i < ncand; i++) {
+        med[i] = 0;
+        if (cands[i].k && (cs_modexp_with(api, cands[i].k, ct, r, a, p, m, ctx) != 1 ||
+                           BN_cmp(r, check) != 0))
+            cands[i].k = NULL, med[i] = -1; /* disqualified below */
+    }
+    double slice = budget / ROUNDS / ncand;
+    for (int round = 0; ok && round < ROUNDS; round++)
+        for (int j = 0; j < ncand; j++) {
+            int i = (j + round) % ncand; /* rotate who goes first */
+            if (med[i] < 0)
+                continue;
+            cands[i].t[round] = batch(api, cands[i].k, ct, r, a, p, m, ctx, mont, slice);
+        }
+    for (int i = 0; ok && i < ncand; i++)
+        med[i] = med[i] < 0 ? 0 : median(&cands[i]);
+    BN_free(m), BN_free(a), BN_free(p), BN_free(r), BN_free(check);
+    BN_MONT_CTX_free(mont);
+    if (ct == 2) {
+        BN_free(x2.r), BN_free(x2.a), BN_free(x2.p), BN_free(x2.m);
+        BN_MONT_CTX_free(x2.mont);
+        memset(&x2, 0, sizeof x2);
+    }
+    BN_CTX_free(ctx);
+    return ok;
+}
+
+/* The CPU's model name from /proc/cpuinfo, for the file's header. */
+static void cpu_model(char *out, size_t cap)
+{
+    snprintf(out, cap, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (colon && !strncmp(line, "model name", 10)) {
+            snprintf(out, cap, "%s", colon + 2);
+            out[strcspn(out, "\n")] = 0;
+            break;
+        }
+    }
+    fclose(f);
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: cryptoshim calibrate [-o FILE] [-t SECONDS_PER_CASE]\n");
+}
 
 int cli_calibrate(int argc, char **argv)
 {
-    fprintf(stderr, "cryptoshim calibrate: no kernels to calibrate in this build\n");
-    return 1;
+    const char *out_path = NULL;
+    double budget = 1.0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out_path = argv[++i];
+        else if (!strcmp(argv[i], "-t") && i + 1 < argc && atof(argv[i + 1]) > 0)
+            budget = atof(argv[++i]);
+        else {
+            usage();
+            return 2;
+        }
+    }
+    cs_ossl *api = cli_ossl();
+    if (!api) {
+        fprintf(stderr, "cryptoshim calibrate: libcrypto functions not found\n");
+        return 1;
+    }
+    FILE *out = out_path ? fopen(out_path, "w") : stdout;
+    if (!out) {
+        perror(out_path);
+        return 1;
+    }
+    char model[160], date[32];
+    cpu_model(model, sizeof model);
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    fprintf(out, "# cryptoshim policy written by `cryptoshim calibrate -t %.2g` on %s\n", budget,
+            date);
+    fprintf(out, "# CPU: %s; features used:", model);
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((cs_cpu_features() & bit) && cs_cpu_feature_name(bit))
+            fprintf(out, " %s", cs_cpu_feature_name(bit));
+    fprintf(out, "; %s\n", OpenSSL_version(OPENSSL_VERSION));
+    fprintf(out, "# Median of %d interleaved rounds, microseconds per operation; a kernel\n"
+                 "# is chosen only if at least %.0f%% faster than libcrypto in every case.\n"
+                 "# %s: a pair of full-length secret exponentiations (RSA CRT), served\n"
+                 "# by the shim as two kernel calls against libcrypto's paired function.\n",
+            ROUNDS, (MARGIN - 1) * 100, OP_X2);
+
+    int status = 0;
+    for (int ct = 0; ct < 3; ct++) {
+        const char *op = ct == 2 ? OP_X2 : ct ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP;
+        const struct ecase *cases = ct ? secret_cases : public_cases;
+        int ncases = ct == 2 ? 1 : 2;
+        unsigned lo = 0;
+        for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++) {
+            unsigned bits = classes[c];
+            struct cand cands[MAX_CAND];
+            int ncand = 0;
+            memset(cands, 0, sizeof cands);
+            cands[ncand++].k = NULL;
+            for (const cs_bn_kernel *const *k = cs_bn_kernels; *k && ncand < MAX_CAND; k++)
+                if (cs_bn_kernel_usable(*k) && bits >= (*k)->min_bits && bits <= (*k)->max_bits)
+                    cands[ncand++].k = *k;
+            const cs_bn_kernel *names[MAX_CAND];
+            for (int i = 0; i < ncand; i++)
+                names[i] = cands[i].k;
+            /* worst[i]: candidate's worst ratio over libcrypto across cases. */
+            double worst[MAX_CAND];
+            for (int i = 0; i < ncand; i++)
+                worst[i] = 1e9;
+            for (int e = 0; e < ncases; e++) {
+                double med[MAX_CAND];
+                for (int i = 0; i < ncand; i++)
+                    cands[i].k = names[i];
+                double b = budget * (bits >= 8192 ? 3 : 1);
+                if (!measure(api, cands, ncand, ct, bits, &cases[e], b, med)) {
+                    fprintf(stderr, "cryptoshim calibrate: %s %u bits failed\n", op, bits);
+                    status = 1;
+                    continue;
+                }
+                fprintf(out, "# %-17s %5u bits, exponent %-7s:", op, bits, cases[e].label);
+                for (int i = 0; i < ncand; i++) {
+                    fprintf(out, " %s %.1f", names[i] ? names[i]->name : "libcrypto",
+                            med[i] * 1e6);
+                    double ratio = med[i] > 0 ? med[0] / med[i] : 0;
+                    if (ratio < worst[i])
+                        worst[i] = ratio;
+                }
+                fprintf(out, "\n");
+            }
+            int best = 0;
+            for (int i = 1; i < ncand; i++)
+                if (worst[i] >= MARGIN && (best == 0 || worst[i] > worst[best]))
+                    best = i;
+            if (best)
+                fprintf(out, "%s %u %u %s  # %.2fx libcrypto at worst\n", op, lo + 1, bits,
+                        names[best]->name, worst[best]);
+            fprintf(out, "%s %u %u libcrypto\n", op, lo + 1, bits);
+            fflush(out);
+            lo = bits;
+        }
+        fprintf(out, "%s %u %u libcrypto\n", op, lo + 1, 16384);
+    }
+    if (out != stdout && fclose(out) != 0) {
+        perror(out_path);
+        return 1;
+    }
+    return status;
 }
