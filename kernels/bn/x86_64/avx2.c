@@ -16,7 +16,7 @@
  * the q chain never waits on a vector round trip. Lane 0 is never read back. */
 static inline __attribute__((always_inline)) void
 amm_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
-         uint64_t n0, const size_t nv)
+         uint64_t n0, const size_t nv, const size_t iters)
 {
     __m256i VL[nv];
     const __m256i *A = (const __m256i *)a, *Mv = (const __m256i *)m;
@@ -27,7 +27,7 @@ amm_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
     const uint64_t a0 = a[0], m0 = m[0], m1 = m[1];
     const size_t K = 4 * nv;
     uint64_t x = a0 * b[0];
-    for (size_t i = 0; i < K; i++) {
+    for (size_t i = 0; i < iters; i++) {
         const uint64_t q = (x * n0) & M28;
         const uint64_t c = (x + m0 * q) >> 28;
         const __m256i B = _mm256_set1_epi64x((long long)b[i]);
@@ -46,7 +46,7 @@ amm_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
 #pragma GCC unroll 32
         for (size_t v = 0; v < nv; v++)
             VL[v] = _mm256_blend_epi32(rot[v], rot[v + 1], 0xC0);
-        const uint64_t bn = i + 1 < K ? b[i + 1] : 0;
+        const uint64_t bn = i + 1 < iters ? b[i + 1] : 0;
         x = y + c + m1 * q + a0 * bn;
     }
     uint64_t t[4 * nv] __attribute__((aligned(32)));
@@ -65,7 +65,7 @@ amm_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
 #define AMM_FIXED(NV)                                                                      \
     static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c) \
     {                                                                                      \
-        amm_core(r, a, b, c->m, c->n0, NV);                                                \
+        amm_core(r, a, b, c->m, c->n0, NV, c->iters);                                     \
     }
 AMM_FIXED(10)  /* 1024 bits */
 AMM_FIXED(14)  /* 1536 */
@@ -75,7 +75,7 @@ AMM_FIXED(28)  /* 3072 */
 /* Any other size: the same code with a run-time vector count. */
 static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c)
 {
-    amm_core(r, a, b, c->m, c->n0, c->K / 4);
+    amm_core(r, a, b, c->m, c->n0, c->K / 4, c->iters);
 }
 
 /* Sets up c for mont with the multiplication specialised to its size. */

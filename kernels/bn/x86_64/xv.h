@@ -1,6 +1,6 @@
 /* Shared core of the x86-64 vector kernels: numbers held as K small-radix
  * digits (w = 52 for AVX-512 IFMA, 28 for AVX2) and "almost Montgomery"
- * multiplication with R' = 2^(w*K), kept below 2m between operations. The
+ * multiplication with R' = 2^(w*iters), kept below 2m between operations. The
  * digit kernels supply only the multiplication; conversions, the R' constants
  * and the exponentiation ladders live in xv_exp.c. Internal header. */
 #ifndef CRYPTOSHIM_BN_X86_XV_H
@@ -27,7 +27,8 @@ typedef void xv_select_fn(uint64_t *out, const uint64_t *tab, size_t entries, si
 
 typedef struct xv_ctx {
     unsigned w;          /* digit bits */
-    size_t K;            /* digits, a multiple of 4, w*K >= bits+2 */
+    size_t K;            /* digits held, a multiple of 4 (whole vectors) */
+    size_t iters;        /* digits used, w*iters >= bits+2; R' = 2^(w*iters) */
     uint64_t n0;         /* -m^-1 mod 2^w */
     xv_amm_fn *amm;
     xv_amm_fn *asqr;     /* squaring (may be amm with a == b) */

@@ -89,7 +89,8 @@ int xv_setup(xv_ctx *c, const cs_mont *mont, unsigned w, xv_amm_fn *amm, xv_amm_
         return -1;
     size_t n = mont->n;
     c->w = w;
-    c->K = w == 64 ? n : ((mont->bits + 2 + w - 1) / w + 3) & ~(size_t)3;
+    c->iters = w == 64 ? n : (mont->bits + 2 + w - 1) / w;
+    c->K = w == 64 ? n : (c->iters + 3) & ~(size_t)3;
     if (c->K > XV_MAXK)
         return -1;
     c->n0 = w == 64 ? mont->n0 : mont->n0 & ((1ull << w) - 1);
@@ -100,7 +101,7 @@ int xv_setup(xv_ctx *c, const cs_mont *mont, unsigned w, xv_amm_fn *amm, xv_amm_
     to_digits(c, c->m, mont->m, n);
     cs_limb t[CS_BN_MAX_LIMBS];
     memcpy(t, mont->rr, n * sizeof *t);
-    shift_mod(t, 2 * (long)(w * c->K) - 128 * (long)n, mont->m, n);
+    shift_mod(t, 2 * (long)(w * c->iters) - 128 * (long)n, mont->m, n);
     to_digits(c, c->rr, t, n);
     memset(c->one, 0, sizeof c->one);
     c->one[0] = 1;
@@ -129,9 +130,10 @@ void xv_mont_mul(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *b
     uint64_t db[XV_MAXK] __attribute__((aligned(32)));
     uint64_t dx[XV_MAXK] __attribute__((aligned(32)));
     cs_limb x[CS_BN_MAX_LIMBS];
-    /* a*b/R = amm(amm(a, b), 2^(2wK - 64n)) since R' = 2^(wK), R = 2^(64n). */
+    /* a*b/R = amm(amm(a, b), 2^(2w*iters - 64n)) since R' = 2^(w*iters) and
+     * R = 2^(64n). */
     memcpy(x, c->mont->one, n * sizeof *x);
-    shift_mod(x, 2 * (long)(c->w * c->K) - 128 * (long)n, c->mont->m, n);
+    shift_mod(x, 2 * (long)(c->w * c->iters) - 128 * (long)n, c->mont->m, n);
     to_digits(c, dx, x, n);
     to_digits(c, da, a, n);
     to_digits(c, db, b, n);
