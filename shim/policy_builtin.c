@@ -8,11 +8,52 @@
 
 const cs_policy_rule cs_policy_builtin[] = {
 #if defined(__x86_64__)
-    /* libcrypto's assembly (MULX/ADX, AVX2, AVX-512 IFMA) beats the portable C
-     * kernel at every size on x86-64, so by default everything passes
-     * through until a faster x86-64 kernel is measured here. */
+    /* x86-64. Measured with `cryptoshim calibrate -t 1.5` on AMD EPYC (Zen 4:
+     * AVX2, BMI2, ADX, AVX-512 IFMA), OpenSSL 3.0.22, 2026-11-30, on two cores
+     * shared with other builds (load 5-7): median of 7 interleaved rounds,
+     * microseconds per operation, libcrypto called through its own function
+     * with the caller's BN_MONT_CTX. A rule applies only where its kernel can
+     * run, so CPUs without AVX-512 IFMA fall through to libcrypto.
+     *
+     * mod_exp, e = 65537 | full-length public exponent:
+     *   1024  libcrypto 13.3 ifma 11.3 avx2 21.6 adx 33.7 mulx 37.7 | libcrypto 771 ifma 392
+     *   1536  libcrypto 26.9 ifma 19.7 avx2 36.6                     | libcrypto 2384 ifma 1127
+     *   2048  libcrypto 46.1 ifma 32.1 avx2 72.8                     | libcrypto 5282 ifma 2591
+     *   3072  libcrypto 103  ifma 59.7 avx2 168                      | libcrypto 17988 ifma 7241
+     *   4096  libcrypto 178  ifma 83.8 adx 384                       | libcrypto 43537 ifma 18996
+     *   8192  libcrypto 752  adx 1542 mulx 2105 (no IFMA kernel)     | libcrypto 324140 adx 734210
+     * mod_exp_consttime, full-length | 256-bit secret exponent:
+     *   1024  libcrypto 818 ifma 443 avx2 1123     | libcrypto 237 ifma 116
+     *   1536  libcrypto 2567 ifma 1255 avx2 3029   | libcrypto 485 ifma 226
+     *   2048  libcrypto 6044 ifma 2554 avx2 7512   | libcrypto 898 ifma 361
+     *   3072  libcrypto 23891 ifma 11828           | libcrypto 1502 ifma 768
+     *   4096  libcrypto 34674 ifma 15074 adx 70665 | libcrypto 3160 ifma 1285
+     *   8192  libcrypto 321311 adx 719777          | libcrypto 11568 adx 23677
+     * mod_exp_consttime_x2 (a pair of full-length secret exps, RSA CRT; the
+     * shim runs two kernel calls against libcrypto's paired function):
+     *   1024  libcrypto 651 ifma 894 (libcrypto pairs the halves in AVX-512
+     *         IFMA and wins), 1536 libcrypto 5148 ifma 2557, 2048 libcrypto
+     *         11997 ifma 5616, 3072 36718 / 15543, 4096 81831 / 38991.
+     * The scalar ADX and MULX kernels lose to libcrypto's assembly at every
+     * size; AVX2 loses to libcrypto with ADX. With ADX and AVX-512 hidden
+     * from both (Haswell class: OPENSSL_ia32cap=~0x0:~0xd02b0000,
+     * CRYPTOSHIM_CPU=-adx,-avx512ifma) AVX2 beat libcrypto's mulq code by
+     * 1.2x at 1536 bits only (`calibrate -t 1`: mod_exp_consttime 2114 vs
+     * 2464 us, 256-bit 341 vs 499), but a rule cannot say "without ADX" and
+     * with ADX it loses (3029 vs 2567 us), so no rule names it; calibrate on
+     * such a machine to use it (docs/benchmarks.md).
+     *
+     * Until the paired entry consults the mod_exp_consttime_x2 rules, 1024-bit
+     * secret exponents stay with libcrypto: RSA-2048 signing reaches them
+     * through the paired call, where libcrypto is faster. */
+    {"mod_exp", 0, 4096, "x86_64-ifma"},
     {"mod_exp", 0, 16384, "libcrypto"},
+    {"mod_exp_consttime", 0, 1024, "libcrypto"},
+    {"mod_exp_consttime", 1025, 4096, "x86_64-ifma"},
     {"mod_exp_consttime", 0, 16384, "libcrypto"},
+    {"mod_exp_consttime_x2", 0, 1024, "libcrypto"},
+    {"mod_exp_consttime_x2", 1025, 4096, "x86_64-ifma"},
+    {"mod_exp_consttime_x2", 0, 16384, "libcrypto"},
 #else
 #if defined(__sparc__) && !defined(__arch64__)
     /* 32-bit SPARC: a v8 CPU (MULDIV) gets the umul kernel, which replaces
