@@ -29,11 +29,14 @@ const cs_policy_rule cs_policy_builtin[] = {
      *   3072  libcrypto 23891 ifma 11828           | libcrypto 1502 ifma 768
      *   4096  libcrypto 34674 ifma 15074 adx 70665 | libcrypto 3160 ifma 1285
      *   8192  libcrypto 321311 adx 719777          | libcrypto 11568 adx 23677
-     * mod_exp_consttime_x2 (a pair of full-length secret exps, RSA CRT; the
-     * shim runs two kernel calls against libcrypto's paired function):
-     *   1024  libcrypto 651 ifma 894 (libcrypto pairs the halves in AVX-512
-     *         IFMA and wins), 1536 libcrypto 5148 ifma 2557, 2048 libcrypto
-     *         11997 ifma 5616, 3072 36718 / 15543, 4096 81831 / 38991.
+     * A pair of full-length secret exps (RSA CRT halves): libcrypto's
+     * BN_mod_exp_mont_consttime_x2 against two kernel calls (which is how the
+     * shim serves the paired call, under the mod_exp_consttime rules):
+     *   1024  libcrypto 651 ifma 894: libcrypto pairs the halves in its own
+     *         AVX-512 IFMA code and wins, so 1024-bit secret exponents stay
+     *         with libcrypto (RSA-2048 signing goes through the paired call);
+     *   1536  libcrypto 5148 ifma 2557; 2048 11997 / 5616; 3072 36718 /
+     *   15543; 4096 81831 / 38991.
      * The scalar ADX and MULX kernels lose to libcrypto's assembly at every
      * size; AVX2 loses to libcrypto with ADX. With ADX and AVX-512 hidden
      * from both (Haswell class: OPENSSL_ia32cap=~0x0:~0xd02b0000,
@@ -41,19 +44,12 @@ const cs_policy_rule cs_policy_builtin[] = {
      * 1.2x at 1536 bits only (`calibrate -t 1`: mod_exp_consttime 2114 vs
      * 2464 us, 256-bit 341 vs 499), but a rule cannot say "without ADX" and
      * with ADX it loses (3029 vs 2567 us), so no rule names it; calibrate on
-     * such a machine to use it (docs/benchmarks.md).
-     *
-     * Until the paired entry consults the mod_exp_consttime_x2 rules, 1024-bit
-     * secret exponents stay with libcrypto: RSA-2048 signing reaches them
-     * through the paired call, where libcrypto is faster. */
-    {"mod_exp", 0, 4096, "x86_64-ifma"},
+     * such a machine to use it (docs/benchmarks.md). */
+    {"mod_exp", 512, 4096, "x86_64-ifma"},
     {"mod_exp", 0, 16384, "libcrypto"},
     {"mod_exp_consttime", 0, 1024, "libcrypto"},
     {"mod_exp_consttime", 1025, 4096, "x86_64-ifma"},
     {"mod_exp_consttime", 0, 16384, "libcrypto"},
-    {"mod_exp_consttime_x2", 0, 1024, "libcrypto"},
-    {"mod_exp_consttime_x2", 1025, 4096, "x86_64-ifma"},
-    {"mod_exp_consttime_x2", 0, 16384, "libcrypto"},
 #else
 #if defined(__sparc__) && !defined(__arch64__)
     /* 32-bit SPARC: a v8 CPU (MULDIV) gets the umul kernel, which replaces
