@@ -69,6 +69,35 @@ int cs_mldsa_verify_mu(const cs_mldsa_impl *impl, int ps, const uint8_t *sig, si
  * without seed or public key, and for pairwise checks). */
 int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const uint8_t *sk);
 
+/* Per-key precomputation, for a key used many times (a server's signing
+ * key, a CA's verification key): the expanded matrix A-hat, NTT(s1),
+ * NTT(s2), NTT(t0) and tr for a private key; A-hat, NTT(t1 * 2^d) and
+ * tr = H(pk) for a public key. Bound to impl (its NTT order). Outputs are
+ * exactly those of the unprepared functions. A prepared key is read-only
+ * after creation, so threads may share one. NULL on bad ps or no memory. */
+typedef struct cs_mldsa_prepared cs_mldsa_prepared;
+cs_mldsa_prepared *cs_mldsa_prepare_sk(const cs_mldsa_impl *impl, int ps, const uint8_t *sk);
+cs_mldsa_prepared *cs_mldsa_prepare_pk(const cs_mldsa_impl *impl, int ps, const uint8_t *pk);
+/* Wipes (the private parts are secrets) and frees; NULL is fine. */
+void cs_mldsa_prepared_free(cs_mldsa_prepared *pr);
+int cs_mldsa_prepared_ps(const cs_mldsa_prepared *pr);
+const cs_mldsa_impl *cs_mldsa_prepared_impl(const cs_mldsa_prepared *pr);
+/* tr: from sk for a prepared private key, H(pk) for a public one. */
+const uint8_t *cs_mldsa_prepared_tr(const cs_mldsa_prepared *pr);
+/* As cs_mldsa_sign / _sign_mu, with a prepared private key. */
+int cs_mldsa_sign_prepared(const cs_mldsa_prepared *pr, uint8_t *sig, const uint8_t *msg,
+                           size_t msglen, const uint8_t *ctx, size_t ctxlen,
+                           const uint8_t rnd[CS_MLDSA_RND_BYTES]);
+int cs_mldsa_sign_mu_prepared(const cs_mldsa_prepared *pr, uint8_t *sig,
+                              const uint8_t mu[CS_MLDSA_MU_BYTES],
+                              const uint8_t rnd[CS_MLDSA_RND_BYTES]);
+/* As cs_mldsa_verify / _verify_mu, with a prepared public key. */
+int cs_mldsa_verify_prepared(const cs_mldsa_prepared *pr, const uint8_t *sig, size_t siglen,
+                             const uint8_t *msg, size_t msglen, const uint8_t *ctx,
+                             size_t ctxlen);
+int cs_mldsa_verify_mu_prepared(const cs_mldsa_prepared *pr, const uint8_t *sig, size_t siglen,
+                                const uint8_t mu[CS_MLDSA_MU_BYTES]);
+
 /* Incremental SHAKE256, for mu = H(tr || 0 || ctxlen || ctx || M) over a
  * streamed message. The state is plain data: copy it to fork a stream. */
 typedef struct cs_shake256 {

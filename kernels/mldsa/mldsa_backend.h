@@ -108,9 +108,10 @@ struct cs_mldsa_impl {
      * reduction mod q: c is a challenge (SampleInBall output: public, at
      * most 64 coefficients +-1, the rest 0), |s_i| <= 2^23 with
      * 64 * max|s_i| < 2^31. c decides branches and indices (it is public);
-     * s must not. Signing uses it for c*s1, c*s2, c*t0 and verification
-     * for c*t1*2^13, so NTT-domain copies of s1, s2, t0, t1 are never
-     * needed. A backend may implement it sparsely or with its NTT. */
+     * s must not. (sign.c now multiplies by NTT(c) against NTT-domain
+     * copies of s1, s2, t0, t1 kept per key; this hook stays for tests,
+     * benchmarks and other callers.) A backend may implement it sparsely
+     * or with its NTT. */
     void (*mul_challenge)(cs_mldsa_poly *r, const cs_mldsa_poly *c, const cs_mldsa_poly *s);
 
     /* ---- Elementwise (any domain, order-independent) --------------- */

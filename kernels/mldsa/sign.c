@@ -25,6 +25,14 @@ static void wipe(void *p, size_t n)
     __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
+/* Heap workspace aligned for cs_mldsa_poly's 32-byte SIMD loads (malloc
+ * promises only 16), rounded up to a whole number of cache lines as
+ * aligned_alloc requires a multiple of the alignment. */
+static void *ws_alloc(size_t n)
+{
+    return aligned_alloc(64, (n + 63) & ~(size_t)63);
+}
+
 /* One-shot SHAKE256 over up to three input pieces. */
 static void shake256_3(const cs_mldsa_impl *impl, uint8_t *out, size_t outlen,
                        const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
@@ -80,7 +88,7 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     const cs_mldsa_params *p = cs_mldsa_params_get(ps);
     if (!p)
         return -1;
-    struct keygen_ws *w = malloc(sizeof *w);
+    struct keygen_ws *w = ws_alloc(sizeof *w);
     if (!w)
         return -1;
     uint8_t in[34];
@@ -139,7 +147,7 @@ int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const ui
     const cs_mldsa_params *p = cs_mldsa_params_get(ps);
     if (!p)
         return -1;
-    struct pkfromsk_ws *w = malloc(sizeof *w);
+    struct pkfromsk_ws *w = ws_alloc(sizeof *w);
     if (!w)
         return -1;
     const uint8_t *s = sk + 128;
@@ -198,9 +206,150 @@ static int unpack_hint(const cs_mldsa_params *p, cs_mldsa_poly *h, const uint8_t
     return 0;
 }
 
+/* Per-key state for signing and verifying: everything that depends only on
+ * the key, computed once. The NTT-domain vectors are in impl's NTT order,
+ * reduced by reduce32 (|x| < q), so they only ever meet impl's hooks. */
+struct cs_mldsa_prepared {
+    cs_mldsa_poly *mat;                   /* A-hat, k x l */
+    cs_mldsa_poly *s1hat, *s2hat, *t0hat; /* private key: NTT(s1), NTT(s2), NTT(t0) */
+    cs_mldsa_poly *t1hat;                 /* public key: NTT(t1 * 2^d) */
+    const cs_mldsa_impl *impl;
+    const cs_mldsa_params *p;
+    size_t bytes; /* of the whole allocation, wiped on free */
+    int priv;
+    uint8_t rho[32], key[32], tr[64];
+};
+
+/* Points the vectors of pr into polys (room for k*l + l + 2k polynomials
+ * for a private key, k*l + k for a public one). */
+static void prep_layout(cs_mldsa_prepared *pr, cs_mldsa_poly *polys, const cs_mldsa_impl *impl,
+                        const cs_mldsa_params *p, int priv)
+{
+    pr->impl = impl;
+    pr->p = p;
+    pr->priv = priv;
+    pr->mat = polys;
+    pr->s1hat = pr->s2hat = pr->t0hat = pr->t1hat = NULL;
+    if (priv) {
+        pr->s1hat = polys + p->k * p->l;
+        pr->s2hat = pr->s1hat + p->l;
+        pr->t0hat = pr->s2hat + p->k;
+    } else {
+        pr->t1hat = polys + p->k * p->l;
+    }
+}
+
+/* NTT of a in place, then reduced to |a_i| < q. */
+static void ntt_reduced(const cs_mldsa_impl *impl, cs_mldsa_poly *a)
+{
+    impl->ntt(a);
+    impl->reduce32(a);
+}
+
+/* Fills a laid-out private-key state from the expanded private key sk
+ * (FIPS 204 skDecode, ExpandA, and the NTTs Sign_internal needs). */
+static void prep_fill_sk(cs_mldsa_prepared *pr, const uint8_t *sk)
+{
+    const cs_mldsa_impl *impl = pr->impl;
+    const cs_mldsa_params *p = pr->p;
+    const uint8_t *s = sk + 128;
+    memcpy(pr->rho, sk, 32);
+    CS_DECLASSIFY(pr->rho, 32); /* public: it is also in pk */
+    memcpy(pr->key, sk + 32, 32);
+    memcpy(pr->tr, sk + 64, 64);
+    for (unsigned i = 0; i < p->l; i++, s += p->poly_eta_bytes) {
+        impl->unpack_eta(&pr->s1hat[i], s, p->eta);
+        ntt_reduced(impl, &pr->s1hat[i]);
+    }
+    for (unsigned i = 0; i < p->k; i++, s += p->poly_eta_bytes) {
+        impl->unpack_eta(&pr->s2hat[i], s, p->eta);
+        ntt_reduced(impl, &pr->s2hat[i]);
+    }
+    for (unsigned i = 0; i < p->k; i++, s += CS_MLDSA_POLY_T0_BYTES) {
+        impl->unpack_t0(&pr->t0hat[i], s);
+        ntt_reduced(impl, &pr->t0hat[i]);
+    }
+    impl->expand_a(impl, pr->mat, pr->rho, p->k, p->l);
+}
+
+/* Fills a laid-out public-key state from pk (pkDecode, ExpandA, NTT(t1*2^d)
+ * and, if want_tr, tr = H(pk)). */
+static void prep_fill_pk(cs_mldsa_prepared *pr, const uint8_t *pk, int want_tr)
+{
+    const cs_mldsa_impl *impl = pr->impl;
+    const cs_mldsa_params *p = pr->p;
+    memcpy(pr->rho, pk, 32);
+    memset(pr->key, 0, sizeof pr->key);
+    for (unsigned i = 0; i < p->k; i++) {
+        impl->unpack_t1(&pr->t1hat[i], pk + 32 + i * CS_MLDSA_POLY_T1_BYTES);
+        impl->shiftl(&pr->t1hat[i]);
+        ntt_reduced(impl, &pr->t1hat[i]);
+    }
+    impl->expand_a(impl, pr->mat, pr->rho, p->k, p->l);
+    if (want_tr)
+        shake256_3(impl, pr->tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
+    else
+        memset(pr->tr, 0, sizeof pr->tr);
+}
+
+/* Allocates a state for p's key sizes (header, then the polynomials). */
+static cs_mldsa_prepared *prep_alloc(const cs_mldsa_impl *impl, const cs_mldsa_params *p,
+                                     int priv)
+{
+    size_t hdr = (sizeof(cs_mldsa_prepared) + 63) & ~(size_t)63;
+    size_t npoly = p->k * p->l + (priv ? p->l + 2 * p->k : p->k);
+    size_t bytes = hdr + npoly * sizeof(cs_mldsa_poly);
+    uint8_t *m = ws_alloc(bytes);
+    if (!m)
+        return NULL;
+    cs_mldsa_prepared *pr = (cs_mldsa_prepared *)m;
+    prep_layout(pr, (cs_mldsa_poly *)(m + hdr), impl, p, priv);
+    pr->bytes = bytes;
+    return pr;
+}
+
+cs_mldsa_prepared *cs_mldsa_prepare_sk(const cs_mldsa_impl *impl, int ps, const uint8_t *sk)
+{
+    const cs_mldsa_params *p = cs_mldsa_params_get(ps);
+    cs_mldsa_prepared *pr = p ? prep_alloc(impl, p, 1) : NULL;
+    if (pr)
+        prep_fill_sk(pr, sk);
+    return pr;
+}
+
+cs_mldsa_prepared *cs_mldsa_prepare_pk(const cs_mldsa_impl *impl, int ps, const uint8_t *pk)
+{
+    const cs_mldsa_params *p = cs_mldsa_params_get(ps);
+    cs_mldsa_prepared *pr = p ? prep_alloc(impl, p, 0) : NULL;
+    if (pr)
+        prep_fill_pk(pr, pk, 1);
+    return pr;
+}
+
+void cs_mldsa_prepared_free(cs_mldsa_prepared *pr)
+{
+    if (!pr)
+        return;
+    wipe(pr, pr->bytes);
+    free(pr);
+}
+
+int cs_mldsa_prepared_ps(const cs_mldsa_prepared *pr)
+{
+    return pr->p->ps;
+}
+
+const cs_mldsa_impl *cs_mldsa_prepared_impl(const cs_mldsa_prepared *pr)
+{
+    return pr->impl;
+}
+
+const uint8_t *cs_mldsa_prepared_tr(const cs_mldsa_prepared *pr)
+{
+    return pr->tr;
+}
+
 struct sign_ws {
-    cs_mldsa_poly mat[MAXK * MAXL];
-    cs_mldsa_poly s1[MAXL], s2[MAXK], t0[MAXK];
     cs_mldsa_poly y[MAXL], z[MAXL];
     cs_mldsa_poly w[MAXK], h[MAXK];
     cs_mldsa_poly c, tmp, r1, r0;
@@ -208,31 +357,21 @@ struct sign_ws {
     uint8_t rhopp[64];
 };
 
-/* Sign_internal (FIPS 204 Algorithm 7) on mu. Each rejection check's
- * outcome is declassified (it decides a loop iteration, which timing
- * reveals anyway) and so is ctilde (a hash output that becomes public in
- * the accepted signature; in rejected rounds it is independent of
+/* Sign_internal (FIPS 204 Algorithm 7) on mu with a prepared private key.
+ * The challenge products c*s1, c*s2, c*t0 are NTT(c) times the stored
+ * NTT-domain vectors; after the inverse NTT, reduce32 yields the exact
+ * products (they are far below q/2), so the output is FIPS 204's. Each
+ * rejection check's outcome is declassified (it decides a loop iteration,
+ * which timing reveals anyway) and so is ctilde (a hash output that becomes
+ * public in the accepted signature; in rejected rounds it is independent of
  * everything the attacker sees). Nothing else secret decides a branch. */
-static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, uint8_t *sig,
-                         const uint8_t *sk, const uint8_t mu[64], const uint8_t rnd[32])
+static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *sig,
+                      const uint8_t mu[64], const uint8_t rnd[32])
 {
-    struct sign_ws *w = malloc(sizeof *w);
-    if (!w)
-        return -1;
+    const cs_mldsa_impl *impl = pr->impl;
+    const cs_mldsa_params *p = pr->p;
     const unsigned k = p->k, l = p->l;
-    const uint8_t *key = sk + 32, *s = sk + 128;
-    uint8_t rho[32];
-    memcpy(rho, sk, 32);
-    CS_DECLASSIFY(rho, 32); /* public: it is also in pk */
-
-    for (unsigned i = 0; i < l; i++, s += p->poly_eta_bytes)
-        impl->unpack_eta(&w->s1[i], s, p->eta);
-    for (unsigned i = 0; i < k; i++, s += p->poly_eta_bytes)
-        impl->unpack_eta(&w->s2[i], s, p->eta);
-    for (unsigned i = 0; i < k; i++, s += CS_MLDSA_POLY_T0_BYTES)
-        impl->unpack_t0(&w->t0[i], s);
-    shake256_3(impl, w->rhopp, 64, key, 32, rnd, 32, mu, 64);
-    impl->expand_a(impl, w->mat, rho, k, l);
+    shake256_3(impl, w->rhopp, 64, pr->key, 32, rnd, 32, mu, 64);
 
     const size_t w1_bytes = k * p->poly_w1_bytes;
     uint8_t *ctilde = sig;
@@ -245,7 +384,7 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
             impl->ntt(&w->z[i]);
         }
         for (unsigned i = 0; i < k; i++) {
-            impl->pointwise_acc_mont(&w->w[i], &w->mat[i * l], w->z, l);
+            impl->pointwise_acc_mont(&w->w[i], &pr->mat[i * l], w->z, l);
             impl->reduce32(&w->w[i]);
             impl->invntt_tomont(&w->w[i]);
             impl->caddq(&w->w[i]);
@@ -255,12 +394,15 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
         shake256_3(impl, ctilde, p->ctilde_bytes, mu, 64, w->w1buf, w1_bytes, NULL, 0);
         CS_DECLASSIFY(ctilde, p->ctilde_bytes);
         cs_mldsa_sample_in_ball(impl, &w->c, ctilde, p->ctilde_bytes, p->tau);
+        impl->ntt(&w->c); /* c-hat from here on */
 
-        /* z = y + c*s1 (exact), rejected if ||z|| >= gamma1 - beta. */
+        /* z = y + c*s1, rejected if ||z|| >= gamma1 - beta. */
         int reject = 0;
         for (unsigned i = 0; i < l; i++) {
-            impl->mul_challenge(&w->z[i], &w->c, &w->s1[i]);
+            impl->pointwise_mont(&w->z[i], &w->c, &pr->s1hat[i]);
+            impl->invntt_tomont(&w->z[i]);
             impl->add(&w->z[i], &w->z[i], &w->y[i]);
+            impl->reduce32(&w->z[i]);
             reject |= impl->chknorm(&w->z[i], p->gamma1 - (int32_t)p->beta);
         }
         CS_DECLASSIFY(&reject, sizeof reject);
@@ -273,13 +415,16 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
          * checks are combined, so only their joint outcome is revealed. */
         unsigned ones = 0;
         for (unsigned i = 0; i < k; i++) {
-            impl->mul_challenge(&w->tmp, &w->c, &w->s2[i]);
+            impl->pointwise_mont(&w->tmp, &w->c, &pr->s2hat[i]);
+            impl->invntt_tomont(&w->tmp);
             impl->sub(&w->tmp, &w->w[i], &w->tmp);
             impl->reduce32(&w->tmp);
             impl->caddq(&w->tmp);
             impl->decompose(&w->r1, &w->r0, &w->tmp, p->gamma2);
             reject |= impl->chknorm(&w->r0, p->gamma2 - (int32_t)p->beta);
-            impl->mul_challenge(&w->tmp, &w->c, &w->t0[i]);
+            impl->pointwise_mont(&w->tmp, &w->c, &pr->t0hat[i]);
+            impl->invntt_tomont(&w->tmp);
+            impl->reduce32(&w->tmp);
             reject |= impl->chknorm(&w->tmp, p->gamma2);
             impl->add(&w->tmp, &w->r0, &w->tmp);
             ones += impl->make_hint(&w->h[i], &w->tmp, &w->r1, p->gamma2);
@@ -295,10 +440,7 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
         pack_hint(p, zout + l * p->poly_z_bytes, w->h);
         break;
     }
-    wipe(w->s1, sizeof *w - offsetof(struct sign_ws, s1));
-    free(w);
     CS_DECLASSIFY(sig, p->sig_bytes);
-    return 0;
 }
 
 /* mu = H(tr || 0 || ctxlen || ctx || msg), the pure ML-DSA message
@@ -314,6 +456,61 @@ static void compute_mu(uint8_t mu[64], const uint8_t tr[64], const uint8_t *msg,
     cs_shake256_absorb(&st, ctx, ctxlen);
     cs_shake256_absorb(&st, msg, msglen);
     cs_shake256_squeeze(&st, mu, 64);
+}
+
+/* Signs mu with a prepared key in a fresh workspace. */
+static int sign_with(const cs_mldsa_prepared *pr, uint8_t *sig, const uint8_t mu[64],
+                     const uint8_t rnd[32])
+{
+    struct sign_ws *w = ws_alloc(sizeof *w);
+    if (!w)
+        return -1;
+    sign_core(pr, w, sig, mu, rnd);
+    wipe(w, sizeof *w);
+    free(w);
+    return 0;
+}
+
+int cs_mldsa_sign_mu_prepared(const cs_mldsa_prepared *pr, uint8_t *sig,
+                              const uint8_t mu[CS_MLDSA_MU_BYTES],
+                              const uint8_t rnd[CS_MLDSA_RND_BYTES])
+{
+    if (!pr || !pr->priv)
+        return -1;
+    return sign_with(pr, sig, mu, rnd);
+}
+
+int cs_mldsa_sign_prepared(const cs_mldsa_prepared *pr, uint8_t *sig, const uint8_t *msg,
+                           size_t msglen, const uint8_t *ctx, size_t ctxlen,
+                           const uint8_t rnd[CS_MLDSA_RND_BYTES])
+{
+    uint8_t mu[64];
+    if (!pr || !pr->priv || ctxlen > CS_MLDSA_MAX_CTX_BYTES || (ctxlen && !ctx))
+        return -1;
+    compute_mu(mu, pr->tr, msg, msglen, ctx, ctxlen);
+    return sign_with(pr, sig, mu, rnd);
+}
+
+/* Unprepared signing: the key state lives in the workspace for one call. */
+struct sign_full_ws {
+    cs_mldsa_prepared pr;
+    cs_mldsa_poly polys[MAXK * MAXL + MAXL + 2 * MAXK];
+    struct sign_ws s;
+};
+
+/* Sign_internal on the expanded private key sk: prepares, signs, wipes. */
+static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, uint8_t *sig,
+                         const uint8_t *sk, const uint8_t mu[64], const uint8_t rnd[32])
+{
+    struct sign_full_ws *w = ws_alloc(sizeof *w);
+    if (!w)
+        return -1;
+    prep_layout(&w->pr, w->polys, impl, p, 1);
+    prep_fill_sk(&w->pr, sk);
+    sign_core(&w->pr, &w->s, sig, mu, rnd);
+    wipe(w, sizeof *w);
+    free(w);
+    return 0;
 }
 
 int cs_mldsa_sign_mu(const cs_mldsa_impl *impl, int ps, uint8_t *sig, const uint8_t *sk,
@@ -338,53 +535,101 @@ int cs_mldsa_sign(const cs_mldsa_impl *impl, int ps, uint8_t *sig, const uint8_t
 }
 
 struct verify_ws {
-    cs_mldsa_poly mat[MAXK * MAXL];
-    cs_mldsa_poly z[MAXL], t1[MAXK], h[MAXK], w[MAXK];
+    cs_mldsa_poly z[MAXL], h[MAXK], w[MAXK];
     cs_mldsa_poly c, tmp;
     uint8_t w1buf[MAXK * 192];
 };
 
-/* Verify_internal (FIPS 204 Algorithm 8) on mu. Public data only. */
-static int verify_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p,
-                           const uint8_t *sig, const uint8_t mu[64], const uint8_t *pk)
+/* Verify_internal (FIPS 204 Algorithm 8) on mu with a prepared public key:
+ * w'approx = invNTT(A-hat * NTT(z) - NTT(c) * NTT(t1 * 2^d)), then UseHint.
+ * Public data only. */
+static int verify_core(const cs_mldsa_prepared *pr, struct verify_ws *w, const uint8_t *sig,
+                       const uint8_t mu[64])
 {
+    const cs_mldsa_impl *impl = pr->impl;
+    const cs_mldsa_params *p = pr->p;
     const unsigned k = p->k, l = p->l;
-    struct verify_ws *w = malloc(sizeof *w);
-    if (!w)
-        return -1;
-    int ret = -1;
     const uint8_t *ctilde = sig, *zin = sig + p->ctilde_bytes;
     if (unpack_hint(p, w->h, zin + l * p->poly_z_bytes))
-        goto out;
+        return -1;
     for (unsigned i = 0; i < l; i++) {
         impl->unpack_z(&w->z[i], zin + i * p->poly_z_bytes, p->gamma1);
         if (impl->chknorm(&w->z[i], p->gamma1 - (int32_t)p->beta))
-            goto out;
-    }
-    for (unsigned i = 0; i < k; i++)
-        impl->unpack_t1(&w->t1[i], pk + 32 + i * CS_MLDSA_POLY_T1_BYTES);
-    impl->expand_a(impl, w->mat, pk, k, l);
-    cs_mldsa_sample_in_ball(impl, &w->c, ctilde, p->ctilde_bytes, p->tau);
-    for (unsigned i = 0; i < l; i++)
+            return -1;
         impl->ntt(&w->z[i]);
-    /* w'approx = invNTT(A*z) - c*t1*2^d (the latter exact, < 2^29), then
-     * UseHint. */
+    }
+    cs_mldsa_sample_in_ball(impl, &w->c, ctilde, p->ctilde_bytes, p->tau);
+    impl->ntt(&w->c);
     for (unsigned i = 0; i < k; i++) {
-        impl->pointwise_acc_mont(&w->w[i], &w->mat[i * l], w->z, l);
-        impl->reduce32(&w->w[i]);
-        impl->invntt_tomont(&w->w[i]);
-        impl->shiftl(&w->t1[i]);
-        impl->mul_challenge(&w->tmp, &w->c, &w->t1[i]);
+        impl->pointwise_acc_mont(&w->w[i], &pr->mat[i * l], w->z, l);
+        impl->pointwise_mont(&w->tmp, &w->c, &pr->t1hat[i]);
         impl->sub(&w->w[i], &w->w[i], &w->tmp);
         impl->reduce32(&w->w[i]);
+        impl->invntt_tomont(&w->w[i]);
         impl->caddq(&w->w[i]);
         impl->use_hint(&w->tmp, &w->w[i], &w->h[i], p->gamma2);
         impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->tmp, p->gamma2);
     }
     uint8_t c2[64];
     shake256_3(impl, c2, p->ctilde_bytes, mu, 64, w->w1buf, k * p->poly_w1_bytes, NULL, 0);
-    ret = memcmp(c2, ctilde, p->ctilde_bytes) ? -1 : 0;
-out:
+    return memcmp(c2, ctilde, p->ctilde_bytes) ? -1 : 0;
+}
+
+/* Verifies with a prepared key in a fresh workspace. */
+static int verify_with(const cs_mldsa_prepared *pr, const uint8_t *sig, const uint8_t mu[64])
+{
+    struct verify_ws *w = ws_alloc(sizeof *w);
+    if (!w)
+        return -1;
+    int ret = verify_core(pr, w, sig, mu);
+    free(w);
+    return ret;
+}
+
+int cs_mldsa_verify_mu_prepared(const cs_mldsa_prepared *pr, const uint8_t *sig, size_t siglen,
+                                const uint8_t mu[CS_MLDSA_MU_BYTES])
+{
+    if (!pr || pr->priv || siglen != pr->p->sig_bytes)
+        return -1;
+    return verify_with(pr, sig, mu);
+}
+
+int cs_mldsa_verify_prepared(const cs_mldsa_prepared *pr, const uint8_t *sig, size_t siglen,
+                             const uint8_t *msg, size_t msglen, const uint8_t *ctx,
+                             size_t ctxlen)
+{
+    uint8_t mu[64];
+    if (!pr || pr->priv || siglen != pr->p->sig_bytes || ctxlen > CS_MLDSA_MAX_CTX_BYTES ||
+        (ctxlen && !ctx))
+        return -1;
+    compute_mu(mu, pr->tr, msg, msglen, ctx, ctxlen);
+    return verify_with(pr, sig, mu);
+}
+
+/* Unprepared verification: the key state lives in the workspace. */
+struct verify_full_ws {
+    cs_mldsa_prepared pr;
+    cs_mldsa_poly polys[MAXK * MAXL + MAXK];
+    struct verify_ws v;
+};
+
+/* Verify_internal on pk (tr computed only if want_tr; then mu is computed
+ * from msg/ctx here, else mu is given). */
+static int verify_pk(const cs_mldsa_impl *impl, const cs_mldsa_params *p, const uint8_t *sig,
+                     const uint8_t *mu_in, const uint8_t *pk, const uint8_t *msg, size_t msglen,
+                     const uint8_t *ctx, size_t ctxlen)
+{
+    struct verify_full_ws *w = ws_alloc(sizeof *w);
+    uint8_t mu[64];
+    if (!w)
+        return -1;
+    prep_layout(&w->pr, w->polys, impl, p, 0);
+    prep_fill_pk(&w->pr, pk, mu_in == NULL);
+    if (!mu_in) {
+        compute_mu(mu, w->pr.tr, msg, msglen, ctx, ctxlen);
+        mu_in = mu;
+    }
+    int ret = verify_core(&w->pr, &w->v, sig, mu_in);
     free(w);
     return ret;
 }
@@ -395,7 +640,7 @@ int cs_mldsa_verify_mu(const cs_mldsa_impl *impl, int ps, const uint8_t *sig, si
     const cs_mldsa_params *p = cs_mldsa_params_get(ps);
     if (!p || siglen != p->sig_bytes)
         return -1;
-    return verify_internal(impl, p, sig, mu, pk);
+    return verify_pk(impl, p, sig, mu, pk, NULL, 0, NULL, 0);
 }
 
 int cs_mldsa_verify(const cs_mldsa_impl *impl, int ps, const uint8_t *sig, size_t siglen,
@@ -403,10 +648,7 @@ int cs_mldsa_verify(const cs_mldsa_impl *impl, int ps, const uint8_t *sig, size_
                     const uint8_t *pk)
 {
     const cs_mldsa_params *p = cs_mldsa_params_get(ps);
-    uint8_t tr[64], mu[64];
     if (!p || siglen != p->sig_bytes || ctxlen > CS_MLDSA_MAX_CTX_BYTES || (ctxlen && !ctx))
         return -1;
-    shake256_3(impl, tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
-    compute_mu(mu, tr, msg, msglen, ctx, ctxlen);
-    return verify_internal(impl, p, sig, mu, pk);
+    return verify_pk(impl, p, sig, NULL, pk, msg, msglen, ctx, ctxlen);
 }
