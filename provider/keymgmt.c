@@ -54,6 +54,7 @@ static void km_free(void *vkey)
     cs_mldsa_key *key = vkey;
     if (!key)
         return;
+    cs_key_prepared_reset(key);
     cs_prov_cleanse(key, sizeof(*key));
     free(key);
 }
@@ -147,6 +148,7 @@ static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
     if (seedn == 0 && skn == 0 && pkn == 0)
         return 0;
 
+    cs_key_prepared_reset(key); /* derived from the material replaced here */
     key->has_seed = key->has_priv = key->has_pub = 0;
     int ok;
     if (seedn != 0) {

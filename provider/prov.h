@@ -60,7 +60,21 @@ typedef struct cs_mldsa_key {
     uint8_t seed[CS_MLDSA_SEED_BYTES];
     uint8_t pk[CS_MLDSA_MAX_PK_BYTES];
     uint8_t sk[CS_MLDSA_MAX_SK_BYTES];
+    /* Per-key precomputation for signing and verifying, made on first use
+     * and published with a compare-and-swap (keys are shared between
+     * threads); freed and wiped with the key or when its material changes.
+     * Accessed only through cs_key_prepared_*(). */
+    cs_mldsa_prepared *prep_sign, *prep_verify;
 } cs_mldsa_key;
+
+/* The key's prepared private (sign) or public (verify) state for impl,
+ * computed and published on first use; NULL if the key lacks that part, no
+ * memory, or impl differs from the one it was prepared for (then callers
+ * use the unprepared functions). */
+const cs_mldsa_prepared *cs_key_prepared_sign(cs_mldsa_key *key, const cs_mldsa_impl *impl);
+const cs_mldsa_prepared *cs_key_prepared_verify(cs_mldsa_key *key, const cs_mldsa_impl *impl);
+/* Frees both prepared states (for key free and key material changes). */
+void cs_key_prepared_reset(cs_mldsa_key *key);
 
 /* Dispatch tables, one per parameter set. */
 extern const OSSL_DISPATCH cs_mldsa44_keymgmt[], cs_mldsa65_keymgmt[], cs_mldsa87_keymgmt[];

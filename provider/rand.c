@@ -2,6 +2,7 @@
  * library context the provider runs in, reached through RAND_priv_bytes_ex
  * resolved at run time (the library never links libcrypto). */
 #define _GNU_SOURCE
+#include <string.h>
 #include <dlfcn.h>
 
 #include "prov.h"
@@ -41,9 +42,10 @@ int cs_prov_random(const cs_prov *prov, uint8_t *buf, size_t n)
 
 void cs_prov_cleanse(void *p, size_t n)
 {
-    volatile uint8_t *v = p;
-    while (n--)
-        *v++ = 0;
+    /* memset at full speed (a byte-wise volatile loop cost ~3 us per key
+     * free); the empty asm claims to read the memory, so the store stays. */
+    memset(p, 0, n);
+    __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
 int cs_prov_ct_equal(const uint8_t *a, const uint8_t *b, size_t n)

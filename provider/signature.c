@@ -245,11 +245,19 @@ static int sign_rnd(const sig_ctx *c, uint8_t rnd[CS_MLDSA_RND_BYTES])
  * pure encoding and M' = M for raw. */
 static int stream_start(sig_ctx *c)
 {
-    uint8_t tr[CS_MLDSA_TR_BYTES];
-    if (cs_mldsa_pk_tr(c->ps, tr, c->key->pk) != 0)
+    uint8_t trbuf[CS_MLDSA_TR_BYTES];
+    const uint8_t *tr = trbuf;
+    const cs_mldsa_prepared *pr;
+    /* tr = H(pk): kept in sk, or in the prepared public key, so it is
+     * hashed once per key rather than once per message. */
+    if (c->op == OP_SIGN && c->key->has_priv)
+        tr = c->key->sk + 64;
+    else if ((pr = cs_key_prepared_verify(c->key, cs_dispatch_mldsa(c->ps))))
+        tr = cs_mldsa_prepared_tr(pr);
+    else if (cs_mldsa_pk_tr(c->ps, trbuf, c->key->pk) != 0)
         return 0;
     cs_shake256_init(&c->stream);
-    cs_shake256_absorb(&c->stream, tr, sizeof tr);
+    cs_shake256_absorb(&c->stream, tr, CS_MLDSA_TR_BYTES);
     if (c->encoding == ENCODE_PURE) {
         uint8_t hdr[2] = {0, (uint8_t)c->context_len};
         cs_shake256_absorb(&c->stream, hdr, 2);
@@ -277,7 +285,9 @@ static int sign_mu(sig_ctx *c, uint8_t *sig, const uint8_t mu[CS_MLDSA_MU_BYTES]
     if (!sign_rnd(c, rnd))
         return 0;
     cs_stats_count(CS_OP_MLDSA_SIGN, cs_mldsa_impl_name(impl), (unsigned)c->ps);
-    int rc = cs_mldsa_sign_mu(impl, c->ps, sig, c->key->sk, mu, rnd);
+    const cs_mldsa_prepared *pr = cs_key_prepared_sign(c->key, impl);
+    int rc = pr ? cs_mldsa_sign_mu_prepared(pr, sig, mu, rnd)
+                : cs_mldsa_sign_mu(impl, c->ps, sig, c->key->sk, mu, rnd);
     cs_prov_cleanse(rnd, sizeof rnd);
     return rc == 0;
 }
@@ -288,6 +298,9 @@ static int verify_mu(sig_ctx *c, const uint8_t *sig, size_t siglen,
 {
     const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
     cs_stats_count(CS_OP_MLDSA_VERIFY, cs_mldsa_impl_name(impl), (unsigned)c->ps);
+    const cs_mldsa_prepared *pr = cs_key_prepared_verify(c->key, impl);
+    if (pr)
+        return cs_mldsa_verify_mu_prepared(pr, sig, siglen, mu) == 0;
     return cs_mldsa_verify_mu(impl, c->ps, sig, siglen, mu, c->key->pk) == 0;
 }
 
@@ -315,8 +328,10 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
         if (!sign_rnd(c, rnd))
             return 0;
         cs_stats_count(CS_OP_MLDSA_SIGN, cs_mldsa_impl_name(impl), (unsigned)c->ps);
-        ok = cs_mldsa_sign(impl, c->ps, sig, c->key->sk, msg, msglen, c->context,
-                           c->context_len, rnd) == 0;
+        const cs_mldsa_prepared *pr = cs_key_prepared_sign(c->key, impl);
+        ok = (pr ? cs_mldsa_sign_prepared(pr, sig, msg, msglen, c->context, c->context_len, rnd)
+                 : cs_mldsa_sign(impl, c->ps, sig, c->key->sk, msg, msglen, c->context,
+                                 c->context_len, rnd)) == 0;
         cs_prov_cleanse(rnd, sizeof rnd);
     } else {
         uint8_t mu[CS_MLDSA_MU_BYTES];
@@ -345,6 +360,10 @@ static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
     if (c->encoding == ENCODE_PURE) {
         const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
         cs_stats_count(CS_OP_MLDSA_VERIFY, cs_mldsa_impl_name(impl), (unsigned)c->ps);
+        const cs_mldsa_prepared *pr = cs_key_prepared_verify(c->key, impl);
+        if (pr)
+            return cs_mldsa_verify_prepared(pr, sig, siglen, msg, msglen, c->context,
+                                            c->context_len) == 0;
         return cs_mldsa_verify(impl, c->ps, sig, siglen, msg, msglen, c->context,
                                c->context_len, c->key->pk) == 0;
     }

@@ -24,12 +24,15 @@ static uint32_t cpu_features(void)
 #if defined(__x86_64__)
     unsigned a, b, c, d;
     if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5))) {
-        unsigned lo, hi;
+        unsigned lo, hi, b7 = b;
         __get_cpuid(1, &a, &b, &c, &d);
         if (c & (1u << 27)) {
             __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
             if ((lo & 6) == 6)
                 f |= CS_CPU_AVX2 | CS_CPU_BMI2;
+            /* AVX-512 F, IFMA, BW, VL and opmask/ZMM state (the avx512 impl) */
+            if ((lo & 0xE6) == 0xE6 && (b7 & 0xC0210000u) == 0xC0210000u)
+                f |= CS_CPU_AVX512IFMA;
         }
     }
 #endif
@@ -70,6 +73,26 @@ static void check(const cs_mldsa_impl *im, int ps, unsigned trial)
     PUBLIC(&rc, sizeof rc);
     tap_ok(rc == 0 && cs_mldsa_verify_mu(im, ps, sig, sigb, mu, pk) == 0,
            "ML-DSA-%d %s sign_mu (secret sk, rnd)", ps, im->name);
+
+    /* Prepared private key: made from the secret sk, then used to sign
+     * (the state itself stays secret: NTT(s1), NTT(s2), NTT(t0), K). */
+    static uint8_t sig2[CS_MLDSA_MAX_SIG_BYTES];
+    cs_mldsa_prepared *prs = cs_mldsa_prepare_sk(im, ps, sk);
+    PUBLIC(&prs, sizeof prs);
+    rc = prs ? cs_mldsa_sign_prepared(prs, sig2, msg, sizeof msg, ctx, 3, rnd) : -1;
+    PUBLIC(&rc, sizeof rc);
+    defined = VALGRIND_CHECK_MEM_IS_DEFINED(sig2, sigb) == 0;
+    rc |= prs ? cs_mldsa_sign_mu_prepared(prs, sig, mu, rnd) : -1;
+    PUBLIC(&rc, sizeof rc);
+    defined &= VALGRIND_CHECK_MEM_IS_DEFINED(sig, sigb) == 0;
+    cs_mldsa_prepared *prv = cs_mldsa_prepare_pk(im, ps, pk);
+    tap_ok(rc == 0 && defined && prv &&
+               cs_mldsa_verify_prepared(prv, sig2, sigb, msg, sizeof msg, ctx, 3) == 0 &&
+               cs_mldsa_verify_mu_prepared(prv, sig, sigb, mu) == 0,
+           "ML-DSA-%d %s prepare_sk, sign_prepared, sign_mu_prepared (secret sk, rnd)", ps,
+           im->name);
+    cs_mldsa_prepared_free(prs);
+    cs_mldsa_prepared_free(prv);
 
     rc = cs_mldsa_pk_from_sk(im, ps, pk2, sk);
     PUBLIC(&rc, sizeof rc);

@@ -117,8 +117,14 @@ static void sign_vectors(const cs_mldsa_impl *impl, int ps)
         uint8_t *wantpk = hexfield(grp, "publicKey", &pklen, &has);
         const json *tests = json_get(grp, "tests");
         int keyok = seedlen == CS_MLDSA_SEED_BYTES;
+        cs_mldsa_prepared *prs = NULL, *prv = NULL; /* every vector also goes through these */
         if (keyok) {
             int rc = cs_mldsa_keygen(impl, ps, pk, sk, seed);
+            prs = cs_mldsa_prepare_sk(impl, ps, sk);
+            prv = cs_mldsa_prepare_pk(impl, ps, pk);
+            tap_ok(prs && prv && !memcmp(cs_mldsa_prepared_tr(prs), sk + 64, 64) &&
+                       !memcmp(cs_mldsa_prepared_tr(prv), sk + 64, 64),
+                   "ML-DSA-%d %s prepared keys, tr = H(pk), group %zu", ps, impl->name, g);
             tap_ok(rc == 0 && pklen == pkb && !memcmp(pk, wantpk, pkb),
                    "ML-DSA-%d %s keygen from seed, group %zu", ps, impl->name, g);
             uint8_t pk2[CS_MLDSA_MAX_PK_BYTES];
@@ -154,11 +160,24 @@ static void sign_vectors(const cs_mldsa_impl *impl, int ps)
                                               pk) == 0;
                     else
                         ok &= rc != 0;
+                    memset(sig, 0, sigb);
+                    rc = cs_mldsa_sign_prepared(prs, sig, msg, msglen, ctx, ctxlen, r);
+                    if (valid)
+                        ok &= rc == 0 && !memcmp(sig, want, sigb) &&
+                              cs_mldsa_verify_prepared(prv, sig, sigb, msg, msglen, ctx,
+                                                       ctxlen) == 0;
+                    else
+                        ok &= rc != 0;
                 }
                 if (has_mu && mulen == 64) {
                     int rc = cs_mldsa_sign_mu(impl, ps, sig, sk, mu, r);
                     ok &= valid ? rc == 0 && !memcmp(sig, want, sigb) &&
                                       cs_mldsa_verify_mu(impl, ps, sig, sigb, mu, pk) == 0
+                                : 1;
+                    memset(sig, 0, sigb);
+                    rc = cs_mldsa_sign_mu_prepared(prs, sig, mu, r);
+                    ok &= valid ? rc == 0 && !memcmp(sig, want, sigb) &&
+                                      cs_mldsa_verify_mu_prepared(prv, sig, sigb, mu) == 0
                                 : 1;
                     if (has_msg && ctxlen <= 255) {
                         uint8_t mu2[64];
@@ -167,10 +186,12 @@ static void sign_vectors(const cs_mldsa_impl *impl, int ps)
                     }
                 }
             }
-            tap_ok(ok, "ML-DSA-%d %s sign tcId %d (%s)", ps, impl->name, id,
+            tap_ok(ok, "ML-DSA-%d %s sign tcId %d (%s), plain and prepared", ps, impl->name, id,
                    valid ? "valid" : "invalid");
             free(msg), free(ctx), free(mu), free(rnd), free(want);
         }
+        cs_mldsa_prepared_free(prs);
+        cs_mldsa_prepared_free(prv);
         free(seed), free(wantpk);
     }
     free(pk), free(sk), free(sig);
@@ -192,6 +213,7 @@ static void verify_vectors(const cs_mldsa_impl *impl, int ps)
         int has;
         uint8_t *pk = hexfield(grp, "publicKey", &pklen, &has);
         const json *tests = json_get(grp, "tests");
+        cs_mldsa_prepared *prv = pklen == pkb ? cs_mldsa_prepare_pk(impl, ps, pk) : NULL;
         for (size_t t = 0; tests && t < tests->n; t++) {
             const json *tc = tests->items[t];
             int id = (int)json_get(tc, "tcId")->num;
@@ -205,10 +227,15 @@ static void verify_vectors(const cs_mldsa_impl *impl, int ps)
             int rc = pklen != pkb ? -1
                                   : cs_mldsa_verify(impl, ps, sig, siglen, msg, msglen, ctx,
                                                     ctxlen, pk);
-            tap_ok((rc == 0) == valid, "ML-DSA-%d %s verify tcId %d (%s)", ps, impl->name, id,
+            /* The same verdict through the prepared public key. */
+            int rc2 = prv ? cs_mldsa_verify_prepared(prv, sig, siglen, msg, msglen, ctx, ctxlen)
+                          : -1;
+            tap_ok((rc == 0) == valid && rc2 == rc,
+                   "ML-DSA-%d %s verify tcId %d (%s), plain and prepared", ps, impl->name, id,
                    valid ? "valid" : "invalid");
             free(msg), free(ctx), free(sig);
         }
+        cs_mldsa_prepared_free(prv);
         free(pk);
     }
     json_free(doc);
