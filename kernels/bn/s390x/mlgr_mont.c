@@ -5,9 +5,8 @@
  * z13 vector facility only multiplies 32-bit elements (two 64-bit products
  * per instruction), which does not beat one 64x64 mlgr per product, so this
  * kernel is scalar. No branch or memory index depends on number values. */
-#include <string.h>
-
 #include "../exp_ladder.h"
+#include "../mont_cios.h"
 #include "s390x_kernels.h"
 
 #if CS_LIMB_BITS != 64
@@ -31,49 +30,10 @@ static inline cs_limb mac(cs_limb a, cs_limb b, cs_limb c, cs_limb d, cs_limb *h
     return (cs_limb)p;
 }
 
-/* r = t - m if t + top*2^(64n) >= m else t, without branching on values. */
-static void cond_sub(cs_limb *r, const cs_limb *t, cs_limb top, const cs_limb *m, size_t n)
-{
-    cs_limb d[CS_BN_MAX_LIMBS];
-    cs_limb borrow = 0;
-    for (size_t j = 0; j < n; j++) {
-        unsigned __int128 s = (unsigned __int128)t[j] - m[j] - borrow;
-        d[j] = (cs_limb)s;
-        borrow = (cs_limb)(s >> 64) & 1;
-    }
-    cs_limb keep = (cs_limb)0 - (borrow & ~top & 1);
-    for (size_t j = 0; j < n; j++)
-        r[j] = (t[j] & keep) | (d[j] & ~keep);
-}
-
-/* r = a*b/2^(64n) mod m for a, b < m; r may alias a or b. */
+/* r = a*b/R mod m for a, b < m; r may alias a or b. */
 static void mlgr_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const cs_mont *mont)
 {
-    size_t n = mont->n;
-    const cs_limb *m = mont->m;
-    cs_limb n0 = mont->n0;
-    cs_limb t[CS_BN_MAX_LIMBS + 2];
-    memset(t, 0, (n + 2) * sizeof(cs_limb));
-    for (size_t i = 0; i < n; i++) {
-        cs_limb bi = b[i], c = 0, hi;
-        for (size_t j = 0; j < n; j++) {
-            t[j] = mac(a[j], bi, t[j], c, &hi);
-            c = hi;
-        }
-        cs_limb s = t[n] + c;
-        t[n + 1] = s < c;
-        t[n] = s;
-        cs_limb q = t[0] * n0;
-        mac(q, m[0], t[0], 0, &c);
-        for (size_t j = 1; j < n; j++) {
-            t[j - 1] = mac(q, m[j], t[j], c, &hi);
-            c = hi;
-        }
-        s = t[n] + c;
-        t[n - 1] = s;
-        t[n] = t[n + 1] + (s < c);
-    }
-    cond_sub(r, t, t[n], m, n);
+    cs_cios_mont_mul(mac, r, a, b, mont);
 }
 
 /* r = a^2/2^(64n) mod m; r may alias a. */
