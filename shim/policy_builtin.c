@@ -38,13 +38,18 @@ const cs_policy_rule cs_policy_builtin[] = {
      *   1536  libcrypto 5148 ifma 2557; 2048 11997 / 5616; 3072 36718 /
      *   15543; 4096 81831 / 38991.
      * The scalar ADX and MULX kernels lose to libcrypto's assembly at every
-     * size; AVX2 loses to libcrypto with ADX. With ADX and AVX-512 hidden
-     * from both (Haswell class: OPENSSL_ia32cap=~0x0:~0xd02b0000,
-     * CRYPTOSHIM_CPU=-adx,-avx512ifma) AVX2 beat libcrypto's mulq code by
-     * 1.2x at 1536 bits only (`calibrate -t 1`: mod_exp_consttime 2114 vs
-     * 2464 us, 256-bit 341 vs 499), but a rule cannot say "without ADX" and
-     * with ADX it loses (3029 vs 2567 us), so no rule names it; calibrate on
-     * such a machine to use it (docs/benchmarks.md). */
+     * size. Without AVX-512, with ADX (Skylake/Zen 3 class: AVX-512 hidden
+     * from both), libcrypto's MULX/ADX code beats the AVX2 (28-bit) and
+     * AVX2+FMA (50-bit doubles) kernels everywhere (`calibrate -t 1`,
+     * mod_exp_consttime full: 2048 libcrypto 1993 fma 2582 avx2 2819; 3072
+     * 8111 / 6878 / 13961 but pair 12517 / 13698; 4096 14537 / 15727). Without
+     * ADX either (Haswell class: OPENSSL_ia32cap=~0x0:~0xd02b0000,
+     * CRYPTOSHIM_CPU=-adx,-avx512ifma) the FMA kernel beats libcrypto's mulq
+     * code: mod_exp_consttime full / 256-bit / pair, 1536: 1196/225/2383
+     * against fma 961/171/1913; 2048: 2755/389/5535 against 2516/334/5025;
+     * 3072: 9049/849/18055 against 6860/614/13777. A rule cannot say "only
+     * without ADX", so neither vector kernel is named here: run
+     * `cryptoshim calibrate` on such a machine (docs/benchmarks.md). */
     {"mod_exp", 512, 4096, "x86_64-ifma"},
     {"mod_exp", 0, 16384, "libcrypto"},
     {"mod_exp_consttime", 0, 1024, "libcrypto"},

@@ -18,6 +18,7 @@ const cs_bn_kernel *const cs_bn_kernels[] = {
 #if defined(__x86_64__)
     &cs_bn_x86_ifma,
     &cs_bn_x86_avx2,
+    &cs_bn_x86_fma,
     &cs_bn_x86_adx,
     &cs_bn_x86_mulx,
 #endif

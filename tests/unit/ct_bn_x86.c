@@ -25,6 +25,8 @@ static int kernel_runs(const cs_bn_kernel *k)
         return 0;
     if ((k->cpu_features & CS_CPU_AVX2) && !__builtin_cpu_supports("avx2"))
         return 0;
+    if ((k->cpu_features & CS_CPU_FMA) && !__builtin_cpu_supports("fma"))
+        return 0;
     if ((k->cpu_features & CS_CPU_BMI2) && !__builtin_cpu_supports("bmi2"))
         return 0;
     if (k->cpu_features & CS_CPU_ADX) {
@@ -101,7 +103,8 @@ int main(void)
     } cases[] = {
         {1024, 1024, 0}, {2048, 256, 0}, {2047, 2047, 1}, {1536, 1536, 0},
     };
-    const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2, &cs_bn_x86_adx, &cs_bn_x86_mulx};
+    const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2, &cs_bn_x86_fma,
+                                &cs_bn_x86_adx, &cs_bn_x86_mulx};
     tap_rng_seed(0x6374783836ULL);
     tap_diag("valgrind: %s", RUNNING_ON_VALGRIND ? "yes" : "no (checks are not meaningful)");
     for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++) {

@@ -125,6 +125,8 @@ static int kernel_runs(const cs_bn_kernel *k)
         return 0;
     if ((k->cpu_features & CS_CPU_AVX2) && !__builtin_cpu_supports("avx2"))
         return 0;
+    if ((k->cpu_features & CS_CPU_FMA) && !__builtin_cpu_supports("fma"))
+        return 0;
     if ((k->cpu_features & CS_CPU_BMI2) && !__builtin_cpu_supports("bmi2"))
         return 0;
     if ((k->cpu_features & CS_CPU_ADX)) {
@@ -207,7 +209,7 @@ static void check_size(const cs_bn_kernel *k, unsigned bits)
 
 int main(void)
 {
-    const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2, &cs_bn_x86_adx,
+    const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2, &cs_bn_x86_fma, &cs_bn_x86_adx,
                                &cs_bn_x86_mulx};
     tap_rng_seed(86);
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
