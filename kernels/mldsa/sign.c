@@ -121,9 +121,15 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     memcpy(sk + 32, key, 32);
     shake256_3(impl, sk + 64, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
 
+    /* Secrets only, and only the rows this parameter set used (the
+     * workspace is sized for ML-DSA-87: wiping it all cost more than
+     * packing the key). A and t1 are public. */
     wipe(in, sizeof in);
-    wipe(w->s1, offsetof(struct keygen_ws, seedbuf) + sizeof w->seedbuf -
-                    offsetof(struct keygen_ws, s1)); /* all but the public A */
+    wipe(w->s1, p->l * sizeof w->s1[0]);
+    wipe(w->s2, p->k * sizeof w->s2[0]);
+    wipe(w->t, p->k * sizeof w->t[0]);
+    wipe(w->t0, p->k * sizeof w->t0[0]);
+    wipe(w->seedbuf, sizeof w->seedbuf);
     free(w);
     return 0;
 }
@@ -357,6 +363,16 @@ struct sign_ws {
     uint8_t rhopp[64];
 };
 
+/* Wipes the parts of a signing workspace that parameter set p used. */
+static void sign_ws_wipe(struct sign_ws *w, const cs_mldsa_params *p)
+{
+    wipe(w->y, p->l * sizeof w->y[0]);
+    wipe(w->z, p->l * sizeof w->z[0]);
+    wipe(w->w, p->k * sizeof w->w[0]);
+    wipe(w->h, p->k * sizeof w->h[0]);
+    wipe(&w->c, offsetof(struct sign_ws, rhopp) + sizeof w->rhopp - offsetof(struct sign_ws, c));
+}
+
 /* Sign_internal (FIPS 204 Algorithm 7) on mu with a prepared private key.
  * The challenge products c*s1, c*s2, c*t0 are NTT(c) times the stored
  * NTT-domain vectors; after the inverse NTT, reduce32 yields the exact
@@ -466,7 +482,7 @@ static int sign_with(const cs_mldsa_prepared *pr, uint8_t *sig, const uint8_t mu
     if (!w)
         return -1;
     sign_core(pr, w, sig, mu, rnd);
-    wipe(w, sizeof *w);
+    sign_ws_wipe(w, pr->p);
     free(w);
     return 0;
 }
@@ -508,7 +524,9 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
     prep_layout(&w->pr, w->polys, impl, p, 1);
     prep_fill_sk(&w->pr, sk);
     sign_core(&w->pr, &w->s, sig, mu, rnd);
-    wipe(w, sizeof *w);
+    wipe(&w->pr, sizeof w->pr);
+    wipe(w->polys, (p->k * p->l + p->l + 2 * p->k) * sizeof w->polys[0]);
+    sign_ws_wipe(&w->s, p);
     free(w);
     return 0;
 }
