@@ -29,12 +29,15 @@ static uint32_t cpu_features(void)
 #elif defined(__x86_64__)
     unsigned a, b, c, d;
     if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5))) {
-        unsigned lo, hi;
+        unsigned lo, hi, b7 = b;
         __get_cpuid(1, &a, &b, &c, &d);
         if (c & (1u << 27)) {
             __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
             if ((lo & 6) == 6)
                 f |= CS_CPU_AVX2 | CS_CPU_BMI2;
+            /* AVX-512 F, IFMA, BW, VL and opmask/ZMM state (the avx512 impl) */
+            if ((lo & 0xE6) == 0xE6 && (b7 & 0xC0210000u) == 0xC0210000u)
+                f |= CS_CPU_AVX512IFMA;
         }
     }
 #endif

@@ -25,6 +25,9 @@ extern const cs_mldsa_impl cs_mldsa_avx512;
 void cs_keccakf1600_bmi(uint64_t s[25]);
 void cs_keccakf1600_x4_avx2(uint64_t s[100]);
 void cs_keccakf1600_x4_avx512(uint64_t s[100]);
+/* Eight at once on 512-bit registers, lane i of state j at s[8*i + j]
+ * (keccak_x8_avx512.c; AVX-512F). */
+void cs_keccakf1600_x8_avx512(uint64_t s[200]);
 
 void cs_mldsa_ntt_avx2(cs_mldsa_poly *a);
 void cs_mldsa_invntt_avx2(cs_mldsa_poly *a);
@@ -62,6 +65,15 @@ void cs_mldsa_expand_s_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mld
 void cs_mldsa_expand_mask_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
                                const uint8_t rhopp[64], uint16_t kappa, unsigned l,
                                int32_t gamma1);
+/* The same three with eight streams per permutation where a batch has more
+ * than four (expand_avx512.c; the "avx512" table). */
+void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
+                              const uint8_t rho[32], unsigned k, unsigned l);
+void cs_mldsa_expand_s_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
+                              const uint8_t rhoprime[64], unsigned k, unsigned l, unsigned eta);
+void cs_mldsa_expand_mask_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
+                                 const uint8_t rhopp[64], uint16_t kappa, unsigned l,
+                                 int32_t gamma1);
 
 void cs_mldsa_pack_t1_avx2(uint8_t *r, const cs_mldsa_poly *a);
 void cs_mldsa_unpack_t1_avx2(cs_mldsa_poly *a, const uint8_t *r);

@@ -24,9 +24,6 @@
     .chknorm = cs_mldsa_chknorm_avx2, \
     .rej_uniform = cs_mldsa_rej_uniform_avx2, \
     .rej_eta = cs_mldsa_rej_eta_avx2, \
-    .expand_a = cs_mldsa_expand_a_avx2, \
-    .expand_s = cs_mldsa_expand_s_avx2, \
-    .expand_mask = cs_mldsa_expand_mask_avx2, \
     .ntt_order = cs_mldsa_nttorder_avx2, \
     .pack_t1 = cs_mldsa_pack_t1_avx2, \
     .unpack_t1 = cs_mldsa_unpack_t1_avx2, \
@@ -42,16 +39,23 @@ const cs_mldsa_impl cs_mldsa_avx2 = {
     .name = "avx2",
     .cpu_features = CS_CPU_AVX2,
     .keccakf1600_x4 = cs_keccakf1600_x4_avx2,
+    .expand_a = cs_mldsa_expand_a_avx2,
+    .expand_s = cs_mldsa_expand_s_avx2,
+    .expand_mask = cs_mldsa_expand_mask_avx2,
     AVX2_HOOKS
 };
 
 /* AVX-512VL shortens the Keccak rounds (rotate and three-input logic
- * instructions); CS_CPU_AVX512IFMA is the shim's AVX-512 feature bit (it
+ * instructions), and ExpandA/S/Mask squeeze eight streams per 512-bit
+ * permutation where a batch has more than four; CS_CPU_AVX512IFMA is the shim's AVX-512 feature bit (it
  * implies F, VL, BW and enabled ZMM state). Listed after avx2, so the
  * dispatcher prefers it where it runs; CRYPTOSHIM_CPU=-avx2 drops both. */
 const cs_mldsa_impl cs_mldsa_avx512 = {
     .name = "avx512",
     .cpu_features = CS_CPU_AVX2 | CS_CPU_AVX512IFMA,
     .keccakf1600_x4 = cs_keccakf1600_x4_avx512,
+    .expand_a = cs_mldsa_expand_a_avx512,
+    .expand_s = cs_mldsa_expand_s_avx512,
+    .expand_mask = cs_mldsa_expand_mask_avx512,
     AVX2_HOOKS
 };
