@@ -75,6 +75,7 @@ const cs_mldsa_params *cs_mldsa_params_get(int ps);
 #define CS_MLDSA_POLY_T0_BYTES 416
 
 typedef struct cs_mldsa_impl cs_mldsa_impl;
+typedef struct cs_mldsa_side cs_mldsa_side;
 
 struct cs_mldsa_impl {
     const char *name;       /* "portable", "avx2", ... */
@@ -190,6 +191,18 @@ struct cs_mldsa_impl {
     void (*unpack_z)(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
     /* SimpleBitPack(w1), 6 bits (gamma2 = (q-1)/88) or 4 bits. */
     void (*pack_w1)(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);
+
+    /* ---- Optional ---------------------------------------------------- */
+    /* ExpandA as expand_a, absorbing `side` (keygen's tr = H(pk)) with
+     * spare permutation capacity: after each batch of A's polynomials it
+     * calls side->rows_done with the number of leading rows of A that are
+     * final (keygen then computes those rows of t1, making more of pk
+     * available), and before each of its permutations it calls
+     * cs_side_fill and, when that reports a full block, permutes
+     * side->sp.s too and sets side->sp.pos = 0. NULL: keygen runs
+     * expand_a, then hashes pk. Public data only. */
+    void (*expand_a_side)(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_t rho[32],
+                          unsigned k, unsigned l, cs_mldsa_side *side);
 };
 
 /* The portable table, for backends to copy and override. */
@@ -225,6 +238,20 @@ void cs_sponge_absorb(const cs_mldsa_impl *impl, cs_keccak_sponge *st, const uin
 void cs_sponge_finalize(const cs_mldsa_impl *impl, cs_keccak_sponge *st);
 void cs_sponge_squeeze(const cs_mldsa_impl *impl, cs_keccak_sponge *st, uint8_t *out,
                        size_t len);
+/* A sponge absorbing data[0..avail) as it becomes available, alongside a
+ * backend's own permutations (see expand_a_side). */
+struct cs_mldsa_side {
+    cs_keccak_sponge sp;
+    const uint8_t *data;
+    size_t avail, used; /* bytes ready; bytes absorbed */
+    unsigned rows;      /* rows of A reported final so far */
+    void (*rows_done)(cs_mldsa_side *side, unsigned rows); /* sets rows, raises avail */
+    void *arg;
+};
+/* XORs ready bytes into side->sp up to the end of the current block;
+ * returns 1 if the block is full (the caller permutes side->sp.s and sets
+ * side->sp.pos = 0), else 0. */
+int cs_side_fill(cs_mldsa_side *side);
 #define CS_SHAKE128_RATE 168
 #define CS_SHAKE256_RATE 136
 

@@ -65,6 +65,18 @@ void cs_sponge_absorb(const cs_mldsa_impl *impl, cs_keccak_sponge *st, const uin
     }
 }
 
+int cs_side_fill(cs_mldsa_side *side)
+{
+    cs_keccak_sponge *st = &side->sp;
+    size_t n = st->rate - st->pos, ready = side->avail - side->used;
+    if (n > ready)
+        n = ready;
+    xor_bytes(st->s, st->pos, side->data + side->used, n);
+    st->pos += (unsigned)n;
+    side->used += n;
+    return st->pos == st->rate;
+}
+
 /* SHAKE padding; afterwards pos counts squeezed bytes of the current block
  * (rate = none left, so the first squeeze permutes). */
 void cs_sponge_finalize(const cs_mldsa_impl *impl, cs_keccak_sponge *st)

@@ -50,21 +50,27 @@ static void shake256_3(const cs_mldsa_impl *impl, uint8_t *out, size_t outlen,
     wipe(&sp, sizeof sp);
 }
 
-/* t = invNTT(A * s1hat) + s2 in [0, q) for rows 0..k-1 (keygen and
- * pk_from_sk). s1 is in the normal domain on entry and clobbered. */
+/* Row i of t = invNTT(A * s1hat) + s2, in [0, q); s1hat is NTT(s1). */
+static void t_row(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_mldsa_poly *t,
+                  const cs_mldsa_poly *arow, const cs_mldsa_poly *s1hat, const cs_mldsa_poly *s2)
+{
+    impl->pointwise_acc_mont(t, arow, s1hat, p->l);
+    impl->reduce32(t);
+    impl->invntt_tomont(t);
+    impl->add(t, t, s2);
+    impl->reduce32(t);
+    impl->caddq(t);
+}
+
+/* t = invNTT(A * s1hat) + s2 in [0, q) for rows 0..k-1 (pk_from_sk). s1
+ * is in the normal domain on entry and clobbered. */
 static void compute_t(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_mldsa_poly *t,
                       const cs_mldsa_poly *mat, cs_mldsa_poly *s1, const cs_mldsa_poly *s2)
 {
     for (unsigned i = 0; i < p->l; i++)
         impl->ntt(&s1[i]);
-    for (unsigned i = 0; i < p->k; i++) {
-        impl->pointwise_acc_mont(&t[i], &mat[i * p->l], s1, p->l);
-        impl->reduce32(&t[i]);
-        impl->invntt_tomont(&t[i]);
-        impl->add(&t[i], &t[i], &s2[i]);
-        impl->reduce32(&t[i]);
-        impl->caddq(&t[i]);
-    }
+    for (unsigned i = 0; i < p->k; i++)
+        t_row(impl, p, &t[i], &mat[i * p->l], s1, &s2[i]);
 }
 
 /* pk = rho || t1 packed; also returns t0 if wanted. */
@@ -82,6 +88,37 @@ struct keygen_ws {
     uint8_t seedbuf[128];
 };
 
+/* Keygen's state for computing pk row by row while ExpandA runs. */
+struct keygen_job {
+    cs_mldsa_side side; /* first: the backend sees only this */
+    const cs_mldsa_impl *impl;
+    const cs_mldsa_params *p;
+    struct keygen_ws *w;
+    uint8_t *pk;
+};
+
+/* rows_done for keygen: rows of t (t1 packed into pk, t0 kept) up to
+ * `rows`, which makes pk[0 .. 32 + 320 * rows) available to the side
+ * sponge. */
+static void keygen_rows(cs_mldsa_side *side, unsigned rows)
+{
+    struct keygen_job *j = (struct keygen_job *)side;
+    struct keygen_ws *w = j->w;
+    const cs_mldsa_params *p = j->p;
+    for (unsigned i = side->rows; i < rows; i++) {
+        t_row(j->impl, p, &w->t[i], &w->mat[i * p->l], w->s1, &w->s2[i]);
+        j->impl->power2round(&w->t1[i], &w->t0[i], &w->t[i]);
+        j->impl->pack_t1(j->pk + 32 + i * CS_MLDSA_POLY_T1_BYTES, &w->t1[i]);
+        CS_DECLASSIFY(j->pk + 32 + i * CS_MLDSA_POLY_T1_BYTES, CS_MLDSA_POLY_T1_BYTES);
+    }
+    side->rows = rows;
+    side->avail = 32 + (size_t)rows * CS_MLDSA_POLY_T1_BYTES;
+}
+
+/* KeyGen_internal. ExpandS comes first so that each row of t (and of pk)
+ * can be computed as soon as its row of A is final; a backend with
+ * expand_a_side then absorbs tr = H(pk) alongside ExpandA's own
+ * permutations. Same outputs either way. */
 int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
                     const uint8_t seed[CS_MLDSA_SEED_BYTES])
 {
@@ -99,31 +136,42 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     const uint8_t *rho = w->seedbuf, *rhoprime = w->seedbuf + 32, *key = w->seedbuf + 96;
     CS_DECLASSIFY(w->seedbuf, 32); /* rho is public (part of pk) */
 
-    impl->expand_a(impl, w->mat, rho, p->k, p->l);
     impl->expand_s(impl, w->s1, w->s2, rhoprime, p->k, p->l, p->eta);
-
     /* Secret key parts that need s1 in the normal domain first. */
     uint8_t *s = sk + 128;
     for (unsigned i = 0; i < p->l; i++, s += p->poly_eta_bytes)
         impl->pack_eta(s, &w->s1[i], p->eta);
     for (unsigned i = 0; i < p->k; i++, s += p->poly_eta_bytes)
         impl->pack_eta(s, &w->s2[i], p->eta);
+    for (unsigned i = 0; i < p->l; i++)
+        impl->ntt(&w->s1[i]);
 
-    compute_t(impl, p, w->t, w->mat, w->s1, w->s2);
-    for (unsigned i = 0; i < p->k; i++)
-        impl->power2round(&w->t1[i], &w->t0[i], &w->t[i]);
-    pack_pk(impl, p, pk, rho, w->t1);
+    struct keygen_job job = {.impl = impl, .p = p, .w = w, .pk = pk};
+    memcpy(pk, rho, 32);
+    cs_sponge_init(&job.side.sp, CS_SHAKE256_RATE);
+    job.side.data = pk;
+    job.side.avail = 32;
+    job.side.rows_done = keygen_rows;
+    if (impl->expand_a_side) {
+        impl->expand_a_side(impl, w->mat, rho, p->k, p->l, &job.side);
+    } else {
+        impl->expand_a(impl, w->mat, rho, p->k, p->l);
+    }
+    if (job.side.rows < p->k)
+        keygen_rows(&job.side, p->k);
     CS_DECLASSIFY(pk, p->pk_bytes);
+    cs_sponge_absorb(impl, &job.side.sp, pk + job.side.used, p->pk_bytes - job.side.used);
+    cs_sponge_finalize(impl, &job.side.sp);
+    cs_sponge_squeeze(impl, &job.side.sp, sk + 64, 64);
+
     for (unsigned i = 0; i < p->k; i++, s += CS_MLDSA_POLY_T0_BYTES)
         impl->pack_t0(s, &w->t0[i]);
-
     memcpy(sk, rho, 32);
     memcpy(sk + 32, key, 32);
-    shake256_3(impl, sk + 64, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
 
     /* Secrets only, and only the rows this parameter set used (the
      * workspace is sized for ML-DSA-87: wiping it all cost more than
-     * packing the key). A and t1 are public. */
+     * packing the key). A, t1 and the H(pk) sponge are public. */
     wipe(in, sizeof in);
     wipe(w->s1, p->l * sizeof w->s1[0]);
     wipe(w->s2, p->k * sizeof w->s2[0]);

@@ -28,6 +28,9 @@ void cs_keccakf1600_x4_avx512(uint64_t s[100]);
 /* Eight at once on 512-bit registers, lane i of state j at s[8*i + j]
  * (keccak_x8_avx512.c; AVX-512F). */
 void cs_keccakf1600_x8_avx512(uint64_t s[200]);
+/* Those eight and one scalar permutation in one instruction stream
+ * (keccak_x8x1_avx512.c). */
+void cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25]);
 
 void cs_mldsa_ntt_avx2(cs_mldsa_poly *a);
 void cs_mldsa_invntt_avx2(cs_mldsa_poly *a);
@@ -71,6 +74,9 @@ void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
                               const uint8_t rho[32], unsigned k, unsigned l);
 void cs_mldsa_expand_s_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
                               const uint8_t rhoprime[64], unsigned k, unsigned l, unsigned eta);
+void cs_mldsa_expand_a_side_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
+                                   const uint8_t rho[32], unsigned k, unsigned l,
+                                   cs_mldsa_side *side);
 void cs_mldsa_expand_mask_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
                                  const uint8_t rhopp[64], uint16_t kappa, unsigned l,
                                  int32_t gamma1);

@@ -25,6 +25,23 @@ static inline void xs_perm(xstate *x)
         cs_keccakf1600_x4_avx512(x->s);
 }
 
+/* Permutes the batch and, if the side sponge has a full block, that too:
+ * in one instruction stream with eight lanes (nearly free), else after. */
+static inline void xs_perm_side(const cs_mldsa_impl *impl, xstate *x, cs_mldsa_side *side)
+{
+    if (!side || !cs_side_fill(side)) {
+        xs_perm(x);
+        return;
+    }
+    if (x->w == 8) {
+        cs_keccakf1600_x8x1_avx512(x->s, side->sp.s);
+    } else {
+        xs_perm(x);
+        impl->keccakf1600(side->sp.s);
+    }
+    side->sp.pos = 0;
+}
+
 /* Lanes for a batch of n streams: eight when more than four are needed. */
 static inline unsigned xs_width(unsigned n)
 {
@@ -63,9 +80,10 @@ static void xs_wipe(void *p, size_t n)
 
 /* ExpandA: A[r][s] = RejNTTPoly(rho || s || r), up to eight at a time; five
  * blocks (840 bytes) almost always suffice, more are squeezed for the
- * streams that need them. Public data. */
-void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
-                              const uint8_t rho[32], unsigned k, unsigned l)
+ * streams that need them. With side, also drives keygen's H(pk) (see
+ * expand_a_side in mldsa_backend.h). Public data. */
+static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_t rho[32],
+                     unsigned k, unsigned l, cs_mldsa_side *side)
 {
     uint8_t buf[8][5 * RATE128];
     xstate x;
@@ -80,7 +98,7 @@ void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
         }
         xs_seed(&x, w, rho, 32, nonce, RATE128);
         for (unsigned b = 0; b < 5; b++) {
-            xs_perm(&x);
+            xs_perm_side(impl, &x, side);
             for (unsigned j = 0; j < n; j++)
                 xs_block(buf[j] + b * RATE128, &x, j, RATE128 / 8);
         }
@@ -90,7 +108,7 @@ void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
         }
         while (more) {
             more = 0;
-            xs_perm(&x);
+            xs_perm_side(impl, &x, side);
             for (unsigned j = 0; j < n; j++) {
                 if (ctr[j] == 256)
                     continue;
@@ -102,7 +120,22 @@ void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
         }
         for (unsigned j = 0; j < n; j++)
             cs_mldsa_nttorder_avx2(&mat[base + j]);
+        if (side && (base + n) / l > side->rows)
+            side->rows_done(side, (base + n) / l);
     }
+}
+
+void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
+                              const uint8_t rho[32], unsigned k, unsigned l)
+{
+    expand_a(impl, mat, rho, k, l, NULL);
+}
+
+void cs_mldsa_expand_a_side_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
+                                   const uint8_t rho[32], unsigned k, unsigned l,
+                                   cs_mldsa_side *side)
+{
+    expand_a(impl, mat, rho, k, l, side);
 }
 
 /* ExpandS: s1[r] from nonce r, s2[r] from l + r, up to eight streams at

@@ -55,6 +55,7 @@ const cs_mldsa_impl cs_mldsa_avx512 = {
     .cpu_features = CS_CPU_AVX2 | CS_CPU_AVX512IFMA,
     .keccakf1600_x4 = cs_keccakf1600_x4_avx512,
     .expand_a = cs_mldsa_expand_a_avx512,
+    .expand_a_side = cs_mldsa_expand_a_side_avx512,
     .expand_s = cs_mldsa_expand_s_avx512,
     .expand_mask = cs_mldsa_expand_mask_avx512,
     AVX2_HOOKS
