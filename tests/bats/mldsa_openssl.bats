@@ -112,11 +112,11 @@ setup() {
     ossl genpkey -algorithm ML-DSA-65 -pkeyopt hexseed:$SEED -out k.pem
     ossl pkeyutl -sign -rawin -inkey k.pem -in msg -pkeyopt deterministic:1 -out ref.sig
     ossl pkeyutl -sign -rawin -inkey k.pem -in msg -pkeyopt deterministic:1 -out got.sig \
-        -provider-path "$CS_BUILD" -provider libcryptoshim -provider default \
+        -provider-path "$CS_BUILD" -provider cryptoshim -provider default \
         -propquery '?provider=cryptoshim'
     cmp ref.sig got.sig
-    ossl list -signature-algorithms -provider-path "$CS_BUILD" -provider libcryptoshim |
-        grep -q 'ML-DSA-44.*@ libcryptoshim'
+    ossl list -signature-algorithms -provider-path "$CS_BUILD" -provider cryptoshim |
+        grep -q 'ML-DSA-44.*@ cryptoshim'
 }
 
 @test "CRYPTOSHIM_DISABLE=1 leaves ML-DSA to OpenSSL" {
