@@ -11,6 +11,9 @@ int cli_bench(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_ab(int argc, char **argv);
 
+/* ML-DSA known answers for `selftest`; returns the number of failures. */
+int cli_selftest_mldsa(void);
+
 /* Parts of `bench`, by area: each prints its own table, returns 0 on success. */
 int cli_bench_bn(int argc, char **argv);
 int cli_bench_mldsa(int argc, char **argv);
