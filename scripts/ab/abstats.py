@@ -91,9 +91,10 @@ def plot(outdir, title, metrics):
     for term, ext in (("pngcairo size 1000,%d" % (380 * len(names)), "png"),
                       ("svg size 1000,%d" % (380 * len(names)), "svg")):
         out = "plot.%s" % ext
-        lines = ["set terminal %s" % term, "set output '%s'" % out,
+        # noenhanced before the title: "s_server" must not become a subscript.
+        lines = ["set terminal %s" % term, "set output '%s'" % out, "set termoption noenhanced",
                  "set multiplot layout %d,1 title '%s'" % (len(names), title.replace("'", "")),
-                 "set termoption noenhanced", "set grid", "set key bottom right", "set ylabel 'fraction of handshakes'",
+                 "set grid", "set key bottom right", "set ylabel 'fraction of handshakes'",
                  "set yrange [0:1]"]
         for name in names:
             a, b = metrics[name]
