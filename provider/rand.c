@@ -5,6 +5,7 @@
 #include <string.h>
 #include <dlfcn.h>
 
+#include "../shim/loaded.h"
 #include "prov.h"
 
 typedef int (*rand_priv_fn)(void *libctx, unsigned char *buf, size_t num,
@@ -19,13 +20,8 @@ static rand_priv_fn resolve_rand(void)
     if (f)
         return f;
     f = (rand_priv_fn)dlvsym(RTLD_DEFAULT, "RAND_priv_bytes_ex", "OPENSSL_3.0.0");
-    if (!f) {
-        void *h = dlopen("libcrypto.so.3", RTLD_LAZY | RTLD_NOLOAD);
-        if (h) {
-            f = (rand_priv_fn)dlvsym(h, "RAND_priv_bytes_ex", "OPENSSL_3.0.0");
-            dlclose(h); /* still loaded: the process holds its own reference */
-        }
-    }
+    if (!f)
+        f = (rand_priv_fn)cs_loaded_sym("libcrypto.so.3", "RAND_priv_bytes_ex", "OPENSSL_3.0.0");
     if (f)
         __atomic_store_n(&cached, f, __ATOMIC_RELEASE);
     return f;

@@ -21,6 +21,7 @@
 
 #include "../provider/provider.h"
 #include "controls.h"
+#include "loaded.h"
 
 #define OSSL_VER "OPENSSL_3.0.0"
 #define MAX_LIBCTX 16
@@ -48,14 +49,7 @@ static __thread int installing;          /* no re-entry from our own calls */
 static void *real_sym(const char *name)
 {
     void *f = dlvsym(RTLD_NEXT, name, OSSL_VER);
-    if (!f) {
-        void *h = dlopen("libcrypto.so.3", RTLD_LAZY | RTLD_NOLOAD);
-        if (h) {
-            f = dlvsym(h, name, OSSL_VER);
-            dlclose(h);
-        }
-    }
-    return f;
+    return f ? f : cs_loaded_sym("libcrypto.so.3", name, OSSL_VER);
 }
 
 /* Resolves the installer's functions from the library holding `from`.

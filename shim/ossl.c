@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
+#include "loaded.h"
 #include "ossl.h"
 
 cs_ossl cs_ossl30 = {.version = "OPENSSL_3.0.0"};
@@ -52,9 +53,8 @@ int cs_ossl_resolve(cs_ossl *api)
     if (cs_ossl_resolve_from(api, RTLD_NEXT))
         return 1;
     /* libcrypto opened later with RTLD_LOCAL is not in the global scope:
-     * reach it by name if it is loaded, without loading anything. */
-    void *h = dlopen(api == &cs_ossl11 ? "libcrypto.so.1.1" : "libcrypto.so.3",
-                     RTLD_LAZY | RTLD_NOLOAD);
+     * reach it through the link map, without loading or searching. */
+    void *h = cs_loaded_open(api == &cs_ossl11 ? "libcrypto.so.1.1" : "libcrypto.so.3");
     if (!h)
         return 0;
     int ok = cs_ossl_resolve_from(api, h);
