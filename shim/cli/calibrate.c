@@ -49,14 +49,15 @@ struct cand {
     double t[ROUNDS];      /* seconds per operation in each round */
 };
 
-/* Seconds per operation of one candidate over a batch of calls lasting about
- * `secs` (at least one call); 0 when the call failed. */
 /* Second operand set for the paired case (ct == 2 below). */
 static struct {
     BIGNUM *r, *a, *p, *m;
     BN_MONT_CTX *mont;
 } x2;
 
+/* Seconds per operation of one candidate over a batch of calls lasting about
+ * `secs` (at least one call); 0 when the call failed. ct: 0 public, 1 secret,
+ * 2 the paired secret call. */
 static double batch(cs_ossl *api, const cs_bn_kernel *k, int ct, BIGNUM *r, BIGNUM *a,
                     BIGNUM *p, BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *mont, double secs)
 {
@@ -81,6 +82,7 @@ static double batch(cs_ossl *api, const cs_bn_kernel *k, int ct, BIGNUM *r, BIGN
     return (t - t0) / (double)n;
 }
 
+/* qsort order for doubles. */
 static int cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
@@ -166,6 +168,7 @@ static void cpu_model(char *out, size_t cap)
     fclose(f);
 }
 
+/* Prints the command line summary to stderr. */
 static void usage(void)
 {
     fprintf(stderr, "usage: cryptoshim calibrate [-o FILE] [-t SECONDS_PER_CASE] [-b BITS,...]\n"
@@ -190,6 +193,8 @@ static int class_wanted(const char *list, unsigned bits)
     return 0;
 }
 
+/* Measures every class and writes the policy (stdout or -o FILE); returns
+ * 0, 1 if a measurement or the output failed, 2 on a usage error. */
 int cli_calibrate(int argc, char **argv)
 {
     const char *out_path = NULL, *only = NULL;

@@ -32,21 +32,25 @@ static uint64_t row_adx(uint64_t *t, const uint64_t *a, uint64_t b, size_t n)
     return hi;
 }
 
+/* xv_amm_fn over plain limbs: full Montgomery product with the ADX row. */
 static void adx_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c)
 {
     scalar_mont(r, a, b, c->m, c->n0, c->K, row_adx);
 }
 
+/* Kernel entry: r = a*b/R mod m. */
 static void adx_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const cs_mont *mont)
 {
     scalar_mont(r, a, b, mont->m, mont->n0, mont->n, row_adx);
 }
 
+/* Kernel entry: r = a*a/R mod m. */
 static void adx_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
 {
     scalar_mont(r, a, a, mont->m, mont->n0, mont->n, row_adx);
 }
 
+/* Kernel entry: r = a^e mod m over the shared ladders with 64-bit digits. */
 static int adx_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
                    const cs_mont *mont, int consttime)
 {

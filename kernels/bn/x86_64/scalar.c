@@ -5,6 +5,7 @@
 
 #include "scalar.h"
 
+/* See scalar.h: word-serial Montgomery, final subtraction by mask. */
 void scalar_mont(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
                  uint64_t n0, size_t n, scalar_row_fn *row)
 {
@@ -54,16 +55,19 @@ static void mulx_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv
     scalar_mont(r, a, b, c->m, c->n0, c->K, row_c);
 }
 
+/* Kernel entry: r = a*b/R mod m. */
 static void mulx_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const cs_mont *mont)
 {
     scalar_mont(r, a, b, mont->m, mont->n0, mont->n, row_c);
 }
 
+/* Kernel entry: r = a*a/R mod m. */
 static void mulx_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
 {
     scalar_mont(r, a, a, mont->m, mont->n0, mont->n, row_c);
 }
 
+/* Kernel entry: r = a^e mod m over the shared ladders with 64-bit digits. */
 static int mulx_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
                     const cs_mont *mont, int consttime)
 {

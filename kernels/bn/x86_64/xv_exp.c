@@ -84,6 +84,7 @@ static void shift_mod(cs_limb *x, long d, const cs_limb *m, size_t n)
     }
 }
 
+/* See xv.h. */
 int xv_setup(xv_ctx *c, const cs_mont *mont, unsigned w, xv_amm_fn *amm, xv_amm_fn *asqr)
 {
     if ((w != 64 && mont->bits > XV_MAX_BITS) || mont->bits < 64 || !(mont->m[0] & 1))
@@ -124,6 +125,7 @@ static void final_sub(cs_limb *r, const cs_limb *m, size_t n)
         r[i] = (r[i] & keep) | (t[i] & ~keep);
 }
 
+/* See xv.h: two almost-Montgomery products and a final subtraction. */
 void xv_mont_mul(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *b)
 {
     size_t n = c->mont->n;
@@ -160,6 +162,7 @@ static unsigned window(const cs_limb *e, size_t ebits, size_t pos, unsigned len)
     return v;
 }
 
+/* Plain C constant-time table read (see xv_select_fn). */
 void xv_select_c(uint64_t *out, const uint64_t *tab, size_t entries, size_t K, unsigned idx)
 {
     memset(out, 0, K * sizeof *out);
@@ -208,6 +211,7 @@ static void ladder_ct(const xv_ctx *c, uint64_t *r, const uint64_t *am, const ui
     }
 }
 
+/* Bit i of a public exponent. */
 static int bit(const cs_limb *e, size_t i)
 {
     return (e[i / 64] >> (i % 64)) & 1;
@@ -261,6 +265,7 @@ static void ladder_vt(const xv_ctx *c, uint64_t *r, const uint64_t *am, const ui
         memcpy(r, onem, K * 8);
 }
 
+/* See xv.h: into the digit domain, a ladder, out again, reduced below m. */
 int xv_exp(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *e,
            size_t ebits, int consttime)
 {

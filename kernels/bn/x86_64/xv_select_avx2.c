@@ -6,6 +6,7 @@
 
 #include "xv.h"
 
+/* See xv.h (xv_select_fn); K is a multiple of 4 and the table aligned. */
 void xv_select_avx2(uint64_t *out, const uint64_t *tab, size_t entries, size_t K, unsigned idx)
 {
     const __m256i want = _mm256_set1_epi64x((long long)idx);
