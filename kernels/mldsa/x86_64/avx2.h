@@ -24,6 +24,9 @@ extern const cs_mldsa_impl cs_mldsa_avx512;
 /* The portable scalar permutation built with BMI1 (keccak1_bmi.c). */
 void cs_keccakf1600_bmi(uint64_t s[25]);
 void cs_keccakf1600_x4_avx2(uint64_t s[100]);
+/* That and one scalar permutation in one instruction stream
+ * (keccak_x4x1_avx2.c). */
+void cs_keccakf1600_x4x1_avx2(uint64_t s4[100], uint64_t s1[25]);
 void cs_keccakf1600_x4_avx512(uint64_t s[100]);
 /* Eight at once on 512-bit registers, lane i of state j at s[8*i + j]
  * (keccak_x8_avx512.c; AVX-512F). */
@@ -74,6 +77,9 @@ void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
                               const uint8_t rho[32], unsigned k, unsigned l);
 void cs_mldsa_expand_s_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
                               const uint8_t rhoprime[64], unsigned k, unsigned l, unsigned eta);
+void cs_mldsa_expand_a_side_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
+                                 const uint8_t rho[32], unsigned k, unsigned l,
+                                 cs_mldsa_side *side);
 void cs_mldsa_expand_a_side_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
                                    const uint8_t rho[32], unsigned k, unsigned l,
                                    cs_mldsa_side *side);

@@ -44,11 +44,25 @@ static void x4_squeeze(const cs_mldsa_impl *impl, uint8_t *buf, size_t stride, u
     }
 }
 
+/* Permutes the four states and, if the side sponge has a full block, that
+ * too in the same instruction stream (keccak_x4x1_avx2.c). Only the "avx2"
+ * table passes a side sponge (its x4 permutation is the AVX2 one). */
+static inline void perm_side(const cs_mldsa_impl *impl, uint64_t s[100], cs_mldsa_side *side)
+{
+    if (side && cs_side_fill(side)) {
+        cs_keccakf1600_x4x1_avx2(s, side->sp.s);
+        side->sp.pos = 0;
+    } else {
+        impl->keccakf1600_x4(s);
+    }
+}
+
 /* ExpandA: A[r][s] = RejNTTPoly(rho || s || r), four at a time: five
  * blocks (840 bytes, 280 candidates for 256 values) almost always suffice;
- * more are squeezed one at a time for the streams that need them. */
-void cs_mldsa_expand_a_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
-                            const uint8_t rho[32], unsigned k, unsigned l)
+ * more are squeezed one at a time for the streams that need them. With
+ * side, also drives keygen's H(pk) (expand_a_side in mldsa_backend.h). */
+static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_t rho[32],
+                     unsigned k, unsigned l, cs_mldsa_side *side)
 {
     uint8_t buf[4][5 * RATE128];
     uint64_t s[100];
@@ -63,7 +77,11 @@ void cs_mldsa_expand_a_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
             out[j] = &mat[idx];
         }
         x4_seed(s, rho, 32, nonce, RATE128);
-        x4_squeeze(impl, &buf[0][0], sizeof buf[0], s, 5, RATE128);
+        for (unsigned b = 0; b < 5; b++) {
+            perm_side(impl, s, side);
+            for (unsigned j = 0; j < 4; j++)
+                x4_block(buf[j] + b * RATE128, s, j, RATE128 / 8);
+        }
         unsigned more = 0;
         for (unsigned j = 0; j < n; j++) {
             ctr[j] = cs_mldsa_rej_uniform_avx2(out[j]->c, 256, buf[j], sizeof buf[j]);
@@ -71,7 +89,7 @@ void cs_mldsa_expand_a_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
         }
         while (more) {
             more = 0;
-            impl->keccakf1600_x4(s);
+            perm_side(impl, s, side);
             for (unsigned j = 0; j < n; j++) {
                 if (ctr[j] == 256)
                     continue;
@@ -83,7 +101,22 @@ void cs_mldsa_expand_a_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
         }
         for (unsigned j = 0; j < n; j++)
             cs_mldsa_nttorder_avx2(out[j]);
+        if (side && (base + n) / l > side->rows)
+            side->rows_done(side, (base + n) / l);
     }
+}
+
+void cs_mldsa_expand_a_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
+                            const uint8_t rho[32], unsigned k, unsigned l)
+{
+    expand_a(impl, mat, rho, k, l, NULL);
+}
+
+void cs_mldsa_expand_a_side_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
+                                 const uint8_t rho[32], unsigned k, unsigned l,
+                                 cs_mldsa_side *side)
+{
+    expand_a(impl, mat, rho, k, l, side);
 }
 
 /* ExpandS: s1[r] from nonce r, s2[r] from l + r, four streams at once,

@@ -40,6 +40,7 @@ const cs_mldsa_impl cs_mldsa_avx2 = {
     .cpu_features = CS_CPU_AVX2,
     .keccakf1600_x4 = cs_keccakf1600_x4_avx2,
     .expand_a = cs_mldsa_expand_a_avx2,
+    .expand_a_side = cs_mldsa_expand_a_side_avx2,
     .expand_s = cs_mldsa_expand_s_avx2,
     .expand_mask = cs_mldsa_expand_mask_avx2,
     AVX2_HOOKS
