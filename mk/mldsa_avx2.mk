@@ -4,8 +4,9 @@
 # with every AVX2 CPU).
 ifeq ($(ARCH),x86_64)
 $(BUILD)/obj/kernels/mldsa/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi -mbmi2 -mpopcnt
-# The AVX-512VL Keccak (used only by the "avx512" table).
+# The AVX-512 Keccaks and samplers (used only by the "avx512" table).
 $(BUILD)/obj/kernels/mldsa/x86_64/keccak_x4_avx512.o: OBJ_CFLAGS += -mavx512f -mavx512vl
 $(BUILD)/obj/kernels/mldsa/x86_64/keccak_x8_avx512.o: OBJ_CFLAGS += -mavx512f -mavx512vl
 $(BUILD)/obj/kernels/mldsa/x86_64/keccak_x8x1_avx512.o: OBJ_CFLAGS += -mavx512f -mavx512vl
+$(BUILD)/obj/kernels/mldsa/x86_64/expand_avx512.o: OBJ_CFLAGS += -mavx512f -mavx512vl
 endif

@@ -5,6 +5,8 @@
  * order as FIPS 204, so outputs are identical to every other table. */
 #include <string.h>
 
+#include <immintrin.h>
+
 #include "avx2.h"
 
 #define RATE128 CS_SHAKE128_RATE
@@ -71,6 +73,39 @@ static inline void xs_block(uint8_t *out, const xstate *x, unsigned j, unsigned 
         memcpy(out + 8 * i, &x->s[x->w * i + j], 8);
 }
 
+/* Copies the first `lanes` lanes of all eight states of an 8-wide batch to
+ * out[j] + off: 8x8 transposes of 64-bit lanes (unpack, then two rounds
+ * of 128-bit shuffles) instead of one 8-byte copy per lane and state. The
+ * last partial group reads lanes up to 23 (the state has 25) and stores
+ * only the lanes asked for. */
+static void x8_blocks(uint8_t *const out[8], size_t off, const uint64_t *s, unsigned lanes)
+{
+    for (unsigned i0 = 0; i0 < lanes; i0 += 8) {
+        const __m512i *v = (const __m512i *)(s + 8 * i0);
+        __m512i r0 = _mm512_loadu_si512(v + 0), r1 = _mm512_loadu_si512(v + 1),
+                r2 = _mm512_loadu_si512(v + 2), r3 = _mm512_loadu_si512(v + 3),
+                r4 = _mm512_loadu_si512(v + 4), r5 = _mm512_loadu_si512(v + 5),
+                r6 = _mm512_loadu_si512(v + 6), r7 = _mm512_loadu_si512(v + 7);
+        __m512i t0 = _mm512_unpacklo_epi64(r0, r1), t1 = _mm512_unpackhi_epi64(r0, r1),
+                t2 = _mm512_unpacklo_epi64(r2, r3), t3 = _mm512_unpackhi_epi64(r2, r3),
+                t4 = _mm512_unpacklo_epi64(r4, r5), t5 = _mm512_unpackhi_epi64(r4, r5),
+                t6 = _mm512_unpacklo_epi64(r6, r7), t7 = _mm512_unpackhi_epi64(r6, r7);
+        __m512i u0 = _mm512_shuffle_i64x2(t0, t2, 0x88), u1 = _mm512_shuffle_i64x2(t0, t2, 0xDD),
+                u2 = _mm512_shuffle_i64x2(t1, t3, 0x88), u3 = _mm512_shuffle_i64x2(t1, t3, 0xDD),
+                u4 = _mm512_shuffle_i64x2(t4, t6, 0x88), u5 = _mm512_shuffle_i64x2(t4, t6, 0xDD),
+                u6 = _mm512_shuffle_i64x2(t5, t7, 0x88), u7 = _mm512_shuffle_i64x2(t5, t7, 0xDD);
+        __m512i c[8] = {
+            _mm512_shuffle_i64x2(u0, u4, 0x88), _mm512_shuffle_i64x2(u2, u6, 0x88),
+            _mm512_shuffle_i64x2(u1, u5, 0x88), _mm512_shuffle_i64x2(u3, u7, 0x88),
+            _mm512_shuffle_i64x2(u0, u4, 0xDD), _mm512_shuffle_i64x2(u2, u6, 0xDD),
+            _mm512_shuffle_i64x2(u1, u5, 0xDD), _mm512_shuffle_i64x2(u3, u7, 0xDD),
+        };
+        __mmask8 m = lanes - i0 >= 8 ? 0xFF : (__mmask8)((1u << (lanes - i0)) - 1);
+        for (unsigned j = 0; j < 8; j++)
+            _mm512_mask_storeu_epi64(out[j] + off + 8 * i0, m, c[j]);
+    }
+}
+
 /* Clears sampler state that held secret-derived bytes. */
 static void xs_wipe(void *p, size_t n)
 {
@@ -86,6 +121,7 @@ static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_
                      unsigned k, unsigned l, cs_mldsa_side *side)
 {
     uint8_t buf[8][5 * RATE128];
+    uint8_t *const outb[8] = {buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]};
     xstate x;
     unsigned total = k * l;
     for (unsigned base = 0, n; base < total; base += n) {
@@ -99,8 +135,11 @@ static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_
         xs_seed(&x, w, rho, 32, nonce, RATE128);
         for (unsigned b = 0; b < 5; b++) {
             xs_perm_side(impl, &x, side);
-            for (unsigned j = 0; j < n; j++)
-                xs_block(buf[j] + b * RATE128, &x, j, RATE128 / 8);
+            if (w == 8)
+                x8_blocks(outb, b * RATE128, x.s, RATE128 / 8);
+            else
+                for (unsigned j = 0; j < n; j++)
+                    xs_block(buf[j] + b * RATE128, &x, j, RATE128 / 8);
         }
         for (unsigned j = 0; j < n; j++) {
             ctr[j] = cs_mldsa_rej_uniform_avx2(mat[base + j].c, 256, buf[j], sizeof buf[j]);
@@ -183,6 +222,7 @@ void cs_mldsa_expand_mask_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
                                  int32_t gamma1)
 {
     uint8_t buf[8][5 * RATE256];
+    uint8_t *const outb[8] = {buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]};
     xstate x;
     for (unsigned base = 0, n; base < l; base += n) {
         n = l - base < 8 ? l - base : 8;
@@ -193,8 +233,11 @@ void cs_mldsa_expand_mask_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
         xs_seed(&x, w, rhopp, 64, nonce, RATE256);
         for (unsigned b = 0; b < 5; b++) {
             xs_perm(&x);
-            for (unsigned j = 0; j < n; j++)
-                xs_block(buf[j] + b * RATE256, &x, j, RATE256 / 8);
+            if (w == 8)
+                x8_blocks(outb, b * RATE256, x.s, RATE256 / 8);
+            else
+                for (unsigned j = 0; j < n; j++)
+                    xs_block(buf[j] + b * RATE256, &x, j, RATE256 / 8);
         }
         for (unsigned j = 0; j < n; j++)
             cs_mldsa_unpack_z_avx2(&y[base + j], buf[j], gamma1);
