@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs test suites that speak TAP and ends with one line "N passed, N failed".
-# Usage: run-tests.sh unit|unit-diff|ct|cross|all
+# Usage: run-tests.sh unit|unit-diff|ct|cross|valgrind|all
 # Compute-bound suites (unit, differential, constant-time, emulated) run two
 # at a time; suites that start servers run one after another. A suite that
 # exits non-zero without reporting a failure counts one failure. Logs go to
@@ -111,6 +111,16 @@ cross_suites() {
     done
 }
 
+# Memcheck over the library code on real inputs: the differential test (few
+# random cases) and the kernel vector tests (`make valgrind`).
+valgrind_suites() {
+    local t vg="valgrind -q --error-exitcode=99"
+    for t in "$BUILD"/tests/diff_modexp "$BUILD"/tests/kernel_bn "$BUILD"/tests/kernel_mldsa; do
+        [ -x "$t" ] || continue
+        queue "valgrind/$(basename "$t")" 3600 $vg "$t" ${CS_DIFF_COUNT:-}
+    done
+}
+
 bats_suites() {
     local f dir
     for dir in tests/bats tests/ssh; do
@@ -137,8 +147,9 @@ case ${1:-all} in
     cross) cross_suites; cross_e2e_suites ;;
     ct) ct_suites ;;
     unit-diff) unit_suites; diff_suites ;;
+    valgrind) valgrind_suites ;;
     all) diff_suites; unit_suites; ct_suites; cross_suites; cross_e2e_suites; bats_suites ;;
-    *) echo "usage: $0 unit|unit-diff|ct|cross|all" >&2; exit 2 ;;
+    *) echo "usage: $0 unit|unit-diff|ct|cross|valgrind|all" >&2; exit 2 ;;
 esac
 wait
 for n in "${names[@]}"; do

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "controls.h"
+#include "cpu.h"
 #include "dispatch.h"
 
 #define POLICY_MAX 64
@@ -51,15 +52,27 @@ int cs_policy_parse(const char *text, cs_policy_rule *out, unsigned max_rules)
         char *hash = strchr(line, '#');
         if (hash)
             *hash = 0;
-        char op[24], kernel[24], extra[2];
+        char op[24], kernel[24], cond[48] = "", extra[2];
         unsigned lo, hi;
-        int got = sscanf(line, "%23s %u %u %23s %1s", op, &lo, &hi, kernel, extra);
+        int got = sscanf(line, "%23s %u %u %23s %47s %1s", op, &lo, &hi, kernel, cond, extra);
         if (got <= 0)
             continue; /* blank or comment */
-        if (got != 4 || lo > hi || n >= max_rules)
+        if (got < 4 || got > 5 || lo > hi || n >= max_rules)
             return -1;
+        /* "!adx,!avx512ifma" is stored as "adx,avx512ifma". */
+        char without[48] = "";
+        char *save = NULL;
+        for (char *tok = got == 5 ? strtok_r(cond, ",", &save) : NULL; tok;
+             tok = strtok_r(NULL, ",", &save)) {
+            if (tok[0] != '!' || !tok[1] || strlen(without) + strlen(tok) + 1 >= sizeof without)
+                return -1;
+            if (*without)
+                strcat(without, ",");
+            strcat(without, tok + 1);
+        }
         memcpy(out[n].op, op, sizeof op);
         memcpy(out[n].kernel, kernel, sizeof kernel);
+        memcpy(out[n].without, without, sizeof without);
         out[n].min_bits = lo;
         out[n].max_bits = hi;
         n++;
@@ -85,6 +98,18 @@ static int load_policy_file(cs_policy_rule *out, unsigned max_rules)
     return cs_policy_parse(buf, out, max_rules);
 }
 
+/* Whether the CPU (as CRYPTOSHIM_CPU leaves it) has any feature of a comma
+ * list of names. Unknown names count as absent. */
+static int cpu_has_any(const char *list)
+{
+    char buf[48];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        if (cs_cpu_features() & cs_cpu_feature_by_name(tok, strlen(tok)))
+            return 1;
+    return 0;
+}
+
 void cs_dispatch_init(void)
 {
     cs_policy_rule file_rules[POLICY_MAX];
@@ -102,6 +127,8 @@ void cs_dispatch_init(void)
         r->op[sizeof r->op - 1] = 0;
         r->min_bits = src[i].min_bits;
         r->max_bits = src[i].max_bits;
+        if (cpu_has_any(src[i].without))
+            continue; /* the CPU has what makes libcrypto faster here */
         if (!strcmp(src[i].kernel, "libcrypto")) {
             r->kernel = NULL;
             r->usable = 1;

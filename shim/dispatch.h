@@ -16,11 +16,15 @@
 #define CS_OP_MLDSA_VERIFY "mldsa_verify"
 
 /* A policy rule: for op on moduli of min_bits..max_bits, use kernel (or
- * "libcrypto"). The first rule that matches and whose kernel can run wins. */
+ * "libcrypto"), on CPUs lacking every feature named in `without` (comma
+ * list, may be empty): a kernel may beat libcrypto only where libcrypto's
+ * own best path is missing. The first rule that matches and whose kernel can
+ * run wins. In a policy file: `op min_bits max_bits kernel [!feat,!feat]`. */
 typedef struct cs_policy_rule {
     char op[24];
     unsigned min_bits, max_bits;
     char kernel[24];
+    char without[48];
 } cs_policy_rule;
 
 /* Built-in rules for this architecture, with the measurements behind them

@@ -1,8 +1,9 @@
 /* The built-in dispatch policy: which kernel serves which operation and
  * modulus size on this architecture, decided from measurements on this CPU
  * class. A rule applies only where its kernel can run (CPU features,
- * CRYPTOSHIM_KERNELS); the first applicable rule wins, and "libcrypto"
- * passes the call through. `cryptoshim calibrate` writes a file in the same
+ * CRYPTOSHIM_KERNELS) and, where it names features in its last field, only
+ * on CPUs lacking all of them; the first applicable rule wins, and
+ * "libcrypto" passes the call through. `cryptoshim calibrate` writes a file in the same
  * form for the machine it runs on (CRYPTOSHIM_POLICY). */
 #include "dispatch.h"
 
@@ -47,29 +48,31 @@ const cs_policy_rule cs_policy_builtin[] = {
      * CRYPTOSHIM_CPU=-adx,-avx512ifma) the FMA kernel beats libcrypto's mulq
      * code: mod_exp_consttime full / 256-bit / pair, 1536: 1196/225/2383
      * against fma 961/171/1913; 2048: 2755/389/5535 against 2516/334/5025;
-     * 3072: 9049/849/18055 against 6860/614/13777. A rule cannot say "only
-     * without ADX", so neither vector kernel is named here: run
-     * `cryptoshim calibrate` on such a machine (docs/benchmarks.md). */
-    {"mod_exp", 512, 4096, "x86_64-ifma"},
-    {"mod_exp", 0, 16384, "libcrypto"},
-    {"mod_exp_consttime", 0, 1024, "libcrypto"},
-    {"mod_exp_consttime", 1025, 4096, "x86_64-ifma"},
-    {"mod_exp_consttime", 0, 16384, "libcrypto"},
+     * 3072: 9049/849/18055 against 6860/614/13777, so on CPUs without ADX
+     * (and without IFMA, whose rule comes first) the FMA kernel serves
+     * 1025..3072-bit secret exponents; at 1024 bits libcrypto's own AVX2 code
+     * wins (465 against avx2 737), and above 3072 nothing was measured. */
+    {"mod_exp", 512, 4096, "x86_64-ifma", ""},
+    {"mod_exp", 0, 16384, "libcrypto", ""},
+    {"mod_exp_consttime", 0, 1024, "libcrypto", ""},
+    {"mod_exp_consttime", 1025, 4096, "x86_64-ifma", ""},
+    {"mod_exp_consttime", 1025, 3072, "x86_64-fma", "adx"},
+    {"mod_exp_consttime", 0, 16384, "libcrypto", ""},
 #else
 #if defined(__sparc__) && !defined(__arch64__)
     /* 32-bit SPARC: a v8 CPU (MULDIV) gets the umul kernel, which replaces
      * libcrypto's software multiply in a v7 build (docs/oldhw.md: guest
      * instruction counts under qemu). Without MULDIV the rule does not apply
      * and calls pass through. */
-    {"mod_exp", 256, 8192, "sparc_v8"},
-    {"mod_exp_consttime", 256, 8192, "sparc_v8"},
+    {"mod_exp", 256, 8192, "sparc_v8", ""},
+    {"mod_exp_consttime", 256, 8192, "sparc_v8", ""},
 #endif
     /* s390x: OpenSSL's own mlgr assembly is the competitor and no s390x
      * hardware was available to measure s390x_mlgr against it (emulated
      * timings do not count), so calls pass through unless
      * CRYPTOSHIM_KERNELS or a calibrated CRYPTOSHIM_POLICY says otherwise. */
-    {"mod_exp", 0, 16384, "libcrypto"},
-    {"mod_exp_consttime", 0, 16384, "libcrypto"},
+    {"mod_exp", 0, 16384, "libcrypto", ""},
+    {"mod_exp_consttime", 0, 16384, "libcrypto", ""},
 #endif
 };
 
