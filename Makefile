@@ -70,7 +70,9 @@ CLI := $(BUILD)/cryptoshim
 # tests/unit/diff_*.c compare against the system libcrypto (native only).
 KERNEL_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/kernel_*.c))
 DIFF_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/diff_*.c))
-TEST_SUPPORT := $(call obj,$(wildcard tests/unit/support/*.c))
+# Test support, with the shim's CPU probe (no OpenSSL) so tests pick the
+# implementations this CPU runs exactly as the shim does.
+TEST_SUPPORT := $(call obj,$(wildcard tests/unit/support/*.c) shim/cpu.c)
 
 .PHONY: all install test test-unit unit-build tests-build ct asan valgrind clean openssl35 demo test-cross
 .DEFAULT_GOAL := all

@@ -12,32 +12,9 @@
 #include <valgrind/memcheck.h>
 
 #include "kernels/mldsa/mldsa_backend.h"
+#include "shim/cpu.h"
 #include "support/tap.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
-
-static uint32_t cpu_features(void)
-{
-    uint32_t f = 0;
-#if defined(__x86_64__)
-    unsigned a, b, c, d;
-    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5))) {
-        unsigned lo, hi, b7 = b;
-        __get_cpuid(1, &a, &b, &c, &d);
-        if (c & (1u << 27)) {
-            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-            if ((lo & 6) == 6)
-                f |= CS_CPU_AVX2 | CS_CPU_BMI2;
-            /* AVX-512 F, IFMA, BW, VL and opmask/ZMM state (the avx512 impl) */
-            if ((lo & 0xE6) == 0xE6 && (b7 & 0xC0210000u) == 0xC0210000u)
-                f |= CS_CPU_AVX512IFMA;
-        }
-    }
-#endif
-    return f;
-}
 
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
@@ -103,7 +80,7 @@ static void check(const cs_mldsa_impl *im, int ps, unsigned trial)
 int main(void)
 {
     static const int sets[3] = {44, 65, 87};
-    uint32_t have = cpu_features();
+    uint32_t have = cs_cpu_probe();
     tap_rng_seed(204);
     for (unsigned i = 0; cs_mldsa_impls[i]; i++) {
         const cs_mldsa_impl *im = cs_mldsa_impls[i];

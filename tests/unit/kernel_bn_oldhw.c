@@ -8,25 +8,10 @@
 #include <string.h>
 
 #include "kernels/bn/bn_kernel.h"
+#include "shim/cpu.h"
 #include "tests/unit/support/tap.h"
 
 #if (defined(__sparc__) && !defined(__arch64__)) || defined(__s390x__)
-#include <sys/auxv.h>
-
-/* CPU features the kernels here may need, from the auxiliary vector. */
-static uint32_t cpu_features(void)
-{
-    unsigned long hw = getauxval(AT_HWCAP);
-    uint32_t f = 0;
-#if defined(__sparc__)
-    if (hw & 8UL) /* HWCAP_SPARC_MULDIV */
-        f |= CS_CPU_SPARC_MUL32;
-#else
-    if (hw & 2048UL) /* HWCAP_S390_VXRS */
-        f |= CS_CPU_S390_VX;
-#endif
-    return f;
-}
 
 static cs_mont mont;
 
@@ -143,7 +128,7 @@ static void test_v7_helpers(void)
 int main(void)
 {
     tap_rng_seed(0x6f6c646877ULL);
-    uint32_t have = cpu_features();
+    uint32_t have = cs_cpu_probe();
 #if defined(__sparc__)
     test_v7_helpers();
 #endif

@@ -11,42 +11,9 @@
 
 #include "kernels/mldsa/mldsa_backend.h"
 #include "support/json.h"
+#include "shim/cpu.h"
 #include "support/tap.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#elif defined(__s390x__)
-#include <sys/auxv.h>
-
-#include "kernels/mldsa/s390x/s390x_mldsa.h"
-#endif
-
-/* CPU features for picking impls (the shim's detection is not linked here):
- * only AVX2 matters for now. */
-static uint32_t cpu_features(void)
-{
-    uint32_t f = 0;
-#if defined(__x86_64__)
-    unsigned a, b, c, d;
-    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5))) {
-        unsigned lo, hi, b7 = b;
-        __get_cpuid(1, &a, &b, &c, &d);
-        if (c & (1u << 27)) { /* OSXSAVE: check YMM state enabled */
-            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-            if ((lo & 6) == 6)
-                f |= CS_CPU_AVX2 | CS_CPU_BMI2;
-            /* AVX-512 F, IFMA, BW, VL and opmask/ZMM state (the avx512 impl) */
-            if ((lo & 0xE6) == 0xE6 && (b7 & 0xC0210000u) == 0xC0210000u)
-                f |= CS_CPU_AVX512IFMA;
-        }
-    }
-#elif defined(__s390x__)
-    if (getauxval(AT_HWCAP) & 2048UL) /* HWCAP_S390_VXRS */
-        f |= CS_CPU_S390_VX;
-    f |= cs_cpu_probe_s390_shake();
-#endif
-    return f;
-}
 
 /* Hex field of a test into a fresh buffer (len in *n); empty if absent. */
 static uint8_t *hexfield(const json *t, const char *key, size_t *n, int *present)
@@ -244,7 +211,7 @@ static void verify_vectors(const cs_mldsa_impl *impl, int ps)
 int main(void)
 {
     static const int sets[] = {44, 65, 87};
-    uint32_t have = cpu_features();
+    uint32_t have = cs_cpu_probe();
     tap_ok(cs_mldsa_impls[0] == &cs_mldsa_portable, "portable is the first impl");
     for (unsigned i = 0; cs_mldsa_impls[i]; i++) {
         const cs_mldsa_impl *impl = cs_mldsa_impls[i];

@@ -10,36 +10,11 @@
 #include <string.h>
 
 #include "kernels/mldsa/mldsa_backend.h"
+#include "shim/cpu.h"
 #include "support/tap.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
 
 #define TRIALS 10000
-
-/* AVX2 (and AVX-512) with OS support for the register state: the
- * features the impls declare. */
-static uint32_t cpu_features(void)
-{
-    uint32_t f = 0;
-#if defined(__x86_64__)
-    unsigned a, b, c, d;
-    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5))) {
-        unsigned lo, hi, b7 = b;
-        __get_cpuid(1, &a, &b, &c, &d);
-        if (c & (1u << 27)) {
-            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-            if ((lo & 6) == 6)
-                f |= CS_CPU_AVX2 | CS_CPU_BMI2;
-            /* AVX-512 F, IFMA, BW, VL and opmask/ZMM state (the avx512 impl) */
-            if ((lo & 0xE6) == 0xE6 && (b7 & 0xC0210000u) == 0xC0210000u)
-                f |= CS_CPU_AVX512IFMA;
-        }
-    }
-#endif
-    return f;
-}
 
 /* Runs TRIALS random trials for set ps, each computing the portable
  * results once and comparing every impl in ims[0..n) with them; counts
@@ -89,7 +64,7 @@ int main(void)
     static const int sets[3] = {44, 65, 87};
     const cs_mldsa_impl *ims[8];
     unsigned n = 0;
-    uint32_t have = cpu_features();
+    uint32_t have = cs_cpu_probe();
     tap_rng_seed(0x4d4c44534121ULL);
     for (unsigned i = 1; cs_mldsa_impls[i] && n < 8; i++) {
         const cs_mldsa_impl *im = cs_mldsa_impls[i];

@@ -10,46 +10,14 @@
 #include <string.h>
 
 #include "kernels/mldsa/mldsa_portable.h"
+#include "shim/cpu.h"
 #include "support/tap.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#elif defined(__s390x__)
-#include <sys/auxv.h>
-
-#include "kernels/mldsa/s390x/s390x_mldsa.h"
-#endif
 
 #define Q CS_MLDSA_Q
 #define TRIALS 200
 
 static const cs_mldsa_impl *const P = &cs_mldsa_portable;
-
-/* Same CPU check as kernel_mldsa.c: AVX2 (with OS YMM support) only. */
-static uint32_t cpu_features(void)
-{
-    uint32_t f = 0;
-#if defined(__x86_64__)
-    unsigned a, b, c, d;
-    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5))) {
-        unsigned lo, hi, b7 = b;
-        __get_cpuid(1, &a, &b, &c, &d);
-        if (c & (1u << 27)) {
-            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-            if ((lo & 6) == 6)
-                f |= CS_CPU_AVX2 | CS_CPU_BMI2;
-            /* AVX-512 F, IFMA, BW, VL and opmask/ZMM state (the avx512 impl) */
-            if ((lo & 0xE6) == 0xE6 && (b7 & 0xC0210000u) == 0xC0210000u)
-                f |= CS_CPU_AVX512IFMA;
-        }
-    }
-#elif defined(__s390x__)
-    if (getauxval(AT_HWCAP) & 2048UL) /* HWCAP_S390_VXRS */
-        f |= CS_CPU_S390_VX;
-    f |= cs_cpu_probe_s390_shake();
-#endif
-    return f;
-}
 
 /* Uniform in [lo, hi]. */
 static int32_t rnd_range(int32_t lo, int32_t hi)
@@ -464,7 +432,7 @@ static void test_whole(const cs_mldsa_impl *im)
 
 int main(void)
 {
-    uint32_t have = cpu_features();
+    uint32_t have = cs_cpu_probe();
     tap_rng_seed(20260101);
     test_portable_ntt();
     for (unsigned i = 0; cs_mldsa_impls[i]; i++) {

@@ -11,43 +11,11 @@
 #include <string.h>
 
 #include "kernels/mldsa/mldsa_backend.h"
+#include "shim/cpu.h"
 #include "support/tap.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#elif defined(__s390x__)
-#include <sys/auxv.h>
-
-#include "kernels/mldsa/s390x/s390x_mldsa.h"
-#endif
 
 #define SEEDS 300
-
-/* CPU features the built-in backends may need (the shim's detection is
- * not linked into kernel tests). */
-static uint32_t cpu_features(void)
-{
-    uint32_t f = 0;
-#if defined(__x86_64__)
-    unsigned a, b, c, d;
-    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5))) {
-        unsigned lo, hi, b7 = b;
-        __get_cpuid(1, &a, &b, &c, &d);
-        if (c & (1u << 27)) {
-            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-            if ((lo & 6) == 6)
-                f |= CS_CPU_AVX2 | CS_CPU_BMI2;
-            if ((lo & 0xE6) == 0xE6 && (b7 & 0xC0210000u) == 0xC0210000u)
-                f |= CS_CPU_AVX512IFMA;
-        }
-    }
-#elif defined(__s390x__)
-    if (getauxval(AT_HWCAP) & 2048UL) /* HWCAP_S390_VXRS */
-        f |= CS_CPU_S390_VX;
-    f |= cs_cpu_probe_s390_shake();
-#endif
-    return f;
-}
 
 static uint8_t pk[CS_MLDSA_MAX_PK_BYTES], sk[CS_MLDSA_MAX_SK_BYTES];
 static uint8_t sig1[CS_MLDSA_MAX_SIG_BYTES], sig2[CS_MLDSA_MAX_SIG_BYTES];
@@ -136,7 +104,7 @@ static void run(const cs_mldsa_impl *im, struct fails *f)
 
 int main(void)
 {
-    uint32_t have = cpu_features();
+    uint32_t have = cs_cpu_probe();
     for (unsigned i = 0; cs_mldsa_impls[i]; i++) {
         const cs_mldsa_impl *im = cs_mldsa_impls[i];
         if ((im->cpu_features & have) != im->cpu_features) {

@@ -6,43 +6,11 @@
 #include <string.h>
 
 #include "kernels/mldsa/mldsa_backend.h"
+#include "shim/cpu.h"
 #include "support/tap.h"
 
-#if defined(__s390x__)
-#include <sys/auxv.h>
-
-#include "kernels/mldsa/s390x/s390x_mldsa.h"
-#elif defined(__x86_64__)
-#include <cpuid.h>
-#endif
 
 #define SEEDS 1000
-
-/* CPU features the built-in backends may need. */
-static uint32_t cpu_features(void)
-{
-    uint32_t f = 0;
-#if defined(__s390x__)
-    if (getauxval(AT_HWCAP) & 2048UL) /* HWCAP_S390_VXRS */
-        f |= CS_CPU_S390_VX;
-    f |= cs_cpu_probe_s390_shake();
-#elif defined(__x86_64__)
-    unsigned a, b, c, d;
-    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 5))) {
-        unsigned lo, hi, b7 = b;
-        __get_cpuid(1, &a, &b, &c, &d);
-        if (c & (1u << 27)) {
-            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-            if ((lo & 6) == 6)
-                f |= CS_CPU_AVX2 | CS_CPU_BMI2;
-            /* AVX-512 F, IFMA, BW, VL and opmask/ZMM state (the avx512 impl) */
-            if ((lo & 0xE6) == 0xE6 && (b7 & 0xC0210000u) == 0xC0210000u)
-                f |= CS_CPU_AVX512IFMA;
-        }
-    }
-#endif
-    return f;
-}
 
 static uint8_t pk1[CS_MLDSA_MAX_PK_BYTES], sk1[CS_MLDSA_MAX_SK_BYTES];
 static uint8_t pk2[CS_MLDSA_MAX_PK_BYTES], sk2[CS_MLDSA_MAX_SK_BYTES];
@@ -76,7 +44,7 @@ static int compare(const cs_mldsa_impl *im)
 
 int main(void)
 {
-    uint32_t have = cpu_features();
+    uint32_t have = cs_cpu_probe();
     tap_rng_seed(0x5eed5eed1000ULL);
     int tested = 0;
     for (unsigned i = 1; cs_mldsa_impls[i]; i++) {
