@@ -112,7 +112,7 @@ $(BUILD)/tests/kernel_%: tests/unit/kernel_%.c $(KERNEL_OBJS) $(TEST_SUPPORT)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
 
-$(BUILD)/tests/diff_%: tests/unit/diff_%.c $(CORE_A) $(TEST_SUPPORT)
+$(BUILD)/tests/diff_%: tests/unit/diff_%.c $(TEST_SUPPORT) $(CORE_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcrypto -ldl -pthread -lm
 

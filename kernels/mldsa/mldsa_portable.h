@@ -12,6 +12,9 @@ void cs_keccakf1600_portable(uint64_t s[25]);
 void cs_keccakf1600_x4_portable(uint64_t s[100]);
 void cs_keccakf1600_x4_vec(uint64_t s[100]);
 
+/* zetas[k] = 1753^brv8(k) * 2^32 mod q, centred; entry 0 unused. */
+extern const int32_t cs_mldsa_zetas[256];
+
 void cs_mldsa_ntt_portable(cs_mldsa_poly *a);
 void cs_mldsa_invntt_portable(cs_mldsa_poly *a);
 void cs_mldsa_pointwise_portable(cs_mldsa_poly *c, const cs_mldsa_poly *a,

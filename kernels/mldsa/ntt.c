@@ -6,8 +6,9 @@
 #define Q CS_MLDSA_Q
 #define QINV 58728449 /* q^-1 mod 2^32 */
 
-/* zetas[k] = 1753^brv8(k) * 2^32 mod q, centred (zetas[0] unused). */
-static const int32_t zetas[256] = {
+/* zetas[k] = 1753^brv8(k) * 2^32 mod q, centred (zetas[0] unused). Shared
+ * with backends that walk the NTT in the portable order (s390x). */
+const int32_t cs_mldsa_zetas[256] = {
     -4186625, 25847, -2608894, -518909, 237124, -777960, -876248, 466468,
     1826347, 2353451, -359251, -2091905, 3119733, -2884855, 3111497, 2680103,
     2725464, 1024112, -1079900, 3585928, -549488, -1119584, 2619752, -2108549,
@@ -117,9 +118,9 @@ void cs_mldsa_ntt_portable(cs_mldsa_poly *p)
         unsigned h = len >> 1;
         for (unsigned start = 0, b = 0; start < 256; start += 2 * len, b++) {
             unsigned k1 = 128 / len + b, k2 = 256 / len + 2 * b;
-            int32_t z1 = zetas[k1], q1 = zetas_qinv[k1];
-            int32_t z2 = zetas[k2], q2 = zetas_qinv[k2];
-            int32_t z3 = zetas[k2 + 1], q3 = zetas_qinv[k2 + 1];
+            int32_t z1 = cs_mldsa_zetas[k1], q1 = zetas_qinv[k1];
+            int32_t z2 = cs_mldsa_zetas[k2], q2 = zetas_qinv[k2];
+            int32_t z3 = cs_mldsa_zetas[k2 + 1], q3 = zetas_qinv[k2 + 1];
             for (unsigned j = start; j < start + h; j++) {
                 int32_t a0 = a[j], a1 = a[j + h], a2 = a[j + len], a3 = a[j + len + h];
                 int32_t t = mont_mul(a2, z1, q1);
@@ -152,9 +153,9 @@ void cs_mldsa_invntt_portable(cs_mldsa_poly *p)
         for (unsigned start = 0; start < 256; start += 4 * len) {
             unsigned b1 = start / (2 * len), b2 = start / (4 * len);
             unsigned k1 = 256 / len - 1 - b1, k2 = k1 - 1, k3 = 128 / len - 1 - b2;
-            int32_t z1 = -zetas[k1], q1 = (int32_t)(0u - (uint32_t)zetas_qinv[k1]);
-            int32_t z2 = -zetas[k2], q2 = (int32_t)(0u - (uint32_t)zetas_qinv[k2]);
-            int32_t z3 = -zetas[k3], q3 = (int32_t)(0u - (uint32_t)zetas_qinv[k3]);
+            int32_t z1 = -cs_mldsa_zetas[k1], q1 = (int32_t)(0u - (uint32_t)zetas_qinv[k1]);
+            int32_t z2 = -cs_mldsa_zetas[k2], q2 = (int32_t)(0u - (uint32_t)zetas_qinv[k2]);
+            int32_t z3 = -cs_mldsa_zetas[k3], q3 = (int32_t)(0u - (uint32_t)zetas_qinv[k3]);
             for (unsigned j = start; j < start + len; j++) {
                 int32_t a0 = a[j], a1 = a[j + len], a2 = a[j + 2 * len], a3 = a[j + 3 * len];
                 int32_t t = a0;
@@ -174,10 +175,10 @@ void cs_mldsa_invntt_portable(cs_mldsa_poly *p)
         }
     }
     /* Layers 64 and 128 with the final scaling folded in: the sums are
-     * multiplied by F, the differences by zF = mont(-zetas[1] * F) instead
-     * of -zetas[1] and then F. */
-    const int32_t z1 = -zetas[3], q1 = (int32_t)(0u - (uint32_t)zetas_qinv[3]);
-    const int32_t z2 = -zetas[2], q2 = (int32_t)(0u - (uint32_t)zetas_qinv[2]);
+     * multiplied by F, the differences by zF = mont(-cs_mldsa_zetas[1] * F) instead
+     * of -cs_mldsa_zetas[1] and then F. */
+    const int32_t z1 = -cs_mldsa_zetas[3], q1 = (int32_t)(0u - (uint32_t)zetas_qinv[3]);
+    const int32_t z2 = -cs_mldsa_zetas[2], q2 = (int32_t)(0u - (uint32_t)zetas_qinv[2]);
     const int32_t zf = 3975713, qf = 151046689;
     for (unsigned j = 0; j < 64; j++) {
         int32_t a0 = a[j], a1 = a[j + 64], a2 = a[j + 128], a3 = a[j + 192];
