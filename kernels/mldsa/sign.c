@@ -261,12 +261,14 @@ static int unpack_hint(const cs_mldsa_params *p, cs_mldsa_poly *h, const uint8_t
 }
 
 /* Per-key state for signing and verifying: everything that depends only on
- * the key, computed once. The NTT-domain vectors are in impl's NTT order,
- * reduced by reduce32 (|x| < q), so they only ever meet impl's hooks. */
+ * the key, computed once. With impl->ntt_challenge the key vectors are in
+ * the NTT domain (impl's order, reduced by reduce32: |x| < q), so they only
+ * ever meet impl's hooks; otherwise they stay in the normal domain for
+ * mul_challenge. */
 struct cs_mldsa_prepared {
     cs_mldsa_poly *mat;                   /* A-hat, k x l */
-    cs_mldsa_poly *s1hat, *s2hat, *t0hat; /* private key: NTT(s1), NTT(s2), NTT(t0) */
-    cs_mldsa_poly *t1hat;                 /* public key: NTT(t1 * 2^d) */
+    cs_mldsa_poly *s1hat, *s2hat, *t0hat; /* private key: (NTT of) s1, s2, t0 */
+    cs_mldsa_poly *t1hat;                 /* public key: (NTT of) t1 * 2^d */
     const cs_mldsa_impl *impl;
     const cs_mldsa_params *p;
     size_t bytes; /* of the whole allocation, wiped on free */
@@ -293,11 +295,29 @@ static void prep_layout(cs_mldsa_prepared *pr, cs_mldsa_poly *polys, const cs_ml
     }
 }
 
-/* NTT of a in place, then reduced to |a_i| < q. */
+/* NTT of a in place, then reduced to |a_i| < q, if impl multiplies by the
+ * challenge in the NTT domain; else a stays as it is. */
 static void ntt_reduced(const cs_mldsa_impl *impl, cs_mldsa_poly *a)
 {
+    if (!impl->ntt_challenge)
+        return;
     impl->ntt(a);
     impl->reduce32(a);
+}
+
+/* r = c * s for a challenge c: with ntt_challenge, c and s are NTT-domain
+ * and r is congruent to the product with |r| < q; else the exact product
+ * by mul_challenge. The products are far below q/2, so reduce32 turns
+ * either into the exact value. */
+static void challenge_mul(const cs_mldsa_impl *impl, cs_mldsa_poly *r, const cs_mldsa_poly *c,
+                          const cs_mldsa_poly *s)
+{
+    if (impl->ntt_challenge) {
+        impl->pointwise_mont(r, c, s);
+        impl->invntt_tomont(r);
+    } else {
+        impl->mul_challenge(r, c, s);
+    }
 }
 
 /* Fills a laid-out private-key state from the expanded private key sk
@@ -422,9 +442,8 @@ static void sign_ws_wipe(struct sign_ws *w, const cs_mldsa_params *p)
 }
 
 /* Sign_internal (FIPS 204 Algorithm 7) on mu with a prepared private key.
- * The challenge products c*s1, c*s2, c*t0 are NTT(c) times the stored
- * NTT-domain vectors; after the inverse NTT, reduce32 yields the exact
- * products (they are far below q/2), so the output is FIPS 204's. Each
+ * The challenge products c*s1, c*s2, c*t0 come from challenge_mul and
+ * reduce32 (exact), so the output is FIPS 204's on every impl. Each
  * rejection check's outcome is declassified (it decides a loop iteration,
  * which timing reveals anyway) and so is ctilde (a hash output that becomes
  * public in the accepted signature; in rejected rounds it is independent of
@@ -458,13 +477,13 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
         shake256_3(impl, ctilde, p->ctilde_bytes, mu, 64, w->w1buf, w1_bytes, NULL, 0);
         CS_DECLASSIFY(ctilde, p->ctilde_bytes);
         cs_mldsa_sample_in_ball(impl, &w->c, ctilde, p->ctilde_bytes, p->tau);
-        impl->ntt(&w->c); /* c-hat from here on */
+        if (impl->ntt_challenge)
+            impl->ntt(&w->c); /* c-hat from here on */
 
         /* z = y + c*s1, rejected if ||z|| >= gamma1 - beta. */
         int reject = 0;
         for (unsigned i = 0; i < l; i++) {
-            impl->pointwise_mont(&w->z[i], &w->c, &pr->s1hat[i]);
-            impl->invntt_tomont(&w->z[i]);
+            challenge_mul(impl, &w->z[i], &w->c, &pr->s1hat[i]);
             impl->add(&w->z[i], &w->z[i], &w->y[i]);
             impl->reduce32(&w->z[i]);
             reject |= impl->chknorm(&w->z[i], p->gamma1 - (int32_t)p->beta);
@@ -479,15 +498,13 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
          * checks are combined, so only their joint outcome is revealed. */
         unsigned ones = 0;
         for (unsigned i = 0; i < k; i++) {
-            impl->pointwise_mont(&w->tmp, &w->c, &pr->s2hat[i]);
-            impl->invntt_tomont(&w->tmp);
+            challenge_mul(impl, &w->tmp, &w->c, &pr->s2hat[i]);
             impl->sub(&w->tmp, &w->w[i], &w->tmp);
             impl->reduce32(&w->tmp);
             impl->caddq(&w->tmp);
             impl->decompose(&w->r1, &w->r0, &w->tmp, p->gamma2);
             reject |= impl->chknorm(&w->r0, p->gamma2 - (int32_t)p->beta);
-            impl->pointwise_mont(&w->tmp, &w->c, &pr->t0hat[i]);
-            impl->invntt_tomont(&w->tmp);
+            challenge_mul(impl, &w->tmp, &w->c, &pr->t0hat[i]);
             impl->reduce32(&w->tmp);
             reject |= impl->chknorm(&w->tmp, p->gamma2);
             impl->add(&w->tmp, &w->r0, &w->tmp);
@@ -607,8 +624,10 @@ struct verify_ws {
 };
 
 /* Verify_internal (FIPS 204 Algorithm 8) on mu with a prepared public key:
- * w'approx = invNTT(A-hat * NTT(z) - NTT(c) * NTT(t1 * 2^d)), then UseHint.
- * Public data only. */
+ * w'approx = invNTT(A-hat * NTT(z) - NTT(c) * NTT(t1 * 2^d)) with
+ * ntt_challenge, else invNTT(A-hat * NTT(z)) - c * t1 * 2^d (exact, sparse),
+ * then UseHint on its canonical value (the same either way). Public data
+ * only. */
 static int verify_core(const cs_mldsa_prepared *pr, struct verify_ws *w, const uint8_t *sig,
                        const uint8_t mu[64])
 {
@@ -625,13 +644,22 @@ static int verify_core(const cs_mldsa_prepared *pr, struct verify_ws *w, const u
         impl->ntt(&w->z[i]);
     }
     cs_mldsa_sample_in_ball(impl, &w->c, ctilde, p->ctilde_bytes, p->tau);
-    impl->ntt(&w->c);
+    if (impl->ntt_challenge)
+        impl->ntt(&w->c);
     for (unsigned i = 0; i < k; i++) {
         impl->pointwise_acc_mont(&w->w[i], &pr->mat[i * l], w->z, l);
-        impl->pointwise_mont(&w->tmp, &w->c, &pr->t1hat[i]);
-        impl->sub(&w->w[i], &w->w[i], &w->tmp);
-        impl->reduce32(&w->w[i]);
-        impl->invntt_tomont(&w->w[i]);
+        if (impl->ntt_challenge) {
+            impl->pointwise_mont(&w->tmp, &w->c, &pr->t1hat[i]);
+            impl->sub(&w->w[i], &w->w[i], &w->tmp);
+            impl->reduce32(&w->w[i]);
+            impl->invntt_tomont(&w->w[i]);
+        } else {
+            impl->reduce32(&w->w[i]);
+            impl->invntt_tomont(&w->w[i]);
+            impl->mul_challenge(&w->tmp, &w->c, &pr->t1hat[i]);
+            impl->sub(&w->w[i], &w->w[i], &w->tmp);
+            impl->reduce32(&w->w[i]);
+        }
         impl->caddq(&w->w[i]);
         impl->use_hint(&w->tmp, &w->w[i], &w->h[i], p->gamma2);
         impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->tmp, p->gamma2);

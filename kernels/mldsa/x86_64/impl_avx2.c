@@ -6,6 +6,7 @@
 
 /* Every hook but the 4-way Keccak, shared by both tables. */
 #define AVX2_HOOKS \
+    .ntt_challenge = 1, \
     .keccakf1600 = cs_keccakf1600_bmi, \
     .ntt = cs_mldsa_ntt_avx2, \
     .invntt_tomont = cs_mldsa_invntt_avx2, \
