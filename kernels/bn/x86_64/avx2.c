@@ -95,29 +95,7 @@ static int setup(xv_ctx *c, const cs_mont *mont)
     return 0;
 }
 
-/* Kernel entry: r = a*b/R mod m. */
-static void avx2_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const cs_mont *mont)
-{
-    xv_ctx c;
-    if (setup(&c, mont) == 0)
-        xv_mont_mul(&c, r, a, b);
-}
-
-/* Kernel entry: r = a*a/R mod m. */
-static void avx2_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
-{
-    avx2_mont_mul(r, a, a, mont);
-}
-
-/* Kernel entry: r = a^e mod m (see cs_bn_kernel.exp). */
-static int avx2_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
-                    const cs_mont *mont, int consttime)
-{
-    xv_ctx c;
-    if (ebits > CS_BN_MAX_EXP_BITS || setup(&c, mont))
-        return -1;
-    return xv_exp(&c, r, a, e, ebits, consttime);
-}
+XV_KERNEL_ENTRIES(avx2, setup)
 
 const cs_bn_kernel cs_bn_x86_avx2 = {
     .name = "x86_64-avx2",

@@ -53,4 +53,28 @@ void xv_mont_mul(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *b
 int xv_exp(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *e,
            size_t ebits, int consttime);
 
+/* Defines a vector kernel's three cs_bn_kernel entry points, PREFIX_mont_mul,
+ * PREFIX_mont_sqr and PREFIX_exp, on top of its SETUP function (which fills
+ * an xv_ctx for a modulus and returns 0, or -1 for a size it cannot serve). */
+#define XV_KERNEL_ENTRIES(PREFIX, SETUP)                                                \
+    static void PREFIX##_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b,       \
+                                  const cs_mont *mont)                                  \
+    {                                                                                   \
+        xv_ctx c;                                                                       \
+        if (SETUP(&c, mont) == 0)                                                       \
+            xv_mont_mul(&c, r, a, b);                                                   \
+    }                                                                                   \
+    static void PREFIX##_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)    \
+    {                                                                                   \
+        PREFIX##_mont_mul(r, a, a, mont);                                               \
+    }                                                                                   \
+    static int PREFIX##_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits, \
+                            const cs_mont *mont, int consttime)                         \
+    {                                                                                   \
+        xv_ctx c;                                                                       \
+        if (ebits > CS_BN_MAX_EXP_BITS || SETUP(&c, mont))                              \
+            return -1;                                                                  \
+        return xv_exp(&c, r, a, e, ebits, consttime);                                   \
+    }
+
 #endif
