@@ -1,0 +1,487 @@
+/* AVX-512 intrinsics in plain C over AVX2 types, for the constant-time check
+ * only. Valgrind 3.19 cannot execute EVEX instructions, so the ct test build
+ * compiles the AVX-512 kernels (kernels/bn/x86_64/ifma.c, the *_avx512.c files
+ * of kernels/mldsa/x86_64) with `-include` of this header and
+ * -DCS_CT_EMULATE_AVX512 (mk/ctemu.mk): the same kernel source then runs under
+ * memcheck with every intrinsic replaced by a function of the same semantics.
+ * What memcheck then checks is the kernel's C: its branches and addresses.
+ * The emulations themselves have no branch or memory index on data (lane
+ * loops of fixed length, immediates are compile-time constants), with one
+ * documented exception: masked loads/stores branch on the mask, so a secret
+ * mask is reported, which is the conservative answer. Never used in
+ * libcryptoshim.so. tests/unit/ctemu/emul_intrin.c checks every function here
+ * against the real instruction, lane by lane.
+ *
+ * Without CS_CT_EMULATE_AVX512 only the cs_emu_* functions are declared (the
+ * intrinsic test compares them with the native intrinsics); with it, the
+ * intrinsic names and __m512i are redirected to them. To extend: add a
+ * cs_emu_ function, its #define below, and a case in emul_intrin.c. */
+#ifndef CRYPTOSHIM_CT_EMUL_AVX512_H
+#define CRYPTOSHIM_CT_EMUL_AVX512_H
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#define CS_EMU static inline __attribute__((always_inline, unused))
+
+/* A 512-bit register as eight 64-bit lanes (same size and layout in memory
+ * as __m512i, so kernels' `(__m512i *)p + i` arithmetic is unchanged). */
+typedef union {
+    uint64_t q[8];
+    __m256i y[2];
+} __attribute__((aligned(64))) cs_emu_m512i;
+
+/* A 256-bit register's lanes. */
+typedef union {
+    uint64_t q[4];
+    __m256i v;
+} cs_emu_u256;
+
+#define CS_EMU_M52 ((1ull << 52) - 1)
+
+/* ---- 52-bit multiply-add (IFMA) ---- */
+
+/* a + low 52 bits of (b mod 2^52)(c mod 2^52), per lane. */
+CS_EMU uint64_t cs_emu_madd52lo_1(uint64_t a, uint64_t b, uint64_t c)
+{
+    return a + (((b & CS_EMU_M52) * (c & CS_EMU_M52)) & CS_EMU_M52);
+}
+
+/* a + bits 52..103 of (b mod 2^52)(c mod 2^52), per lane. */
+CS_EMU uint64_t cs_emu_madd52hi_1(uint64_t a, uint64_t b, uint64_t c)
+{
+    unsigned __int128 p = (unsigned __int128)(b & CS_EMU_M52) * (c & CS_EMU_M52);
+    return a + (uint64_t)(p >> 52);
+}
+
+/* vpmadd52luq ymm. */
+CS_EMU __m256i cs_emu_mm256_madd52lo_epu64(__m256i a, __m256i b, __m256i c)
+{
+    cs_emu_u256 x = {.v = a}, y = {.v = b}, z = {.v = c};
+    for (int i = 0; i < 4; i++)
+        x.q[i] = cs_emu_madd52lo_1(x.q[i], y.q[i], z.q[i]);
+    return x.v;
+}
+
+/* vpmadd52huq ymm. */
+CS_EMU __m256i cs_emu_mm256_madd52hi_epu64(__m256i a, __m256i b, __m256i c)
+{
+    cs_emu_u256 x = {.v = a}, y = {.v = b}, z = {.v = c};
+    for (int i = 0; i < 4; i++)
+        x.q[i] = cs_emu_madd52hi_1(x.q[i], y.q[i], z.q[i]);
+    return x.v;
+}
+
+/* vpmadd52luq zmm. */
+CS_EMU cs_emu_m512i cs_emu_mm512_madd52lo_epu64(cs_emu_m512i a, cs_emu_m512i b, cs_emu_m512i c)
+{
+    for (int i = 0; i < 8; i++)
+        a.q[i] = cs_emu_madd52lo_1(a.q[i], b.q[i], c.q[i]);
+    return a;
+}
+
+/* vpmadd52huq zmm. */
+CS_EMU cs_emu_m512i cs_emu_mm512_madd52hi_epu64(cs_emu_m512i a, cs_emu_m512i b, cs_emu_m512i c)
+{
+    for (int i = 0; i < 8; i++)
+        a.q[i] = cs_emu_madd52hi_1(a.q[i], b.q[i], c.q[i]);
+    return a;
+}
+
+/* ---- bitwise: three-input logic and rotations ---- */
+
+/* vpternlogq on one lane: bit j of the result is bit (a_j b_j c_j) of imm,
+ * built as the OR of the minterms imm selects (imm is a constant). */
+CS_EMU uint64_t cs_emu_tern_1(uint64_t a, uint64_t b, uint64_t c, int imm)
+{
+    uint64_t r = 0;
+    for (int k = 0; k < 8; k++)
+        if ((imm >> k) & 1)
+            r |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
+    return r;
+}
+
+/* Rotate left by a constant count (mod 64). */
+CS_EMU uint64_t cs_emu_rol_1(uint64_t x, int n)
+{
+    n &= 63;
+    return n ? (x << n) | (x >> (64 - n)) : x;
+}
+
+CS_EMU __m256i cs_emu_mm256_ternarylogic_epi64(__m256i a, __m256i b, __m256i c, int imm)
+{
+    cs_emu_u256 x = {.v = a}, y = {.v = b}, z = {.v = c};
+    for (int i = 0; i < 4; i++)
+        x.q[i] = cs_emu_tern_1(x.q[i], y.q[i], z.q[i], imm);
+    return x.v;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_ternarylogic_epi64(cs_emu_m512i a, cs_emu_m512i b,
+                                                   cs_emu_m512i c, int imm)
+{
+    for (int i = 0; i < 8; i++)
+        a.q[i] = cs_emu_tern_1(a.q[i], b.q[i], c.q[i], imm);
+    return a;
+}
+
+CS_EMU __m256i cs_emu_mm256_rol_epi64(__m256i a, int n)
+{
+    cs_emu_u256 x = {.v = a};
+    for (int i = 0; i < 4; i++)
+        x.q[i] = cs_emu_rol_1(x.q[i], n);
+    return x.v;
+}
+
+CS_EMU __m256i cs_emu_mm256_ror_epi64(__m256i a, int n)
+{
+    return cs_emu_mm256_rol_epi64(a, 64 - (n & 63));
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_rol_epi64(cs_emu_m512i a, int n)
+{
+    for (int i = 0; i < 8; i++)
+        a.q[i] = cs_emu_rol_1(a.q[i], n);
+    return a;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_ror_epi64(cs_emu_m512i a, int n)
+{
+    return cs_emu_mm512_rol_epi64(a, 64 - (n & 63));
+}
+
+/* Arithmetic right shift of 64-bit lanes (VL form), count >= 64 gives the
+ * sign. */
+CS_EMU __m256i cs_emu_mm256_srai_epi64(__m256i a, unsigned n)
+{
+    cs_emu_u256 x = {.v = a};
+    for (int i = 0; i < 4; i++)
+        x.q[i] = (uint64_t)((int64_t)x.q[i] >> (n > 63 ? 63 : n));
+    return x.v;
+}
+
+/* ---- lane moves ---- */
+
+/* valignq ymm: lanes imm..imm+3 of the concatenation hi:lo (lo first). */
+CS_EMU __m256i cs_emu_mm256_alignr_epi64(__m256i hi, __m256i lo, int imm)
+{
+    cs_emu_u256 h = {.v = hi}, l = {.v = lo}, r;
+    uint64_t t[8] = {l.q[0], l.q[1], l.q[2], l.q[3], h.q[0], h.q[1], h.q[2], h.q[3]};
+    for (int i = 0; i < 4; i++)
+        r.q[i] = t[(i + (imm & 3)) & 7];
+    return r.v;
+}
+
+/* valignq zmm. */
+CS_EMU cs_emu_m512i cs_emu_mm512_alignr_epi64(cs_emu_m512i hi, cs_emu_m512i lo, int imm)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 8; i++) {
+        int j = i + (imm & 7);
+        r.q[i] = j < 8 ? lo.q[j] : hi.q[j - 8];
+    }
+    return r;
+}
+
+/* vpunpcklqdq zmm: per 128-bit block, the low lanes of a then b. */
+CS_EMU cs_emu_m512i cs_emu_mm512_unpacklo_epi64(cs_emu_m512i a, cs_emu_m512i b)
+{
+    cs_emu_m512i r;
+    for (int k = 0; k < 4; k++) {
+        r.q[2 * k] = a.q[2 * k];
+        r.q[2 * k + 1] = b.q[2 * k];
+    }
+    return r;
+}
+
+/* vpunpckhqdq zmm: per 128-bit block, the high lanes of a then b. */
+CS_EMU cs_emu_m512i cs_emu_mm512_unpackhi_epi64(cs_emu_m512i a, cs_emu_m512i b)
+{
+    cs_emu_m512i r;
+    for (int k = 0; k < 4; k++) {
+        r.q[2 * k] = a.q[2 * k + 1];
+        r.q[2 * k + 1] = b.q[2 * k + 1];
+    }
+    return r;
+}
+
+/* vshufi64x2 zmm: 128-bit blocks a[imm0], a[imm1], b[imm2], b[imm3]. */
+CS_EMU cs_emu_m512i cs_emu_mm512_shuffle_i64x2(cs_emu_m512i a, cs_emu_m512i b, int imm)
+{
+    cs_emu_m512i r;
+    for (int k = 0; k < 4; k++) {
+        const cs_emu_m512i *s = k < 2 ? &a : &b;
+        int blk = (imm >> (2 * k)) & 3;
+        r.q[2 * k] = s->q[2 * blk];
+        r.q[2 * k + 1] = s->q[2 * blk + 1];
+    }
+    return r;
+}
+
+/* vpermq zmm by index vector: lane i = a[idx_i mod 8]. The index may be
+ * data, so every lane is read under a compare mask, not addressed. */
+CS_EMU cs_emu_m512i cs_emu_mm512_permutexvar_epi64(cs_emu_m512i idx, cs_emu_m512i a)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 8; i++) {
+        uint64_t v = 0, want = idx.q[i] & 7;
+        for (uint64_t j = 0; j < 8; j++) {
+            uint64_t d = j ^ want;
+            v |= a.q[j] & (((d | (0 - d)) >> 63) - 1);
+        }
+        r.q[i] = v;
+    }
+    return r;
+}
+
+/* vpermt2q zmm: lane i = (idx_i bit 3 ? b : a)[idx_i mod 8], masked as above. */
+CS_EMU cs_emu_m512i cs_emu_mm512_permutex2var_epi64(cs_emu_m512i a, cs_emu_m512i idx,
+                                                   cs_emu_m512i b)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 8; i++) {
+        uint64_t v = 0, want = idx.q[i] & 15;
+        for (uint64_t j = 0; j < 16; j++) {
+            uint64_t d = j ^ want;
+            v |= (j < 8 ? a.q[j] : b.q[j - 8]) & (((d | (0 - d)) >> 63) - 1);
+        }
+        r.q[i] = v;
+    }
+    return r;
+}
+
+/* ---- 512-bit arithmetic, logic, constants, loads and stores ---- */
+
+#define CS_EMU_LANEWISE2(NAME, EXPR)                                                  \
+    CS_EMU cs_emu_m512i cs_emu_mm512_##NAME(cs_emu_m512i a, cs_emu_m512i b)            \
+    {                                                                                 \
+        for (int i = 0; i < 8; i++)                                                   \
+            a.q[i] = (EXPR);                                                          \
+        return a;                                                                     \
+    }
+CS_EMU_LANEWISE2(xor_si512, a.q[i] ^ b.q[i])
+CS_EMU_LANEWISE2(and_si512, a.q[i] & b.q[i])
+CS_EMU_LANEWISE2(or_si512, a.q[i] | b.q[i])
+CS_EMU_LANEWISE2(andnot_si512, ~a.q[i] & b.q[i])
+CS_EMU_LANEWISE2(add_epi64, a.q[i] + b.q[i])
+CS_EMU_LANEWISE2(sub_epi64, a.q[i] - b.q[i])
+#undef CS_EMU_LANEWISE2
+
+/* Logical shifts by a constant; counts >= 64 give zero, as vpsllq does. */
+CS_EMU cs_emu_m512i cs_emu_mm512_slli_epi64(cs_emu_m512i a, unsigned n)
+{
+    for (int i = 0; i < 8; i++)
+        a.q[i] = n > 63 ? 0 : a.q[i] << n;
+    return a;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_srli_epi64(cs_emu_m512i a, unsigned n)
+{
+    for (int i = 0; i < 8; i++)
+        a.q[i] = n > 63 ? 0 : a.q[i] >> n;
+    return a;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_srai_epi64(cs_emu_m512i a, unsigned n)
+{
+    for (int i = 0; i < 8; i++)
+        a.q[i] = (uint64_t)((int64_t)a.q[i] >> (n > 63 ? 63 : n));
+    return a;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_setzero_si512(void)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 8; i++)
+        r.q[i] = 0;
+    return r;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_set1_epi64(long long x)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 8; i++)
+        r.q[i] = (uint64_t)x;
+    return r;
+}
+
+/* Arguments from the highest lane down, as _mm512_set_epi64. */
+CS_EMU cs_emu_m512i cs_emu_mm512_set_epi64(long long e7, long long e6, long long e5,
+                                          long long e4, long long e3, long long e2,
+                                          long long e1, long long e0)
+{
+    cs_emu_m512i r = {.q = {(uint64_t)e0, (uint64_t)e1, (uint64_t)e2, (uint64_t)e3,
+                            (uint64_t)e4, (uint64_t)e5, (uint64_t)e6, (uint64_t)e7}};
+    return r;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_loadu_si512(const void *p)
+{
+    cs_emu_m512i r;
+    __builtin_memcpy(&r, p, sizeof r);
+    return r;
+}
+
+CS_EMU void cs_emu_mm512_storeu_si512(void *p, cs_emu_m512i a)
+{
+    __builtin_memcpy(p, &a, sizeof a);
+}
+
+/* Halves: vextracti64x4 / vinserti64x4 / casts. */
+CS_EMU __m256i cs_emu_mm512_castsi512_si256(cs_emu_m512i a)
+{
+    return a.y[0];
+}
+
+CS_EMU __m256i cs_emu_mm512_extracti64x4_epi64(cs_emu_m512i a, int imm)
+{
+    return a.y[imm & 1];
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_inserti64x4(cs_emu_m512i a, __m256i b, int imm)
+{
+    a.y[imm & 1] = b;
+    return a;
+}
+
+/* Upper half zero (the real cast leaves it undefined; zero is one choice). */
+CS_EMU cs_emu_m512i cs_emu_mm512_zextsi256_si512(__m256i a)
+{
+    cs_emu_m512i r;
+    r.y[0] = a;
+    r.y[1] = _mm256_setzero_si256();
+    return r;
+}
+
+/* ---- masks (__mmask8: bit i for lane i) ---- */
+
+/* Compare to a mask, branch-free. */
+CS_EMU __mmask8 cs_emu_mm512_cmpeq_epi64_mask(cs_emu_m512i a, cs_emu_m512i b)
+{
+    unsigned m = 0;
+    for (int i = 0; i < 8; i++) {
+        uint64_t d = a.q[i] ^ b.q[i];
+        m |= (unsigned)(1 ^ ((d | (0 - d)) >> 63)) << i;
+    }
+    return (__mmask8)m;
+}
+
+CS_EMU __mmask8 cs_emu_mm512_cmplt_epu64_mask(cs_emu_m512i a, cs_emu_m512i b)
+{
+    unsigned m = 0;
+    for (int i = 0; i < 8; i++) {
+        /* borrow of a - b, without a compare the compiler could branch on */
+        uint64_t x = a.q[i], y = b.q[i];
+        m |= (unsigned)(((~x & y) | (~(x ^ y) & (x - y))) >> 63) << i;
+    }
+    return (__mmask8)m;
+}
+
+/* Lane i = (k bit i) ? b : a. */
+CS_EMU cs_emu_m512i cs_emu_mm512_mask_blend_epi64(__mmask8 k, cs_emu_m512i a, cs_emu_m512i b)
+{
+    for (int i = 0; i < 8; i++) {
+        uint64_t m = 0 - (uint64_t)((k >> i) & 1);
+        a.q[i] = (a.q[i] & ~m) | (b.q[i] & m);
+    }
+    return a;
+}
+
+CS_EMU __m256i cs_emu_mm256_mask_blend_epi64(__mmask8 k, __m256i a, __m256i b)
+{
+    cs_emu_u256 x = {.v = a}, y = {.v = b};
+    for (int i = 0; i < 4; i++) {
+        uint64_t m = 0 - (uint64_t)((k >> i) & 1);
+        x.q[i] = (x.q[i] & ~m) | (y.q[i] & m);
+    }
+    return x.v;
+}
+
+/* Masked store: lanes whose mask bit is clear are not written (they may lie
+ * beyond the buffer). Branches on the mask: a secret mask is reported. */
+CS_EMU void cs_emu_mm512_mask_storeu_epi64(void *p, __mmask8 k, cs_emu_m512i a)
+{
+    for (int i = 0; i < 8; i++)
+        if ((k >> i) & 1)
+            __builtin_memcpy((char *)p + 8 * i, &a.q[i], 8);
+}
+
+/* Masked load, zeroing: lanes whose mask bit is clear are not read. */
+CS_EMU cs_emu_m512i cs_emu_mm512_maskz_loadu_epi64(__mmask8 k, const void *p)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 8; i++) {
+        r.q[i] = 0;
+        if ((k >> i) & 1)
+            __builtin_memcpy(&r.q[i], (const char *)p + 8 * i, 8);
+    }
+    return r;
+}
+
+#ifdef CS_CT_EMULATE_AVX512
+/* Redirect the intrinsic names (GCC defines some as macros without
+ * optimisation, hence the #undefs). */
+#undef _mm256_madd52lo_epu64
+#undef _mm256_madd52hi_epu64
+#undef _mm512_madd52lo_epu64
+#undef _mm512_madd52hi_epu64
+#undef _mm256_ternarylogic_epi64
+#undef _mm512_ternarylogic_epi64
+#undef _mm256_rol_epi64
+#undef _mm256_ror_epi64
+#undef _mm512_rol_epi64
+#undef _mm512_ror_epi64
+#undef _mm256_srai_epi64
+#undef _mm256_alignr_epi64
+#undef _mm512_alignr_epi64
+#undef _mm512_shuffle_i64x2
+#undef _mm512_slli_epi64
+#undef _mm512_srli_epi64
+#undef _mm512_srai_epi64
+#undef _mm512_extracti64x4_epi64
+#undef _mm512_inserti64x4
+#define __m512i cs_emu_m512i
+#define _mm256_madd52lo_epu64 cs_emu_mm256_madd52lo_epu64
+#define _mm256_madd52hi_epu64 cs_emu_mm256_madd52hi_epu64
+#define _mm512_madd52lo_epu64 cs_emu_mm512_madd52lo_epu64
+#define _mm512_madd52hi_epu64 cs_emu_mm512_madd52hi_epu64
+#define _mm256_ternarylogic_epi64 cs_emu_mm256_ternarylogic_epi64
+#define _mm512_ternarylogic_epi64 cs_emu_mm512_ternarylogic_epi64
+#define _mm256_rol_epi64 cs_emu_mm256_rol_epi64
+#define _mm256_ror_epi64 cs_emu_mm256_ror_epi64
+#define _mm512_rol_epi64 cs_emu_mm512_rol_epi64
+#define _mm512_ror_epi64 cs_emu_mm512_ror_epi64
+#define _mm256_srai_epi64 cs_emu_mm256_srai_epi64
+#define _mm256_alignr_epi64 cs_emu_mm256_alignr_epi64
+#define _mm512_alignr_epi64 cs_emu_mm512_alignr_epi64
+#define _mm512_unpacklo_epi64 cs_emu_mm512_unpacklo_epi64
+#define _mm512_unpackhi_epi64 cs_emu_mm512_unpackhi_epi64
+#define _mm512_shuffle_i64x2 cs_emu_mm512_shuffle_i64x2
+#define _mm512_permutexvar_epi64 cs_emu_mm512_permutexvar_epi64
+#define _mm512_permutex2var_epi64 cs_emu_mm512_permutex2var_epi64
+#define _mm512_xor_si512 cs_emu_mm512_xor_si512
+#define _mm512_and_si512 cs_emu_mm512_and_si512
+#define _mm512_or_si512 cs_emu_mm512_or_si512
+#define _mm512_andnot_si512 cs_emu_mm512_andnot_si512
+#define _mm512_add_epi64 cs_emu_mm512_add_epi64
+#define _mm512_sub_epi64 cs_emu_mm512_sub_epi64
+#define _mm512_slli_epi64 cs_emu_mm512_slli_epi64
+#define _mm512_srli_epi64 cs_emu_mm512_srli_epi64
+#define _mm512_srai_epi64 cs_emu_mm512_srai_epi64
+#define _mm512_setzero_si512 cs_emu_mm512_setzero_si512
+#define _mm512_set1_epi64 cs_emu_mm512_set1_epi64
+#define _mm512_set_epi64 cs_emu_mm512_set_epi64
+#define _mm512_loadu_si512 cs_emu_mm512_loadu_si512
+#define _mm512_storeu_si512 cs_emu_mm512_storeu_si512
+#define _mm512_castsi512_si256 cs_emu_mm512_castsi512_si256
+#define _mm512_extracti64x4_epi64 cs_emu_mm512_extracti64x4_epi64
+#define _mm512_inserti64x4 cs_emu_mm512_inserti64x4
+#define _mm512_zextsi256_si512 cs_emu_mm512_zextsi256_si512
+#define _mm512_cmpeq_epi64_mask cs_emu_mm512_cmpeq_epi64_mask
+#define _mm512_cmplt_epu64_mask cs_emu_mm512_cmplt_epu64_mask
+#define _mm512_mask_blend_epi64 cs_emu_mm512_mask_blend_epi64
+#define _mm256_mask_blend_epi64 cs_emu_mm256_mask_blend_epi64
+#define _mm512_mask_storeu_epi64 cs_emu_mm512_mask_storeu_epi64
+#define _mm512_maskz_loadu_epi64 cs_emu_mm512_maskz_loadu_epi64
+#endif
+
+#endif

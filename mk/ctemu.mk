@@ -1,0 +1,72 @@
+# Constant-time check of the AVX-512 kernels under valgrind, which (3.19)
+# cannot execute EVEX instructions. The same kernel sources are compiled a
+# second time, for tests only, with kernels/ct_emul/avx512_emul.h forced in
+# (-include) and -DCS_CT_EMULATE_AVX512: every AVX-512 intrinsic becomes plain
+# C over AVX2 types, so memcheck can follow the kernels' branches and
+# addresses with secrets undefined. Those objects never enter
+# libcryptoshim.so. Built here:
+#   ct_bn_x86_avx512emu, ct_mldsa_avx512emu  ct tests (tests/unit/ct_bn_x86.c,
+#       ct_mldsa.c with CT_AVX512_EMULATED) linked with the emulated objects
+#       in place of the native ones; run under valgrind by `make ct`.
+#   kernel_avx512emu  (tests/unit/ctemu/) no valgrind: each emulated intrinsic
+#       against the real instruction, and the emulated kernels (symbols
+#       renamed ctemu_*) against the native ones on the same inputs; skips
+#       without AVX-512 IFMA.
+# Which files: every AVX-512 source, by name (kernels/bn/x86_64/ifma*.c,
+# kernels/mldsa/x86_64/*avx512*.c); a new one is picked up automatically if it
+# follows the naming and uses only intrinsics the header provides.
+ifeq ($(ARCH)$(CROSS),x86_64)
+OBJCOPY ?= objcopy
+NM ?= nm
+
+CTEMU_SRCS := $(wildcard kernels/bn/x86_64/ifma*.c kernels/mldsa/x86_64/*avx512*.c)
+CTEMU_NATIVE := $(call obj,$(CTEMU_SRCS))
+CTEMU_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/obj/ctemu/%,$(CTEMU_NATIVE))
+# The kernel objects with the AVX-512 ones swapped for their emulations.
+CTEMU_KERNEL_OBJS := $(filter-out $(CTEMU_NATIVE),$(KERNEL_OBJS)) $(CTEMU_OBJS)
+# For the differential test: the emulations plus an emulated copy of the
+# ML-DSA tables, all global symbols prefixed ctemu_.
+CTEMU_IMPL := $(BUILD)/obj/ctemu/kernels/mldsa/x86_64/impl_avx2.o
+CTEMU_REN := $(patsubst $(BUILD)/obj/ctemu/%,$(BUILD)/obj/ctemu-ren/%,$(CTEMU_OBJS) $(CTEMU_IMPL))
+CTEMU_MAP := $(BUILD)/obj/ctemu/rename.map
+CTEMU_INTRIN := $(BUILD)/obj/ctemu-test/tests/unit/ctemu/emul_intrin.o
+
+CTEMU_FLAGS := -DCS_CT_EMULATE_AVX512 -include kernels/ct_emul/avx512_emul.h
+
+# The native folders' ISA flags (mk/bnx86.mk, mk/mldsa_avx2.mk) minus AVX-512.
+$(BUILD)/obj/ctemu/kernels/bn/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi2
+$(BUILD)/obj/ctemu/kernels/mldsa/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi -mbmi2 -mpopcnt
+
+$(BUILD)/obj/ctemu/%.o: %.c kernels/ct_emul/avx512_emul.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) $(CTEMU_FLAGS) -MMD -MP -c $< -o $@
+
+$(CTEMU_MAP): $(CTEMU_OBJS) $(CTEMU_IMPL)
+	$(NM) -g --defined-only --format=posix $^ | awk 'NF >= 3 && $$1 !~ /:$$/ { print $$1, "ctemu_" $$1 }' | sort -u >$@
+
+$(BUILD)/obj/ctemu-ren/%.o: $(BUILD)/obj/ctemu/%.o $(CTEMU_MAP)
+	@mkdir -p $(dir $@)
+	$(OBJCOPY) --redefine-syms=$(CTEMU_MAP) $< $@
+
+# The intrinsic check runs the real instructions too.
+$(CTEMU_INTRIN): tests/unit/ctemu/emul_intrin.c kernels/ct_emul/avx512_emul.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -mavx2 -mbmi2 -mavx512f -mavx512vl -mavx512ifma -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/ct_bn_x86_avx512emu: tests/unit/ct_bn_x86.c $(CTEMU_KERNEL_OBJS) $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCT_AVX512_EMULATED -o $@ $^ -lm
+
+$(BUILD)/tests/ct_mldsa_avx512emu: tests/unit/ct_mldsa.c $(CTEMU_KERNEL_OBJS) $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCT_AVX512_EMULATED -o $@ $^ -lm
+
+$(BUILD)/tests/kernel_avx512emu: tests/unit/ctemu/emul_diff.c $(CTEMU_INTRIN) $(CTEMU_REN) \
+                                 $(KERNEL_OBJS) $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
+
+tests-build: $(BUILD)/tests/ct_bn_x86_avx512emu $(BUILD)/tests/ct_mldsa_avx512emu \
+             $(BUILD)/tests/kernel_avx512emu
+-include $(CTEMU_OBJS:.o=.d) $(CTEMU_IMPL:.o=.d) $(CTEMU_INTRIN:.o=.d)
+endif

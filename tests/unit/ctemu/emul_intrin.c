@@ -1,0 +1,160 @@
+/* Every function of kernels/ct_emul/avx512_emul.h against the instruction it
+ * stands for, on random lanes (plus edge values) and, for immediates, every
+ * value the instruction distinguishes. Built with AVX-512 flags
+ * (mk/ctemu.mk); called by emul_diff.c only on a CPU with AVX-512 IFMA/VL. */
+#include <string.h>
+
+#include "../../../kernels/ct_emul/avx512_emul.h"
+#include "../support/tap.h"
+#include "emul.h"
+
+/* Random lanes, with some all-zero, all-one and 52-bit-edge lanes mixed in. */
+static void rnd(uint64_t *q, int n)
+{
+    static const uint64_t edge[] = {0, ~0ull, CS_EMU_M52, 1ull << 52, 1ull << 63, 1};
+    for (int i = 0; i < n; i++) {
+        uint64_t r = tap_rng_u64();
+        q[i] = (r & 7) == 0 ? edge[(r >> 3) % 6] : tap_rng_u64();
+    }
+}
+
+static __m512i nat512(const cs_emu_m512i *a)
+{
+    return _mm512_loadu_si512(a->q);
+}
+
+static __m256i nat256(const uint64_t *q)
+{
+    return _mm256_loadu_si256((const __m256i *)q);
+}
+
+/* Whether native n and emulated e hold the same lanes. */
+static int eq512(__m512i n, cs_emu_m512i e)
+{
+    uint64_t q[8];
+    _mm512_storeu_si512(q, n);
+    return memcmp(q, e.q, sizeof q) == 0;
+}
+
+static int eq256(__m256i n, __m256i e)
+{
+    uint64_t a[4], b[4];
+    _mm256_storeu_si256((__m256i *)a, n);
+    _mm256_storeu_si256((__m256i *)b, e);
+    return memcmp(a, b, sizeof a) == 0;
+}
+
+#define R4(M, b) M((b)) M((b) + 1) M((b) + 2) M((b) + 3)
+#define R16(M, b) R4(M, b) R4(M, (b) + 4) R4(M, (b) + 8) R4(M, (b) + 12)
+#define R64(M, b) R16(M, b) R16(M, (b) + 16) R16(M, (b) + 32) R16(M, (b) + 48)
+#define R256(M) R64(M, 0) R64(M, 64) R64(M, 128) R64(M, 192)
+
+void ctemu_check_intrinsics(unsigned iters)
+{
+    int ifma = 1, tern = 1, rot = 1, shift = 1, lanes = 1, logic = 1, mask = 1, halves = 1;
+    for (unsigned it = 0; it < iters; it++) {
+        cs_emu_m512i a, b, c, ix;
+        rnd(a.q, 8), rnd(b.q, 8), rnd(c.q, 8), rnd(ix.q, 8);
+        __m512i A = nat512(&a), B = nat512(&b), C = nat512(&c), IX = nat512(&ix);
+        __m256i a4 = nat256(a.q), b4 = nat256(b.q), c4 = nat256(c.q);
+        __mmask8 k = (__mmask8)tap_rng_u64();
+
+        ifma &= eq512(_mm512_madd52lo_epu64(A, B, C), cs_emu_mm512_madd52lo_epu64(a, b, c));
+        ifma &= eq512(_mm512_madd52hi_epu64(A, B, C), cs_emu_mm512_madd52hi_epu64(a, b, c));
+        ifma &= eq256(_mm256_madd52lo_epu64(a4, b4, c4), cs_emu_mm256_madd52lo_epu64(a4, b4, c4));
+        ifma &= eq256(_mm256_madd52hi_epu64(a4, b4, c4), cs_emu_mm256_madd52hi_epu64(a4, b4, c4));
+
+#define TERN(i)                                                                            \
+    tern &= eq512(_mm512_ternarylogic_epi64(A, B, C, i),                                   \
+                  cs_emu_mm512_ternarylogic_epi64(a, b, c, i));                            \
+    tern &= eq256(_mm256_ternarylogic_epi64(a4, b4, c4, i),                                \
+                  cs_emu_mm256_ternarylogic_epi64(a4, b4, c4, i));
+        if (it < 64) {
+            R256(TERN)
+        }
+#define ROT(i)                                                                             \
+    rot &= eq512(_mm512_rol_epi64(A, i), cs_emu_mm512_rol_epi64(a, i));                    \
+    rot &= eq512(_mm512_ror_epi64(A, i), cs_emu_mm512_ror_epi64(a, i));                    \
+    rot &= eq256(_mm256_rol_epi64(a4, i), cs_emu_mm256_rol_epi64(a4, i));                  \
+    rot &= eq256(_mm256_ror_epi64(a4, i), cs_emu_mm256_ror_epi64(a4, i));                  \
+    shift &= eq512(_mm512_slli_epi64(A, i), cs_emu_mm512_slli_epi64(a, i));                \
+    shift &= eq512(_mm512_srli_epi64(A, i), cs_emu_mm512_srli_epi64(a, i));                \
+    shift &= eq512(_mm512_srai_epi64(A, i), cs_emu_mm512_srai_epi64(a, i));                \
+    shift &= eq256(_mm256_srai_epi64(a4, i), cs_emu_mm256_srai_epi64(a4, i));
+        if (it < 64) {
+            R64(ROT, 0)
+            ROT(64) ROT(65) ROT(100) ROT(255)
+        }
+#define ALIGN(i)                                                                           \
+    lanes &= eq512(_mm512_alignr_epi64(A, B, i), cs_emu_mm512_alignr_epi64(a, b, i));      \
+    lanes &= eq256(_mm256_alignr_epi64(a4, b4, i), cs_emu_mm256_alignr_epi64(a4, b4, i));
+        R16(ALIGN, 0)
+#define SHUF(i) \
+    lanes &= eq512(_mm512_shuffle_i64x2(A, B, i), cs_emu_mm512_shuffle_i64x2(a, b, i));
+        if (it < 16) {
+            R256(SHUF)
+        }
+        lanes &= eq512(_mm512_unpacklo_epi64(A, B), cs_emu_mm512_unpacklo_epi64(a, b));
+        lanes &= eq512(_mm512_unpackhi_epi64(A, B), cs_emu_mm512_unpackhi_epi64(a, b));
+        lanes &= eq512(_mm512_permutexvar_epi64(IX, A), cs_emu_mm512_permutexvar_epi64(ix, a));
+        lanes &= eq512(_mm512_permutex2var_epi64(A, IX, B),
+                       cs_emu_mm512_permutex2var_epi64(a, ix, b));
+
+        logic &= eq512(_mm512_xor_si512(A, B), cs_emu_mm512_xor_si512(a, b));
+        logic &= eq512(_mm512_and_si512(A, B), cs_emu_mm512_and_si512(a, b));
+        logic &= eq512(_mm512_or_si512(A, B), cs_emu_mm512_or_si512(a, b));
+        logic &= eq512(_mm512_andnot_si512(A, B), cs_emu_mm512_andnot_si512(a, b));
+        logic &= eq512(_mm512_add_epi64(A, B), cs_emu_mm512_add_epi64(a, b));
+        logic &= eq512(_mm512_sub_epi64(A, B), cs_emu_mm512_sub_epi64(a, b));
+        logic &= eq512(_mm512_setzero_si512(), cs_emu_mm512_setzero_si512());
+        logic &= eq512(_mm512_set1_epi64((long long)a.q[3]),
+                       cs_emu_mm512_set1_epi64((long long)a.q[3]));
+        logic &= eq512(_mm512_set_epi64((long long)a.q[7], (long long)a.q[6], (long long)a.q[5],
+                                        (long long)a.q[4], (long long)a.q[3], (long long)a.q[2],
+                                        (long long)a.q[1], (long long)a.q[0]),
+                       cs_emu_mm512_set_epi64((long long)a.q[7], (long long)a.q[6],
+                                              (long long)a.q[5], (long long)a.q[4],
+                                              (long long)a.q[3], (long long)a.q[2],
+                                              (long long)a.q[1], (long long)a.q[0]));
+        logic &= eq512(_mm512_loadu_si512(b.q), cs_emu_mm512_loadu_si512(b.q));
+        {
+            uint64_t s1[9], s2[9];
+            _mm512_storeu_si512(s1 + 1, A);
+            cs_emu_mm512_storeu_si512(s2 + 1, a);
+            logic &= memcmp(s1 + 1, s2 + 1, 64) == 0;
+        }
+
+        cs_emu_m512i eqb = b;
+        eqb.q[k & 7] = a.q[k & 7]; /* at least one equal lane */
+        __m512i EQB = nat512(&eqb);
+        mask &= _mm512_cmpeq_epi64_mask(A, EQB) == cs_emu_mm512_cmpeq_epi64_mask(a, eqb);
+        mask &= _mm512_cmplt_epu64_mask(A, B) == cs_emu_mm512_cmplt_epu64_mask(a, b);
+        mask &= _mm512_cmplt_epu64_mask(A, EQB) == cs_emu_mm512_cmplt_epu64_mask(a, eqb);
+        mask &= eq512(_mm512_mask_blend_epi64(k, A, B), cs_emu_mm512_mask_blend_epi64(k, a, b));
+        mask &= eq256(_mm256_mask_blend_epi64(k, a4, b4), cs_emu_mm256_mask_blend_epi64(k, a4, b4));
+        {
+            uint64_t s1[8], s2[8];
+            memcpy(s1, c.q, 64);
+            memcpy(s2, c.q, 64);
+            _mm512_mask_storeu_epi64(s1, k, A);
+            cs_emu_mm512_mask_storeu_epi64(s2, k, a);
+            mask &= memcmp(s1, s2, 64) == 0;
+            mask &= eq512(_mm512_maskz_loadu_epi64(k, b.q), cs_emu_mm512_maskz_loadu_epi64(k, b.q));
+        }
+
+        halves &= eq256(_mm512_castsi512_si256(A), cs_emu_mm512_castsi512_si256(a));
+        halves &= eq256(_mm512_extracti64x4_epi64(A, 0), cs_emu_mm512_extracti64x4_epi64(a, 0));
+        halves &= eq256(_mm512_extracti64x4_epi64(A, 1), cs_emu_mm512_extracti64x4_epi64(a, 1));
+        halves &= eq512(_mm512_inserti64x4(A, b4, 0), cs_emu_mm512_inserti64x4(a, b4, 0));
+        halves &= eq512(_mm512_inserti64x4(A, b4, 1), cs_emu_mm512_inserti64x4(a, b4, 1));
+        halves &= eq512(_mm512_zextsi256_si512(b4), cs_emu_mm512_zextsi256_si512(b4));
+    }
+    tap_ok(ifma, "emulated vpmadd52luq/huq (256, 512) match the instructions");
+    tap_ok(tern, "emulated vpternlogq (256, 512), all 256 immediates");
+    tap_ok(rot, "emulated vprolq/vprorq (256, 512), counts 0..65, 100, 255");
+    tap_ok(shift, "emulated vpsllq/vpsrlq/vpsraq immediates (256, 512)");
+    tap_ok(lanes, "emulated valignq, vshufi64x2 (all immediates), unpck, vpermq, vpermt2q");
+    tap_ok(logic, "emulated 512-bit logic, add/sub, set, load/store");
+    tap_ok(mask, "emulated compares to masks, blends, masked store and load");
+    tap_ok(halves, "emulated 256-bit halves: cast, extract, insert, zext");
+}
