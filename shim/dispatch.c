@@ -181,6 +181,31 @@ const cs_bn_kernel *cs_dispatch_bn(int consttime, unsigned bits)
     return NULL;
 }
 
+int cs_dispatch_bn_x2(unsigned bits, const cs_bn_kernel **k)
+{
+    *k = NULL;
+    if (cs_disabled() || bits < CS_BN_MIN_BITS || bits > CS_BN_MAX_BITS)
+        return 0;
+    if (cs_kernels_forced()) {
+        const cs_bn_kernel *f = forced_bn(bits);
+        if (!f || !f->exp_x2)
+            return 0;
+        *k = f;
+        return 1;
+    }
+    for (unsigned i = 0; i < nrules; i++) {
+        const struct resolved_rule *r = &rules[i];
+        if (!r->usable || bits < r->min_bits || bits > r->max_bits ||
+            strcmp(r->op, CS_OP_MOD_EXP_CT_X2))
+            continue;
+        if (r->kernel && (bits < r->kernel->min_bits || bits > r->kernel->max_bits ||
+                          !r->kernel->exp_x2))
+            continue;
+        *k = r->kernel;
+        return 1;
+    }
+    return 0;
+}
 
 const cs_mldsa_impl *cs_dispatch_mldsa(int ps)
 {

@@ -11,6 +11,7 @@
 /* Operation names, also used in stats and policy files. */
 #define CS_OP_MOD_EXP "mod_exp"
 #define CS_OP_MOD_EXP_CT "mod_exp_consttime"
+#define CS_OP_MOD_EXP_CT_X2 "mod_exp_consttime_x2" /* paired: RSA CRT halves */
 #define CS_OP_MLDSA_KEYGEN "mldsa_keygen"
 #define CS_OP_MLDSA_SIGN "mldsa_sign"
 #define CS_OP_MLDSA_VERIFY "mldsa_verify"
@@ -39,6 +40,13 @@ void cs_dispatch_init(void);
 /* Kernel for a modular exponentiation with a `bits`-bit modulus, or NULL to
  * pass it to libcrypto. */
 const cs_bn_kernel *cs_dispatch_bn(int consttime, unsigned bits);
+
+/* Who serves a paired secret-exponent call on two `bits`-bit moduli: returns
+ * 1 with *k set (NULL: libcrypto's paired function) when a
+ * CS_OP_MOD_EXP_CT_X2 rule, or under CRYPTOSHIM_KERNELS a forced kernel with
+ * a paired entry, decides; 0 (and *k = NULL) when none does, and each half
+ * then goes by the mod_exp_consttime rules. */
+int cs_dispatch_bn_x2(unsigned bits, const cs_bn_kernel **k);
 
 /* Whether a kernel can run here (CPU features, CRYPTOSHIM_KERNELS). */
 int cs_bn_kernel_usable(const cs_bn_kernel *k);

@@ -47,8 +47,20 @@ static int unknown_flags(const cs_ossl *api, const BIGNUM *x)
     return api->get_flags(x, ~KNOWN_BN_FLAGS) != 0;
 }
 
-int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
-                   const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx)
+/* One exponentiation's operands as kernel limbs. */
+struct operands {
+    size_t n, ebits;
+    int nbytes;
+    cs_limb a[CS_BN_MAX_LIMBS], e[MAX_EXP_LIMBS];
+    cs_mont mont;
+};
+
+/* Checks that kernel k can serve a^p mod m and converts the operands into o.
+ * Returns 1, 0 on an OpenSSL error (left on its queue), or -1 when k cannot
+ * serve the input. The caller wipes o (secret exponent) in every case. */
+static int load_operands(const cs_ossl *api, const cs_bn_kernel *k, int consttime,
+                         const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx,
+                         struct operands *o)
 {
     if (!api->is_odd(m) || api->is_negative(m) || api->is_negative(a) ||
         api->is_negative(p) || !ctx || unknown_flags(api, a) || unknown_flags(api, p) ||
@@ -58,37 +70,77 @@ int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIG
     if (bits < k->min_bits || bits > k->max_bits || bits < CS_BN_MIN_BITS ||
         bits > CS_BN_MAX_BITS)
         return -1;
-    size_t ebits = exponent_bits(api, p, consttime);
-    if (ebits > CS_BN_MAX_EXP_BITS)
+    o->ebits = exponent_bits(api, p, consttime);
+    if (o->ebits > CS_BN_MAX_EXP_BITS)
         return -1;
 
-    size_t n = (bits + CS_LIMB_BITS - 1) / CS_LIMB_BITS;
-    int nbytes = (int)(n * CS_LIMB_BYTES);
-    size_t elimbs = (ebits + CS_LIMB_BITS - 1) / CS_LIMB_BITS;
+    o->n = (bits + CS_LIMB_BITS - 1) / CS_LIMB_BITS;
+    o->nbytes = (int)(o->n * CS_LIMB_BYTES);
+    size_t elimbs = (o->ebits + CS_LIMB_BITS - 1) / CS_LIMB_BITS;
     int ebytes = (int)(elimbs * CS_LIMB_BYTES);
     uint8_t mb[MAX_BYTES], ab[MAX_BYTES], eb[MAX_EXP_BYTES];
-    cs_limb ml[CS_BN_MAX_LIMBS], al[CS_BN_MAX_LIMBS], rl[CS_BN_MAX_LIMBS], el[MAX_EXP_LIMBS];
-    cs_mont mont;
+    cs_limb ml[CS_BN_MAX_LIMBS];
     int ret = 0;
 
-    if (api->bn2lebinpad(m, mb, nbytes) != nbytes)
+    if (api->bn2lebinpad(m, mb, o->nbytes) != o->nbytes)
         return -1;
-    if (!base_bytes(api, ab, nbytes, a, m, ctx) || api->bn2lebinpad(p, eb, ebytes) != ebytes)
-        goto done; /* an OpenSSL error, left on its queue */
-    cs_limbs_from_le_bytes(ml, n, mb, (size_t)nbytes);
-    cs_limbs_from_le_bytes(al, n, ab, (size_t)nbytes);
-    cs_limbs_from_le_bytes(el, elimbs, eb, (size_t)ebytes);
-    if (cs_mont_cache_get(&mont, ml, n) < 0 || k->exp(rl, al, el, ebits, &mont, consttime) < 0) {
-        ret = -1;
+    if (!base_bytes(api, ab, o->nbytes, a, m, ctx) ||
+        api->bn2lebinpad(p, eb, ebytes) != ebytes)
         goto done;
-    }
-    cs_limbs_to_le_bytes(ab, (size_t)nbytes, rl, n);
-    ret = api->lebin2bn(ab, nbytes, r) != NULL;
+    cs_limbs_from_le_bytes(ml, o->n, mb, (size_t)o->nbytes);
+    cs_limbs_from_le_bytes(o->a, o->n, ab, (size_t)o->nbytes);
+    cs_limbs_from_le_bytes(o->e, elimbs, eb, (size_t)ebytes);
+    ret = cs_mont_cache_get(&o->mont, ml, o->n) < 0 ? -1 : 1;
 done:
     explicit_bzero(eb, sizeof eb);
-    explicit_bzero(el, sizeof el);
     explicit_bzero(ab, sizeof ab);
-    explicit_bzero(al, sizeof al);
+    return ret;
+}
+
+/* r = the kernel's result rl (o->n limbs); returns 1, or 0 on an OpenSSL
+ * error. */
+static int store_result(const cs_ossl *api, BIGNUM *r, const cs_limb *rl,
+                        const struct operands *o)
+{
+    uint8_t buf[MAX_BYTES];
+    cs_limbs_to_le_bytes(buf, (size_t)o->nbytes, rl, o->n);
+    int ok = api->lebin2bn(buf, o->nbytes, r) != NULL;
+    explicit_bzero(buf, sizeof buf);
+    return ok;
+}
+
+int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
+                   const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx)
+{
+    struct operands o;
+    cs_limb rl[CS_BN_MAX_LIMBS];
+    int ret = load_operands(api, k, consttime, a, p, m, ctx, &o);
+    if (ret == 1)
+        ret = k->exp(rl, o.a, o.e, o.ebits, &o.mont, consttime) < 0 ? -1
+                                                                    : store_result(api, r, rl, &o);
+    explicit_bzero(&o, sizeof o);
+    explicit_bzero(rl, sizeof rl);
+    return ret;
+}
+
+int cs_modexp_x2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *r1, const BIGNUM *a1,
+                      const BIGNUM *p1, const BIGNUM *m1, BIGNUM *r2, const BIGNUM *a2,
+                      const BIGNUM *p2, const BIGNUM *m2, BN_CTX *ctx)
+{
+    if (!k->exp_x2)
+        return -1;
+    struct operands o[2];
+    cs_limb rl[2][CS_BN_MAX_LIMBS];
+    int ret = load_operands(api, k, 1, a1, p1, m1, ctx, &o[0]);
+    if (ret == 1)
+        ret = load_operands(api, k, 1, a2, p2, m2, ctx, &o[1]);
+    if (ret == 1 && k->exp_x2(rl[0], o[0].a, o[0].e, o[0].ebits, &o[0].mont, rl[1], o[1].a,
+                              o[1].e, o[1].ebits, &o[1].mont) < 0)
+        ret = -1;
+    /* Both results exist before either is written: r1 may alias a2 or p2. */
+    if (ret == 1)
+        ret = store_result(api, r1, rl[0], &o[0]) && store_result(api, r2, rl[1], &o[1]);
+    explicit_bzero(o, sizeof o);
     explicit_bzero(rl, sizeof rl);
     return ret;
 }
@@ -137,10 +189,21 @@ int cs_modexp_x2_entry(cs_ossl *api, BIGNUM *rr1, const BIGNUM *a1, const BIGNUM
     if (!cs_ossl_resolve(api) || !api->mod_exp_mont_consttime_x2)
         return 0;
     unsigned bits1 = (unsigned)api->num_bits(m1), bits2 = (unsigned)api->num_bits(m2);
+    const cs_bn_kernel *kx = NULL;
+    /* A mod_exp_consttime_x2 rule decides pairs of equal sizes; without one
+     * (an older policy file) each half goes by the mod_exp_consttime rules. */
+    int decided = bits1 == bits2 && cs_dispatch_bn_x2(bits1, &kx);
+    if (kx) {
+        int ret = cs_modexp_x2_with(api, kx, rr1, a1, p1, m1, rr2, a2, p2, m2, ctx);
+        if (ret >= 0) {
+            cs_stats_count(CS_OP_MOD_EXP_CT_X2, kx->name, bits1);
+            return ret;
+        }
+    }
     const cs_bn_kernel *k1 = cs_dispatch_bn(1, bits1), *k2 = cs_dispatch_bn(1, bits2);
-    if (!k1 || !k2) {
+    if (decided || !k1 || !k2) {
         /* libcrypto may have a paired kernel for this size; keep it. */
-        cs_stats_count("mod_exp_consttime_x2", "libcrypto", bits1);
+        cs_stats_count(CS_OP_MOD_EXP_CT_X2, "libcrypto", bits1);
         in_real_x2 = 1;
         int ret = api->mod_exp_mont_consttime_x2(rr1, a1, p1, m1, in_mont1, rr2, a2, p2, m2,
                                                  in_mont2, ctx);

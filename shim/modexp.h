@@ -14,6 +14,14 @@
 int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
                    const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx);
 
+/* Computes r1 = a1^p1 mod m1 and r2 = a2^p2 mod m2 (secret exponents) with
+ * kernel k's paired exponentiation, as BN_mod_exp_mont_consttime_x2 would.
+ * Returns 1, 0 on an OpenSSL error, or -1 when k cannot serve the pair
+ * (nothing written). */
+int cs_modexp_x2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *r1, const BIGNUM *a1,
+                      const BIGNUM *p1, const BIGNUM *m1, BIGNUM *r2, const BIGNUM *a2,
+                      const BIGNUM *p2, const BIGNUM *m2, BN_CTX *ctx);
+
 /* The body of the interposed BN_mod_exp_mont (ct_entry = 0) and
  * BN_mod_exp_mont_consttime (ct_entry = 1). */
 int cs_modexp_entry(cs_ossl *api, int ct_entry, BIGNUM *r, const BIGNUM *a, const BIGNUM *p,

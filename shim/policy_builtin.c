@@ -52,6 +52,7 @@ const cs_policy_rule cs_policy_builtin[] = {
      * (and without IFMA, whose rule comes first) the FMA kernel serves
      * 1025..3072-bit secret exponents; at 1024 bits libcrypto's own AVX2 code
      * wins (465 against avx2 737), and above 3072 nothing was measured. */
+    {"mod_exp_consttime_x2", 987, 1024, "x86_64-ifma", ""},
     {"mod_exp", 512, 4096, "x86_64-ifma", ""},
     {"mod_exp", 0, 16384, "libcrypto", ""},
     {"mod_exp_consttime", 0, 1024, "libcrypto", ""},

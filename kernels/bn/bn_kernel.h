@@ -64,6 +64,14 @@ typedef struct cs_bn_kernel {
      * processed). Returns 0, or -1 if the kernel cannot serve the input. */
     int (*exp)(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
                const cs_mont *mont, int consttime);
+    /* Optional (NULL when absent): two independent secret-exponent
+     * exponentiations, r0 = a0^e0 mod m0 and r1 = a1^e1 mod m1, in one call
+     * (RSA's CRT halves), with exp's conventions and constant-time rules for
+     * each (the work depends only on the moduli's and exponents' lengths).
+     * Returns 0, or -1 if the kernel cannot serve this pair. */
+    int (*exp_x2)(cs_limb *r0, const cs_limb *a0, const cs_limb *e0, size_t ebits0,
+                  const cs_mont *mont0, cs_limb *r1, const cs_limb *a1, const cs_limb *e1,
+                  size_t ebits1, const cs_mont *mont1);
 } cs_bn_kernel;
 
 /* The kernels built into this library, NULL-terminated; portable first. */

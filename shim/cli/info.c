@@ -51,6 +51,17 @@ static void print_dispatch(void)
         }
         printf("\n");
     }
+    /* Pairs (RSA CRT halves): a kernel's paired entry, libcrypto's pair, or
+     * "2 calls" when no x2 rule decides and each half goes by the row above. */
+    printf("  %-20s", CS_OP_MOD_EXP_CT_X2);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const cs_bn_kernel *k = NULL;
+        int decided = cs_dispatch_bn_x2(sizes[i], &k);
+        if (!decided)
+            k = cs_dispatch_bn(1, sizes[i]); /* NULL: libcrypto's pair */
+        printf(" %10s", k ? (decided ? k->name : "2 calls") : "libcrypto");
+    }
+    printf("\n");
     static const int sets[] = {44, 65, 87};
     for (size_t i = 0; i < 3; i++) {
         const cs_mldsa_impl *impl = cs_dispatch_mldsa(sets[i]);

@@ -5,6 +5,7 @@
  * only called when the CPU has AVX512IFMA. */
 #include <immintrin.h>
 
+#include "x86_kernels.h"
 #include "xv.h"
 
 #define M52 ((1ull << 52) - 1)
@@ -204,4 +205,5 @@ const cs_bn_kernel cs_bn_x86_ifma = {
     .mont_mul = ifma_mont_mul,
     .mont_sqr = ifma_mont_sqr,
     .exp = ifma_exp,
+    .exp_x2 = cs_ifma_exp_x2,
 };

@@ -48,6 +48,12 @@ int xv_setup(xv_ctx *c, const cs_mont *mont, unsigned w, xv_amm_fn *amm, xv_amm_
 void xv_select_c(uint64_t *out, const uint64_t *tab, size_t entries, size_t K, unsigned idx);
 void xv_select_avx2(uint64_t *out, const uint64_t *tab, size_t entries, size_t K, unsigned idx);
 
+/* Conversions for kernels running their own ladders: a (c->mont->n limbs,
+ * below m) into c->K digits, and normalised digits (value at most m) back
+ * into limbs reduced below m. */
+void xv_to_digits(const xv_ctx *c, uint64_t *d, const cs_limb *a);
+void xv_from_digits_mod(const xv_ctx *c, cs_limb *r, const uint64_t *d);
+
 /* The kernel interface on top of a context (see cs_bn_kernel). */
 void xv_mont_mul(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *b);
 int xv_exp(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *e,

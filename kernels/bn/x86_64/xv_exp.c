@@ -125,6 +125,19 @@ static void final_sub(cs_limb *r, const cs_limb *m, size_t n)
         r[i] = (r[i] & keep) | (t[i] & ~keep);
 }
 
+/* See xv.h. */
+void xv_to_digits(const xv_ctx *c, uint64_t *d, const cs_limb *a)
+{
+    to_digits(c, d, a, c->mont->n);
+}
+
+/* See xv.h. */
+void xv_from_digits_mod(const xv_ctx *c, cs_limb *r, const uint64_t *d)
+{
+    from_digits(c, r, c->mont->n, d);
+    final_sub(r, c->mont->m, c->mont->n);
+}
+
 /* See xv.h: two almost-Montgomery products and a final subtraction. */
 void xv_mont_mul(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *b)
 {

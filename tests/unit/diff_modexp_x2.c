@@ -1,0 +1,269 @@
+/* Differential test of the shim's paired secret-exponent exponentiation
+ * (BN_mod_exp_mont_consttime_x2, RSA's CRT halves) against libcrypto: every
+ * kernel built in and usable here, forced one by one (kernels with a paired
+ * entry run it, the others serve the pair as two calls), then the built-in
+ * policy; random and edge-case inputs around 1024-bit moduli, and the
+ * odd-modulus ModExp vectors of OpenSSL's bnmod.txt run as pairs. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <openssl/bn.h>
+#include <openssl/err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim/controls.h"
+#include "shim/dispatch.h"
+#include "shim/modexp.h"
+#include "support/tap.h"
+
+static cs_ossl api = {.version = "OPENSSL_3.0.0"};
+static BN_CTX *ctx;
+
+/* Forces one kernel (NULL: the built-in policy). */
+static void force_kernel(const char *name)
+{
+    if (name)
+        setenv("CRYPTOSHIM_KERNELS", name, 1);
+    else
+        unsetenv("CRYPTOSHIM_KERNELS");
+    cs_controls_load();
+    cs_dispatch_init();
+}
+
+/* A random BIGNUM of exactly `bits` bits from the test RNG (odd if asked). */
+static void rand_bits(BIGNUM *x, int bits, int odd)
+{
+    uint8_t buf[CS_BN_MAX_EXP_BITS / 8 + 8];
+    int bytes = (bits + 7) / 8;
+    tap_rng_bytes(buf, (size_t)bytes);
+    if (bits % 8)
+        buf[0] &= (uint8_t)((1u << (bits % 8)) - 1);
+    if (bits)
+        buf[0] |= (uint8_t)(1u << ((bits - 1) % 8));
+    if (odd && bytes)
+        buf[bytes - 1] |= 1;
+    BN_bin2bn(buf, bytes, x);
+}
+
+/* A random number below m from the test RNG. */
+static void rand_below(BIGNUM *x, const BIGNUM *m)
+{
+    rand_bits(x, BN_num_bits(m) + 8, 0);
+    BN_mod(x, x, m, ctx);
+}
+
+/* The pair through the shim's x2 entry against two libcrypto consttime
+ * calls; mont: pass the caller's BN_MONT_CTXs as RSA does. */
+static int pair_case(const BIGNUM *a1, const BIGNUM *p1, const BIGNUM *m1, const BIGNUM *a2,
+                     const BIGNUM *p2, const BIGNUM *m2, int mont)
+{
+    BIGNUM *w1 = BN_new(), *w2 = BN_new(), *g1 = BN_new(), *g2 = BN_new();
+    BIGNUM *pp1 = BN_dup(p1), *pp2 = BN_dup(p2);
+    BN_MONT_CTX *mc1 = NULL, *mc2 = NULL;
+    BN_set_flags(pp1, BN_FLG_CONSTTIME);
+    BN_set_flags(pp2, BN_FLG_CONSTTIME);
+    if (mont) {
+        mc1 = BN_MONT_CTX_new(), mc2 = BN_MONT_CTX_new();
+        BN_MONT_CTX_set(mc1, m1, ctx);
+        BN_MONT_CTX_set(mc2, m2, ctx);
+    }
+    int ok1 = BN_mod_exp_mont_consttime(w1, a1, pp1, m1, ctx, NULL);
+    int ok2 = BN_mod_exp_mont_consttime(w2, a2, pp2, m2, ctx, NULL);
+    ERR_clear_error();
+    int rc = cs_modexp_x2_entry(&api, g1, a1, pp1, m1, mc1, g2, a2, pp2, m2, mc2, ctx);
+    ERR_clear_error();
+    int ok = ok1 && ok2 ? rc == 1 && !BN_cmp(w1, g1) && !BN_cmp(w2, g2) : rc == 0;
+    BN_free(w1), BN_free(w2), BN_free(g1), BN_free(g2), BN_free(pp1), BN_free(pp2);
+    BN_MONT_CTX_free(mc1);
+    BN_MONT_CTX_free(mc2);
+    return ok;
+}
+
+/* Random pairs: both moduli of one size (the paired kernel's range and its
+ * edges), full-length and shorter exponents, bases below and above m. */
+static void random_pairs(const char *name, long count)
+{
+    static const int sizes[] = {1024, 1024, 1024, 1023, 1020, 1000, 987, 986, 1025, 1536, 2048};
+    BIGNUM *m1 = BN_new(), *m2 = BN_new(), *a1 = BN_new(), *a2 = BN_new(), *p1 = BN_new(),
+           *p2 = BN_new();
+    long bad = 0;
+    for (long i = 0; i < count; i++) {
+        int bits = sizes[i % (sizeof sizes / sizeof sizes[0])];
+        if (bits > 1024 && i % 8)
+            bits = 1024; /* larger sizes only now and then: slow */
+        rand_bits(m1, bits, 1);
+        rand_bits(m2, bits, 1);
+        rand_below(a1, m1);
+        rand_below(a2, m2);
+        if (i % 7 == 3)
+            rand_bits(a1, bits + 1 + (int)(i % 40), 0); /* base >= m */
+        int e1 = i % 5 == 4 ? 1 + (int)(tap_rng_u64() % (unsigned)bits) : bits;
+        int e2 = i % 11 == 10 ? 1 + (int)(tap_rng_u64() % 300) : bits;
+        rand_bits(p1, e1, 0);
+        rand_bits(p2, e2, 0);
+        if (!pair_case(a1, p1, m1, a2, p2, m2, i & 1) && bad++ < 5)
+            tap_diag("%s: mismatch, case %ld, %d-bit moduli", name, i, bits);
+    }
+    tap_ok(bad == 0, "%s: %ld random pairs", name, count);
+    BN_free(m1), BN_free(m2), BN_free(a1), BN_free(a2), BN_free(p1), BN_free(p2);
+}
+
+/* Edge operands: bases 0, 1, m-1, m, 2m+3; exponents 0, 1, 2, all ones,
+ * m-1, longer than m; moduli with their top bits set, all ones, 2^1023+1,
+ * and pairs of different sizes. */
+static void edge_pairs(const char *name)
+{
+    BIGNUM *m[6], *a = BN_new(), *b = BN_new(), *p = BN_new(), *q = BN_new();
+    for (int i = 0; i < 6; i++)
+        m[i] = BN_new();
+    rand_bits(m[0], 1024, 1);
+    BN_set_bit(m[0], 1022), BN_set_bit(m[0], 1021); /* top bits set */
+    BN_set_bit(m[1], 1024), BN_sub_word(m[1], 1);   /* all ones */
+    BN_set_bit(m[2], 1023), BN_add_word(m[2], 1);   /* 2^1023 + 1 */
+    rand_bits(m[3], 1024, 1);
+    rand_bits(m[4], 1000, 1);
+    rand_bits(m[5], 1040, 1); /* beyond the paired kernel */
+    long n = 0, bad = 0;
+    for (int i = 0; i < 6; i++) {
+        const BIGNUM *m1 = m[i], *m2 = m[(i + 3) % 4];
+        for (int av = 0; av < 6; av++) {
+            switch (av) {
+            case 0: BN_zero(a); break;
+            case 1: BN_one(a); break;
+            case 2: BN_copy(a, m1), BN_sub_word(a, 1); break;
+            case 3: BN_copy(a, m1); break;
+            case 4: BN_lshift1(a, m1), BN_add_word(a, 3); break;
+            default: rand_below(a, m1); break;
+            }
+            rand_below(b, m2);
+            for (int pv = 0; pv < 7; pv++) {
+                switch (pv) {
+                case 0: BN_zero(p); break;
+                case 1: BN_one(p); break;
+                case 2: BN_set_word(p, 2); break;
+                case 3: BN_zero(p), BN_set_bit(p, 1024), BN_sub_word(p, 1); break;
+                case 4: BN_copy(p, m1), BN_sub_word(p, 1); break;
+                case 5: rand_bits(p, 1500, 0); break;
+                default: rand_bits(p, 1024, 0); break;
+                }
+                rand_bits(q, 1024, 0);
+                n += 2;
+                if (!pair_case(a, p, m1, b, q, m2, pv & 1) && bad++ < 5)
+                    tap_diag("%s: edge mismatch m %d a %d p %d", name, i, av, pv);
+                if (!pair_case(b, q, m2, a, p, m1, 0) && bad++ < 5)
+                    tap_diag("%s: edge mismatch (swapped) m %d a %d p %d", name, i, av, pv);
+            }
+        }
+    }
+    /* Unsupported inputs go to libcrypto: an even modulus, a negative base. */
+    BN_copy(a, m[0]);
+    BN_add_word(a, 1);
+    rand_below(b, m[3]);
+    rand_bits(p, 1024, 0);
+    int pass = pair_case(b, p, a, b, p, m[3], 0);
+    BN_copy(a, b);
+    BN_set_negative(a, 1);
+    pass &= pair_case(a, p, m[3], b, p, m[3], 0);
+    tap_ok(bad == 0 && pass, "%s: %ld edge pairs, unsupported inputs passed through", name, n);
+    for (int i = 0; i < 6; i++)
+        BN_free(m[i]);
+    BN_free(a), BN_free(b), BN_free(p), BN_free(q);
+}
+
+/* Every odd-modulus ModExp block of bnmod.txt, paired with itself and with
+ * the previous one of the same size, through the x2 entry. */
+static void bnmod_pairs(const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/openssl/bnmod.txt", tap_vectors_dir());
+    char *text = tap_read_file(path, NULL);
+    if (!text) {
+        tap_ok(0, "%s: read %s", name, path);
+        return;
+    }
+    BIGNUM *want = NULL, *a = NULL, *e = NULL, *m = NULL, *r1 = BN_new(), *r2 = BN_new();
+    BIGNUM *pa = NULL, *pe = NULL, *pm = NULL, *pw = NULL;
+    long n = 0, bad = 0;
+    int in_block = 0;
+    for (char *line = strtok(text, "\n");; line = strtok(NULL, "\n")) {
+        if (line && line[0] == '#')
+            continue;
+        char key[32];
+        int off = 0;
+        if (line && sscanf(line, "%31s = %n", key, &off) == 1 && off > 0) {
+            char *val = line + off;
+            val[strcspn(val, " \r")] = 0;
+            BIGNUM **slot = !strcmp(key, "ModExp") ? &want : !strcmp(key, "A") ? &a
+                          : !strcmp(key, "E") ? &e : !strcmp(key, "M") ? &m : NULL;
+            if (!strcmp(key, "ModExp"))
+                in_block = 1;
+            else if (!strcmp(key, "ModMul") || !strcmp(key, "ModSqr") || !strcmp(key, "Exp") ||
+                     !strcmp(key, "ModInv") || !strcmp(key, "ModExpMont") || !strcmp(key, "ModSqrt"))
+                in_block = 0;
+            if (slot && in_block)
+                BN_hex2bn(slot, val);
+        }
+        if (in_block && want && a && e && m) {
+            if (BN_is_odd(m)) {
+                BN_set_flags(e, BN_FLG_CONSTTIME);
+                int rc = cs_modexp_x2_entry(&api, r1, a, e, m, NULL, r2, a, e, m, NULL, ctx);
+                n++;
+                if ((rc != 1 || BN_cmp(r1, want) || BN_cmp(r2, want)) && bad++ < 5)
+                    tap_diag("%s: bnmod ModExp pair mismatch, %d-bit M", name, BN_num_bits(m));
+                if (pm && BN_num_bits(pm) == BN_num_bits(m)) {
+                    rc = cs_modexp_x2_entry(&api, r1, pa, pe, pm, NULL, r2, a, e, m, NULL, ctx);
+                    n++;
+                    if ((rc != 1 || BN_cmp(r1, pw) || BN_cmp(r2, want)) && bad++ < 5)
+                        tap_diag("%s: bnmod mixed pair mismatch", name);
+                }
+                BN_free(pa), BN_free(pe), BN_free(pm), BN_free(pw);
+                pa = a, pe = e, pm = m, pw = want;
+            } else {
+                BN_free(want), BN_free(a), BN_free(e), BN_free(m);
+            }
+            want = a = e = m = NULL;
+            in_block = 0;
+        }
+        if (!line)
+            break;
+    }
+    ERR_clear_error();
+    tap_ok(n > 0 && bad == 0, "%s: %ld bnmod.txt ModExp pairs", name, n);
+    BN_free(want), BN_free(a), BN_free(e), BN_free(m), BN_free(r1), BN_free(r2);
+    BN_free(pa), BN_free(pe), BN_free(pm), BN_free(pw);
+    free(text);
+}
+
+int main(int argc, char **argv)
+{
+    /* argv[1] is the count diff_modexp gets (CS_DIFF_COUNT): a tenth of it
+     * here, at most the default, since a pair costs two exponentiations. */
+    long count = argc > 1 ? atol(argv[1]) / 10 : 3000;
+    if (count > 3000)
+        count = 3000;
+    if (count < 100)
+        count = 100;
+    ctx = BN_CTX_new();
+    if (!tap_ok(cs_ossl_resolve_from(&api, RTLD_DEFAULT) && api.mod_exp_mont_consttime_x2,
+                "libcrypto functions resolved (with BN_mod_exp_mont_consttime_x2)"))
+        return tap_done();
+    tap_rng_seed(20261130);
+    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++) {
+        force_kernel((*k)->name);
+        if (!cs_bn_kernel_usable(*k)) {
+            tap_skip("%s: this CPU lacks its features", (*k)->name);
+            continue;
+        }
+        /* Kernels with a paired entry get the full count, others a share. */
+        random_pairs((*k)->name, (*k)->exp_x2 ? count : count / 20);
+        edge_pairs((*k)->name);
+        bnmod_pairs((*k)->name);
+    }
+    force_kernel(NULL);
+    random_pairs("built-in policy", count / 10);
+    edge_pairs("built-in policy");
+    bnmod_pairs("built-in policy");
+    BN_CTX_free(ctx);
+    return tap_done();
+}
