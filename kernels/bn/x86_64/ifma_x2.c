@@ -38,14 +38,24 @@ typedef struct {
 /* A vector with x0 in half 0's lanes and x1 in half 1's. */
 static inline __m512i bcast2(uint64_t x0, uint64_t x1)
 {
-    return _mm512_mask_set1_epi64(_mm512_set1_epi64((long long)x0), ODD, (long long)x1);
+    return _mm512_mask_blend_epi64(ODD, _mm512_set1_epi64((long long)x0),
+                                   _mm512_set1_epi64((long long)x1));
 }
 
-/* Digit j of both halves, from interleaved p, in every lane pair: one load,
- * no arithmetic pipe. */
+/* Digit j of both halves, from interleaved p, in every lane pair. */
 static inline __m512i pair_digit(const uint64_t *p, size_t j)
 {
-    return _mm512_broadcast_i64x2(_mm_load_si128((const __m128i *)(p + 2 * j)));
+    return bcast2(p[2 * j], p[2 * j + 1]);
+}
+
+/* Lanes 2, 3 and lanes 4, 5 of v. */
+static inline __m128i lanes23(__m512i v)
+{
+    return _mm256_extracti128_si256(_mm512_castsi512_si256(v), 1);
+}
+static inline __m128i lanes45(__m512i v)
+{
+    return _mm256_castsi256_si128(_mm512_extracti64x4_epi64(v, 1));
 }
 
 /* Writes the accumulated columns VL (the two lowest lanes replaced by the
@@ -56,7 +66,7 @@ static inline __attribute__((always_inline)) void normalise(uint64_t *r, const _
     pair t;
 #pragma GCC unroll 8
     for (size_t v = 0; v < NV; v++)
-        _mm512_store_si512((__m512i *)(t + 8 * v), VL[v]);
+        _mm512_storeu_si512((__m512i *)(t + 8 * v), VL[v]);
     t[0] = x0, t[1] = x1;
     uint64_t c0 = 0, c1 = 0;
 #pragma GCC unroll 20
@@ -75,7 +85,7 @@ static inline __attribute__((always_inline)) void normalise(uint64_t *r, const _
  * that column are added in scalar. */
 static inline __m128i cols_ahead(__m512i VL0, __m512i VH0)
 {
-    return _mm_add_epi64(_mm512_extracti32x4_epi32(VL0, 2), _mm512_extracti32x4_epi32(VH0, 1));
+    return _mm_add_epi64(lanes45(VL0), lanes23(VH0));
 }
 
 static inline uint64_t lo52(uint64_t a, uint64_t b) { return (a * b) & M52; }
@@ -90,8 +100,8 @@ static void amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_c
     const __m512i zero = _mm512_setzero_si512();
 #pragma GCC unroll 8
     for (size_t v = 0; v < NV; v++) {
-        A[v] = _mm512_load_si512((const __m512i *)(a + 8 * v));
-        Mv[v] = _mm512_load_si512((const __m512i *)(pc->m + 8 * v));
+        A[v] = _mm512_loadu_si512((const __m512i *)(a + 8 * v));
+        Mv[v] = _mm512_loadu_si512((const __m512i *)(pc->m + 8 * v));
         VL[v] = zero;
     }
     const uint64_t n00 = pc->n0[0], n01 = pc->n0[1];
@@ -102,16 +112,16 @@ static void amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_c
      * multiplier free for the q chain. */
     pair bt;
     {
-        const __m512i A0 = _mm512_broadcast_i64x2(_mm512_castsi512_si128(A[0]));
-        const __m512i A1 = _mm512_broadcast_i64x2(_mm512_extracti32x4_epi32(A[0], 1));
+        const __m512i A0 = bcast2(a[0], a[1]);
+        const __m512i A1 = bcast2(a[2], a[3]);
 #pragma GCC unroll 8
         for (size_t v = 0; v < NV; v++) {
-            const __m512i Bv = _mm512_load_si512((const __m512i *)(b + 8 * v));
-            const __m512i Bn = v + 1 < NV ? _mm512_load_si512((const __m512i *)(b + 8 * v + 8)) : zero;
+            const __m512i Bv = _mm512_loadu_si512((const __m512i *)(b + 8 * v));
+            const __m512i Bn = v + 1 < NV ? _mm512_loadu_si512((const __m512i *)(b + 8 * v + 8)) : zero;
             __m512i t = _mm512_madd52lo_epu64(zero, A1, Bv);
             t = _mm512_madd52hi_epu64(t, A0, Bv);
             t = _mm512_madd52lo_epu64(t, A0, _mm512_alignr_epi64(Bn, Bv, 2));
-            _mm512_store_si512((__m512i *)(bt + 8 * v), t);
+            _mm512_storeu_si512((__m512i *)(bt + 8 * v), t);
         }
     }
     const uint64_t a00 = a[0], a01 = a[1];
@@ -159,8 +169,8 @@ static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
     const __m512i mask52 = _mm512_set1_epi64((long long)M52);
 #pragma GCC unroll 8
     for (size_t v = 0; v < NV; v++) {
-        A[v] = _mm512_load_si512((const __m512i *)(a + 8 * v));
-        Mv[v] = _mm512_load_si512((const __m512i *)(pc->m + 8 * v));
+        A[v] = _mm512_loadu_si512((const __m512i *)(a + 8 * v));
+        Mv[v] = _mm512_loadu_si512((const __m512i *)(pc->m + 8 * v));
         VL[v] = zero;
     }
     const uint64_t n00 = pc->n0[0], n01 = pc->n0[1];
@@ -170,9 +180,9 @@ static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
     pair dd, tt;
 #pragma GCC unroll 8
     for (size_t v = 0; v < NV; v++) {
-        _mm512_store_si512((__m512i *)(dd + 8 * v),
+        _mm512_storeu_si512((__m512i *)(dd + 8 * v),
                            _mm512_and_si512(_mm512_slli_epi64(A[v], 1), mask52));
-        _mm512_store_si512((__m512i *)(tt + 8 * v),
+        _mm512_storeu_si512((__m512i *)(tt + 8 * v),
                            _mm512_srai_epi64(_mm512_slli_epi64(A[v], 12), 63));
     }
     uint64_t x0 = (a[0] * a[0]) & M52, x1 = (a[1] * a[1]) & M52;
@@ -193,9 +203,11 @@ static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
             const uint64_t q0 = (x0 * n00) & M52, q1 = (x1 * n01) & M52;
             const uint64_t c0 = (x0 + M52) >> 52, c1 = (x1 + M52) >> 52;
             const __m512i AI = pair_digit(a, i), D = pair_digit(dd, i), T = pair_digit(tt, i);
-            const __m512i Bu = _mm512_mask_mov_epi64(_mm512_maskz_mov_epi64(above, D), diag, AI);
+            const __m512i Bu =
+                _mm512_mask_blend_epi64(diag, _mm512_mask_blend_epi64(above, zero, D), AI);
             VL[u] = _mm512_madd52lo_epu64(VL[u], A[u], Bu);
-            VH[u] = _mm512_madd52hi_epu64(_mm512_maskz_and_epi64(above, A[u], T), A[u], Bu);
+            VH[u] = _mm512_madd52hi_epu64(
+                _mm512_and_si512(A[u], _mm512_mask_blend_epi64(above, zero, T)), A[u], Bu);
 #pragma GCC unroll 8
             for (size_t v = u + 1; v < NV; v++) {
                 VL[v] = _mm512_madd52lo_epu64(VL[v], A[v], D);
@@ -232,23 +244,24 @@ static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
 static void select2(uint64_t *out, const uint64_t *tab, size_t entries, unsigned idx0,
                     unsigned idx1)
 {
-    const __m512i want = bcast2(idx0, idx1);
+    const __m512i want = bcast2(idx0, idx1), zero = _mm512_setzero_si512();
     __m512i acc[NV];
 #pragma GCC unroll 8
     for (size_t v = 0; v < NV; v++)
         acc[v] = _mm512_setzero_si512();
     for (size_t j = 0; j < entries; j++) {
-        const __m512i mask =
-            _mm512_movm_epi64(_mm512_cmpeq_epi64_mask(_mm512_set1_epi64((long long)j), want));
+        const __m512i mask = _mm512_mask_blend_epi64(
+            _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((long long)j), want), zero,
+            _mm512_set1_epi64(-1));
         const uint64_t *t = tab + j * 2 * ND;
 #pragma GCC unroll 8
         for (size_t v = 0; v < NV; v++)
             acc[v] = _mm512_or_si512(
-                acc[v], _mm512_and_si512(_mm512_load_si512((const __m512i *)(t + 8 * v)), mask));
+                acc[v], _mm512_and_si512(_mm512_loadu_si512((const __m512i *)(t + 8 * v)), mask));
     }
 #pragma GCC unroll 8
     for (size_t v = 0; v < NV; v++)
-        _mm512_store_si512((__m512i *)(out + 8 * v), acc[v]);
+        _mm512_storeu_si512((__m512i *)(out + 8 * v), acc[v]);
 }
 
 /* p = d0 and d1 interleaved (ND digits each). */
