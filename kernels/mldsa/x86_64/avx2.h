@@ -63,6 +63,12 @@ unsigned cs_mldsa_rej_uniform_avx2(int32_t *a, unsigned len, const uint8_t *buf,
                                    unsigned buflen);
 unsigned cs_mldsa_rej_eta_avx2(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen,
                                unsigned eta);
+/* The same two with sixteen candidates per step (rej_avx512.c; AVX-512F,
+ * BW, VL: the "avx512" table). */
+unsigned cs_mldsa_rej_uniform_avx512(int32_t *a, unsigned len, const uint8_t *buf,
+                                     unsigned buflen);
+unsigned cs_mldsa_rej_eta_avx512(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen,
+                                 unsigned eta);
 
 void cs_mldsa_expand_a_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
                             const uint8_t rho[32], unsigned k, unsigned l);

@@ -142,7 +142,7 @@ static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_
                     xs_block(buf[j] + b * RATE128, &x, j, RATE128 / 8);
         }
         for (unsigned j = 0; j < n; j++) {
-            ctr[j] = cs_mldsa_rej_uniform_avx2(mat[base + j].c, 256, buf[j], sizeof buf[j]);
+            ctr[j] = cs_mldsa_rej_uniform_avx512(mat[base + j].c, 256, buf[j], sizeof buf[j]);
             more |= ctr[j] < 256;
         }
         while (more) {
@@ -152,7 +152,7 @@ static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_
                 if (ctr[j] == 256)
                     continue;
                 xs_block(buf[j], &x, j, RATE128 / 8);
-                ctr[j] += cs_mldsa_rej_uniform_avx2(mat[base + j].c + ctr[j], 256 - ctr[j],
+                ctr[j] += cs_mldsa_rej_uniform_avx512(mat[base + j].c + ctr[j], 256 - ctr[j],
                                                     buf[j], RATE128);
                 more |= ctr[j] < 256;
             }
@@ -205,7 +205,7 @@ void cs_mldsa_expand_s_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_m
                 if (ctr[j] == 256)
                     continue;
                 xs_block(buf, &x, j, RATE256 / 8);
-                ctr[j] += cs_mldsa_rej_eta_avx2(out[j]->c + ctr[j], 256 - ctr[j], buf, RATE256,
+                ctr[j] += cs_mldsa_rej_eta_avx512(out[j]->c + ctr[j], 256 - ctr[j], buf, RATE256,
                                                 eta);
                 more |= ctr[j] < 256;
             }

@@ -4,7 +4,7 @@
 #include "avx2.h"
 #include "../mldsa_portable.h"
 
-/* Every hook but the 4-way Keccak, shared by both tables. */
+/* Every hook but the 4-way Keccak, the samplers and the expanders, shared by both tables. */
 #define AVX2_HOOKS \
     .ntt_challenge = 1, \
     .keccakf1600 = cs_keccakf1600_bmi, \
@@ -23,8 +23,6 @@
     .make_hint = cs_mldsa_make_hint_avx2, \
     .use_hint = cs_mldsa_use_hint_avx2, \
     .chknorm = cs_mldsa_chknorm_avx2, \
-    .rej_uniform = cs_mldsa_rej_uniform_avx2, \
-    .rej_eta = cs_mldsa_rej_eta_avx2, \
     .ntt_order = cs_mldsa_nttorder_avx2, \
     .pack_t1 = cs_mldsa_pack_t1_avx2, \
     .unpack_t1 = cs_mldsa_unpack_t1_avx2, \
@@ -44,6 +42,8 @@ const cs_mldsa_impl cs_mldsa_avx2 = {
     .expand_a_side = cs_mldsa_expand_a_side_avx2,
     .expand_s = cs_mldsa_expand_s_avx2,
     .expand_mask = cs_mldsa_expand_mask_avx2,
+    .rej_uniform = cs_mldsa_rej_uniform_avx2,
+    .rej_eta = cs_mldsa_rej_eta_avx2,
     AVX2_HOOKS
 };
 
@@ -60,5 +60,7 @@ const cs_mldsa_impl cs_mldsa_avx512 = {
     .expand_a_side = cs_mldsa_expand_a_side_avx512,
     .expand_s = cs_mldsa_expand_s_avx512,
     .expand_mask = cs_mldsa_expand_mask_avx512,
+    .rej_uniform = cs_mldsa_rej_uniform_avx512,
+    .rej_eta = cs_mldsa_rej_eta_avx512,
     AVX2_HOOKS
 };

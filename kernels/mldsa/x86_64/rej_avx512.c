@@ -1,0 +1,64 @@
+/* AVX-512 rejection samplers for the "avx512" table: sixteen candidates
+ * per step, accepted lanes packed to the front inside a register
+ * (vpcompressd register form; its memory form is slow on Zen 4) and
+ * stored with one plain unaligned store. When fewer than 16 slots remain
+ * they hand over to the AVX2 samplers, whose loops end exactly like the
+ * portable ones, so outputs are identical.
+ *
+ * Only AVX-512F/BW/VL intrinsics (the table's CS_CPU_AVX512IFMA bit
+ * implies those): _mm512_permutexvar_epi32, _mm512_shuffle_epi8,
+ * _mm512_and_si512, _mm512_cmplt_epu32_mask, _mm512_maskz_compress_epi32,
+ * _mm512_storeu_si512, _mm512_maskz_loadu_epi8, _mm512_cvtepi8_epi32,
+ * _mm_cmplt_epu8_mask. */
+#include "avx2.h"
+
+/* As cs_mldsa_rej_uniform_avx2 (public data: the accept mask decides the
+ * store position). 48 bytes per step: dwords 3k..3k+3 go to 128-bit lane
+ * k (vpermd), then a per-lane byte shuffle makes four 24-bit values. */
+unsigned cs_mldsa_rej_uniform_avx512(int32_t *a, unsigned len, const uint8_t *buf,
+                                     unsigned buflen)
+{
+    const __m512i spread = _mm512_setr_epi32(0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 9, 10, 11, 12);
+    const __m512i shuf = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1));
+    const __m512i m23 = _mm512_set1_epi32(0x7FFFFF), q = _mm512_set1_epi32(AVX2_Q);
+    unsigned ctr = 0, pos = 0;
+    while (ctr + 16 <= len && pos + 48 <= buflen) {
+        /* 52 bytes are read (dword 12): a masked load stays inside buf. */
+        __m512i v = _mm512_maskz_loadu_epi8(0x000FFFFFFFFFFFFFull, buf + pos);
+        v = _mm512_and_si512(_mm512_shuffle_epi8(_mm512_permutexvar_epi32(spread, v), shuf), m23);
+        __mmask16 m = _mm512_cmplt_epu32_mask(v, q);
+        _mm512_storeu_si512((void *)(a + ctr), _mm512_maskz_compress_epi32(m, v));
+        ctr += (unsigned)_mm_popcnt_u32(m);
+        pos += 48;
+    }
+    return ctr + cs_mldsa_rej_uniform_avx2(a + ctr, len - ctr, buf + pos, buflen - pos);
+}
+
+/* As cs_mldsa_rej_eta_avx2: eight bytes (sixteen nibbles, low then high)
+ * per step. The nibbles are split and interleaved as bytes; a byte
+ * shuffle on a 16-entry table maps each to eta - (b mod (2eta+1)) (a
+ * register lookup, no memory index), sign-extended to 32 bits. The accept
+ * mask is declassified before it decides the store position; the values
+ * stay secret. */
+unsigned cs_mldsa_rej_eta_avx512(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen,
+                                 unsigned eta)
+{
+    const __m128i lut = eta == 2
+        ? _mm_setr_epi8(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0)
+        : _mm_setr_epi8(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0);
+    const __m128i lim = _mm_set1_epi8(eta == 2 ? 15 : 9), f = _mm_set1_epi8(15);
+    unsigned ctr = 0, pos = 0;
+    while (ctr + 16 <= len && pos + 8 <= buflen) {
+        __m128i x = _mm_loadl_epi64((const __m128i *)(buf + pos));
+        __m128i lo = _mm_and_si128(x, f), hi = _mm_and_si128(_mm_srli_epi16(x, 4), f);
+        __m128i b = _mm_unpacklo_epi8(lo, hi);
+        unsigned mask = _mm_cmplt_epu8_mask(b, lim);
+        CS_DECLASSIFY(&mask, sizeof mask);
+        __m512i v = _mm512_cvtepi8_epi32(_mm_shuffle_epi8(lut, b));
+        _mm512_storeu_si512((void *)(a + ctr), _mm512_maskz_compress_epi32((__mmask16)mask, v));
+        ctr += (unsigned)_mm_popcnt_u32(mask);
+        pos += 8;
+    }
+    return ctr + cs_mldsa_rej_eta_avx2(a + ctr, len - ctr, buf + pos, buflen - pos, eta);
+}
