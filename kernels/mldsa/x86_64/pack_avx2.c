@@ -20,6 +20,38 @@ static inline __attribute__((always_inline)) void pack8(uint8_t *r, __m256i v, u
     memcpy(r, &x, b); /* x86-64: little-endian */
 }
 
+/* The b-bit lanes of v (b <= 15) as one 8b-bit number in the low bits of
+ * a 128-bit register: pairs merged in 64-bit slots, pairs of slots in each
+ * 128-bit half (4b bits), then the halves joined by 64-bit shifts. All
+ * in vector registers (pack8's 128-bit scalar and b-byte memcpy cost
+ * three times as much for b = 13). */
+static inline __attribute__((always_inline)) __m128i merge8(__m256i v, unsigned b)
+{
+    __m256i t = _mm256_or_si256(v, _mm256_srli_epi64(v, 32 - b));
+    t = _mm256_and_si256(t, _mm256_set1_epi64x((1LL << (2 * b)) - 1));
+    t = _mm256_or_si256(t, _mm256_slli_epi64(_mm256_bsrli_epi128(t, 8), 2 * b));
+    __m128i u = _mm256_castsi256_si128(_mm256_permute4x64_epi64(t, 0x08)); /* x0, x1 */
+    __m128i lo = _mm_or_si128(u, _mm_bsrli_si128(_mm_slli_epi64(u, 4 * b), 8));
+    __m128i hi = _mm_bslli_si128(_mm_srli_epi64(_mm_bsrli_si128(u, 8), 64 - 4 * b), 8);
+    return _mm_or_si128(_mm_move_epi64(lo), hi);
+}
+
+/* Packs base - a_i in b bits (b <= 15) into 32*b bytes at r: each group
+ * of 8 is stored as 16 bytes, the surplus overwritten by the next group;
+ * the last group goes through a buffer so nothing past r[32*b) is
+ * written. */
+static inline __attribute__((always_inline)) void pack_sub_all(uint8_t *r, const cs_mldsa_poly *a,
+                                                               unsigned b, int32_t base)
+{
+    const __m256i vb = _mm256_set1_epi32(base);
+    uint8_t tmp[16];
+    for (unsigned i = 0; i < 31; i++)
+        _mm_storeu_si128((__m128i *)(r + b * i),
+                         merge8(_mm256_sub_epi32(vb, avx2_load(a->c + 8 * i)), b));
+    _mm_storeu_si128((__m128i *)tmp, merge8(_mm256_sub_epi32(vb, avx2_load(a->c + 248)), b));
+    memcpy(r + 31 * b, tmp, b);
+}
+
 /* SimpleBitPack(w1): 6 bits for gamma2 = (q-1)/88, else 4. */
 void cs_mldsa_pack_w1_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2)
 {
@@ -105,9 +137,7 @@ void cs_mldsa_unpack_t1_avx2(cs_mldsa_poly *a, const uint8_t *r)
 /* t0: 2^12 - t0 in 13 bits. */
 void cs_mldsa_pack_t0_avx2(uint8_t *r, const cs_mldsa_poly *a)
 {
-    const __m256i base = _mm256_set1_epi32(1 << 12);
-    for (unsigned i = 0; i < 32; i++)
-        pack8(r + 13 * i, _mm256_sub_epi32(base, avx2_load(a->c + 8 * i)), 13);
+    pack_sub_all(r, a, 13, 1 << 12);
 }
 
 void cs_mldsa_unpack_t0_avx2(cs_mldsa_poly *a, const uint8_t *r)
@@ -123,8 +153,7 @@ void cs_mldsa_pack_eta_avx2(uint8_t *r, const cs_mldsa_poly *a, unsigned eta)
 {
     const __m256i base = _mm256_set1_epi32((int)eta);
     if (eta == 2) {
-        for (unsigned i = 0; i < 32; i++)
-            pack8(r + 3 * i, _mm256_sub_epi32(base, avx2_load(a->c + 8 * i)), 3);
+        pack_sub_all(r, a, 3, 2);
     } else {
         for (unsigned i = 0; i < 32; i++)
             pack8(r + 4 * i, _mm256_sub_epi32(base, avx2_load(a->c + 8 * i)), 4);
