@@ -321,7 +321,28 @@ unsigned cs_mldsa_rej_eta_avx2(int32_t *a, unsigned len, const uint8_t *buf, uns
     const __m256i f = _mm256_set1_epi32(15);
     const uint32_t limit = eta == 2 ? 15 : 9;
     const __m256i lim = _mm256_set1_epi32((int)limit);
+    /* Sixteen nibbles (8 bytes) per step first: split and interleaved as
+     * bytes, mapped to eta - (b mod (2eta+1)) by a byte shuffle on a
+     * 16-entry table (a register lookup, no memory index), widened in
+     * two halves of eight. */
+    const __m128i lut = eta == 2
+        ? _mm_setr_epi8(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0)
+        : _mm_setr_epi8(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0);
+    const __m128i lim8 = _mm_set1_epi8((char)limit), f8 = _mm_set1_epi8(15);
     unsigned ctr = 0, pos = 0;
+    while (ctr + 16 <= len && pos + 8 <= buflen) {
+        __m128i x = _mm_loadl_epi64((const __m128i *)(buf + pos));
+        __m128i b = _mm_unpacklo_epi8(_mm_and_si128(x, f8),
+                                      _mm_and_si128(_mm_srli_epi16(x, 4), f8));
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(lim8, b));
+        CS_DECLASSIFY(&mask, sizeof mask);
+        __m128i v = _mm_shuffle_epi8(lut, b);
+        store_compact(a + ctr, _mm256_cvtepi8_epi32(v), mask & 0xFF);
+        ctr += (unsigned)_mm_popcnt_u32(mask & 0xFF);
+        store_compact(a + ctr, _mm256_cvtepi8_epi32(_mm_bsrli_si128(v, 8)), mask >> 8);
+        ctr += (unsigned)_mm_popcnt_u32(mask >> 8);
+        pos += 8;
+    }
     while (ctr + 8 <= len && pos + 4 <= buflen) {
         uint32_t w = (uint32_t)buf[pos] | (uint32_t)buf[pos + 1] << 8 |
                      (uint32_t)buf[pos + 2] << 16 | (uint32_t)buf[pos + 3] << 24;
