@@ -209,6 +209,13 @@ struct cs_mldsa_impl {
      * expand_a, then hashes pk. Public data only. */
     void (*expand_a_side)(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_t rho[32],
                           unsigned k, unsigned l, cs_mldsa_side *side);
+    /* Keygen's end of a row of t in one pass: x = t + s2 (|t_i| < q,
+     * |s2_i| <= 4) reduced to [0, q), Power2Round(x) = (t1, t0), t1
+     * packed as pack_t1 at r, t0 stored; same results as add, reduce32,
+     * caddq, power2round, pack_t1. Secret data (t0): constant time. NULL:
+     * keygen calls those hooks. */
+    void (*t_row_finish)(uint8_t r[CS_MLDSA_POLY_T1_BYTES], cs_mldsa_poly *t0,
+                         const cs_mldsa_poly *t, const cs_mldsa_poly *s2);
 };
 
 /* The portable table, for backends to copy and override. */

@@ -50,13 +50,20 @@ static void shake256_3(const cs_mldsa_impl *impl, uint8_t *out, size_t outlen,
     wipe(&sp, sizeof sp);
 }
 
-/* Row i of t = invNTT(A * s1hat) + s2, in [0, q); s1hat is NTT(s1). */
-static void t_row(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_mldsa_poly *t,
-                  const cs_mldsa_poly *arow, const cs_mldsa_poly *s1hat, const cs_mldsa_poly *s2)
+/* Row i of invNTT(A * s1hat), |t_i| < q; s1hat is NTT(s1). */
+static void t_row_as1(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_mldsa_poly *t,
+                      const cs_mldsa_poly *arow, const cs_mldsa_poly *s1hat)
 {
     impl->pointwise_acc_mont(t, arow, s1hat, p->l);
     impl->reduce32(t);
     impl->invntt_tomont(t);
+}
+
+/* Row i of t = invNTT(A * s1hat) + s2, in [0, q); s1hat is NTT(s1). */
+static void t_row(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_mldsa_poly *t,
+                  const cs_mldsa_poly *arow, const cs_mldsa_poly *s1hat, const cs_mldsa_poly *s2)
+{
+    t_row_as1(impl, p, t, arow, s1hat);
     impl->add(t, t, s2);
     impl->reduce32(t);
     impl->caddq(t);
@@ -106,9 +113,15 @@ static void keygen_rows(cs_mldsa_side *side, unsigned rows)
     struct keygen_ws *w = j->w;
     const cs_mldsa_params *p = j->p;
     for (unsigned i = side->rows; i < rows; i++) {
-        t_row(j->impl, p, &w->t[i], &w->mat[i * p->l], w->s1, &w->s2[i]);
-        j->impl->power2round(&w->t1[i], &w->t0[i], &w->t[i]);
-        j->impl->pack_t1(j->pk + 32 + i * CS_MLDSA_POLY_T1_BYTES, &w->t1[i]);
+        uint8_t *t1p = j->pk + 32 + i * CS_MLDSA_POLY_T1_BYTES;
+        if (j->impl->t_row_finish) {
+            t_row_as1(j->impl, p, &w->t[i], &w->mat[i * p->l], w->s1);
+            j->impl->t_row_finish(t1p, &w->t0[i], &w->t[i], &w->s2[i]);
+        } else {
+            t_row(j->impl, p, &w->t[i], &w->mat[i * p->l], w->s1, &w->s2[i]);
+            j->impl->power2round(&w->t1[i], &w->t0[i], &w->t[i]);
+            j->impl->pack_t1(t1p, &w->t1[i]);
+        }
         CS_DECLASSIFY(j->pk + 32 + i * CS_MLDSA_POLY_T1_BYTES, CS_MLDSA_POLY_T1_BYTES);
     }
     side->rows = rows;

@@ -411,6 +411,29 @@ static void test_packing(const cs_mldsa_impl *im)
         ok &= !memcmp(b1, b2, 128);
     }
     tap_ok(ok, "%s packing", im->name);
+    if (!im->t_row_finish)
+        return;
+    /* keygen's fused row end against the portable hook sequence, with
+     * the extremes of |t| < q and |s2| <= 4 */
+    ok = 1;
+    for (int t = 0; t < TRIALS / 4; t++) {
+        cs_mldsa_poly tt, s2, t0a, t0b, t1;
+        uint8_t b1[CS_MLDSA_POLY_T1_BYTES + 16], b2[CS_MLDSA_POLY_T1_BYTES];
+        rnd_poly(&tt, -Q + 1, Q - 1);
+        rnd_poly(&s2, -4, 4);
+        if (t & 1)
+            for (unsigned i = 0; i < 256; i += 2)
+                tt.c[i] = i & 2 ? Q - 1 : -Q + 1;
+        memset(b1, 0x5A, sizeof b1);
+        im->t_row_finish(b1, &t0a, &tt, &s2);
+        P->add(&t0b, &tt, &s2);
+        P->reduce32(&t0b);
+        P->caddq(&t0b);
+        P->power2round(&t1, &t0b, &t0b);
+        P->pack_t1(b2, &t1);
+        ok &= !memcmp(b1, b2, sizeof b2) && eq(&t0a, &t0b) && b1[sizeof b2] == 0x5A;
+    }
+    tap_ok(ok, "%s t_row_finish", im->name);
 }
 
 /* Whole operations: same keys, deterministic and hedged signatures. */

@@ -102,6 +102,8 @@ void cs_mldsa_unpack_eta_avx2(cs_mldsa_poly *a, const uint8_t *r, unsigned eta);
 void cs_mldsa_pack_z_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1);
 void cs_mldsa_unpack_z_avx2(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 void cs_mldsa_pack_w1_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);
+void cs_mldsa_t_row_finish_avx2(uint8_t *r, cs_mldsa_poly *t0, const cs_mldsa_poly *t,
+                                const cs_mldsa_poly *s2);
 
 /* Eight coefficients. Unaligned forms: cs_mldsa_poly is declared 32-byte
  * aligned, but the generic code keeps polynomials in malloc'ed workspaces
@@ -148,6 +150,22 @@ static inline __m256i avx2_montmul(__m256i a, __m256i ze, __m256i zte, __m256i z
     __m256i re = _mm256_srli_epi64(_mm256_sub_epi32(pe, me), 32);
     __m256i ro = _mm256_sub_epi32(po, mo);
     return _mm256_blend_epi32(re, ro, 0xAA);
+}
+
+/* The b-bit lanes of v (b <= 15) as one 8b-bit number in the low bits of
+ * a 128-bit register: pairs merged in 64-bit slots, pairs of slots in each
+ * 128-bit half (4b bits), then the halves joined by 64-bit shifts. All
+ * in vector registers (a 128-bit scalar and a b-byte memcpy cost three
+ * times as much for b = 13). */
+static inline __attribute__((always_inline)) __m128i avx2_merge8(__m256i v, unsigned b)
+{
+    __m256i t = _mm256_or_si256(v, _mm256_srli_epi64(v, 32 - b));
+    t = _mm256_and_si256(t, _mm256_set1_epi64x((1LL << (2 * b)) - 1));
+    t = _mm256_or_si256(t, _mm256_slli_epi64(_mm256_bsrli_epi128(t, 8), 2 * b));
+    __m128i u = _mm256_castsi256_si128(_mm256_permute4x64_epi64(t, 0x08)); /* x0, x1 */
+    __m128i lo = _mm_or_si128(u, _mm_bsrli_si128(_mm_slli_epi64(u, 4 * b), 8));
+    __m128i hi = _mm_bslli_si128(_mm_srli_epi64(_mm_bsrli_si128(u, 8), 64 - 4 * b), 8);
+    return _mm_or_si128(_mm_move_epi64(lo), hi);
 }
 
 /* Transposes the 8x8 matrix of 32-bit words in the eight named

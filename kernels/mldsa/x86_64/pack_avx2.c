@@ -20,22 +20,6 @@ static inline __attribute__((always_inline)) void pack8(uint8_t *r, __m256i v, u
     memcpy(r, &x, b); /* x86-64: little-endian */
 }
 
-/* The b-bit lanes of v (b <= 15) as one 8b-bit number in the low bits of
- * a 128-bit register: pairs merged in 64-bit slots, pairs of slots in each
- * 128-bit half (4b bits), then the halves joined by 64-bit shifts. All
- * in vector registers (pack8's 128-bit scalar and b-byte memcpy cost
- * three times as much for b = 13). */
-static inline __attribute__((always_inline)) __m128i merge8(__m256i v, unsigned b)
-{
-    __m256i t = _mm256_or_si256(v, _mm256_srli_epi64(v, 32 - b));
-    t = _mm256_and_si256(t, _mm256_set1_epi64x((1LL << (2 * b)) - 1));
-    t = _mm256_or_si256(t, _mm256_slli_epi64(_mm256_bsrli_epi128(t, 8), 2 * b));
-    __m128i u = _mm256_castsi256_si128(_mm256_permute4x64_epi64(t, 0x08)); /* x0, x1 */
-    __m128i lo = _mm_or_si128(u, _mm_bsrli_si128(_mm_slli_epi64(u, 4 * b), 8));
-    __m128i hi = _mm_bslli_si128(_mm_srli_epi64(_mm_bsrli_si128(u, 8), 64 - 4 * b), 8);
-    return _mm_or_si128(_mm_move_epi64(lo), hi);
-}
-
 /* Packs base - a_i in b bits (b <= 15) into 32*b bytes at r: each group
  * of 8 is stored as 16 bytes, the surplus overwritten by the next group;
  * the last group goes through a buffer so nothing past r[32*b) is
@@ -47,8 +31,8 @@ static inline __attribute__((always_inline)) void pack_sub_all(uint8_t *r, const
     uint8_t tmp[16];
     for (unsigned i = 0; i < 31; i++)
         _mm_storeu_si128((__m128i *)(r + b * i),
-                         merge8(_mm256_sub_epi32(vb, avx2_load(a->c + 8 * i)), b));
-    _mm_storeu_si128((__m128i *)tmp, merge8(_mm256_sub_epi32(vb, avx2_load(a->c + 248)), b));
+                         avx2_merge8(_mm256_sub_epi32(vb, avx2_load(a->c + 8 * i)), b));
+    _mm_storeu_si128((__m128i *)tmp, avx2_merge8(_mm256_sub_epi32(vb, avx2_load(a->c + 248)), b));
     memcpy(r + 31 * b, tmp, b);
 }
 
@@ -216,4 +200,25 @@ void cs_mldsa_pack_z_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1)
         for (unsigned i = 0; i < 32; i++)
             pack8_wide(r + 20 * i, _mm256_sub_epi32(base, avx2_load(a->c + 8 * i)), 20);
     }
+}
+
+/* t_row_finish: x = t + s2 to [0, q) (reduce32's rounding quotient, then
+ * q added to negatives), Power2Round, t0 stored and t1 packed from the
+ * register, 16-byte overlapping stores as in pack_sub_all. */
+void cs_mldsa_t_row_finish_avx2(uint8_t *r, cs_mldsa_poly *t0, const cs_mldsa_poly *t,
+                                const cs_mldsa_poly *s2)
+{
+    const __m256i q = _mm256_set1_epi32(AVX2_Q), half = _mm256_set1_epi32(1 << 22);
+    const __m256i rnd = _mm256_set1_epi32((1 << (CS_MLDSA_D - 1)) - 1);
+    uint8_t tmp[16];
+    for (unsigned i = 0; i < 32; i++) {
+        __m256i x = _mm256_add_epi32(avx2_load(t->c + 8 * i), avx2_load(s2->c + 8 * i));
+        __m256i k = _mm256_srai_epi32(_mm256_add_epi32(x, half), 23);
+        x = _mm256_sub_epi32(x, _mm256_mullo_epi32(k, q));
+        x = _mm256_add_epi32(x, _mm256_and_si256(_mm256_srai_epi32(x, 31), q));
+        __m256i hi = _mm256_srai_epi32(_mm256_add_epi32(x, rnd), CS_MLDSA_D);
+        avx2_store(t0->c + 8 * i, _mm256_sub_epi32(x, _mm256_slli_epi32(hi, CS_MLDSA_D)));
+        _mm_storeu_si128((__m128i *)(i < 31 ? r + 10 * i : tmp), avx2_merge8(hi, 10));
+    }
+    memcpy(r + 310, tmp, 10);
 }
