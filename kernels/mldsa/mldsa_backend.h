@@ -209,6 +209,14 @@ struct cs_mldsa_impl {
      * expand_a, then hashes pk. Public data only. */
     void (*expand_a_side)(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_t rho[32],
                           unsigned k, unsigned l, cs_mldsa_side *side);
+    /* ExpandS then ExpandA as expand_s and expand_a_side, where ExpandS
+     * may leave streams unfinished and finish them in spare capacity of
+     * ExpandA's permutations: s1 and s2 are final before the first
+     * side->rows_done call (and on return). NULL: expand_s, then
+     * expand_a_side. Seeds are secret (rho') and public (rho). */
+    void (*expand_sa_side)(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
+                           const uint8_t rhoprime[64], unsigned eta, cs_mldsa_poly *mat,
+                           const uint8_t rho[32], unsigned k, unsigned l, cs_mldsa_side *side);
     /* Keygen's end of a row of t in one pass: x = t + s2 (|t_i| < q,
      * |s2_i| <= 4) reduced to [0, q), Power2Round(x) = (t1, t0), t1
      * packed as pack_t1 at r, t0 stored; same results as add, reduce32,

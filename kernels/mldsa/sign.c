@@ -101,8 +101,25 @@ struct keygen_job {
     const cs_mldsa_impl *impl;
     const cs_mldsa_params *p;
     struct keygen_ws *w;
-    uint8_t *pk;
+    uint8_t *pk, *sk;
+    int s_packed; /* s1, s2 packed into sk and s1 in the NTT domain */
 };
+
+/* Packs s1 and s2 into sk and moves s1 to the NTT domain: once, before
+ * the first row of t (s1 and s2 are final by then). */
+static void keygen_pack_s(struct keygen_job *j)
+{
+    const cs_mldsa_params *p = j->p;
+    struct keygen_ws *w = j->w;
+    uint8_t *s = j->sk + 128;
+    for (unsigned i = 0; i < p->l; i++, s += p->poly_eta_bytes)
+        j->impl->pack_eta(s, &w->s1[i], p->eta);
+    for (unsigned i = 0; i < p->k; i++, s += p->poly_eta_bytes)
+        j->impl->pack_eta(s, &w->s2[i], p->eta);
+    for (unsigned i = 0; i < p->l; i++)
+        j->impl->ntt(&w->s1[i]);
+    j->s_packed = 1;
+}
 
 /* rows_done for keygen: rows of t (t1 packed into pk, t0 kept) up to
  * `rows`, which makes pk[0 .. 32 + 320 * rows) available to the side
@@ -112,6 +129,8 @@ static void keygen_rows(cs_mldsa_side *side, unsigned rows)
     struct keygen_job *j = (struct keygen_job *)side;
     struct keygen_ws *w = j->w;
     const cs_mldsa_params *p = j->p;
+    if (!j->s_packed)
+        keygen_pack_s(j);
     for (unsigned i = side->rows; i < rows; i++) {
         uint8_t *t1p = j->pk + 32 + i * CS_MLDSA_POLY_T1_BYTES;
         if (j->impl->t_row_finish) {
@@ -131,7 +150,8 @@ static void keygen_rows(cs_mldsa_side *side, unsigned rows)
 /* KeyGen_internal. ExpandS comes first so that each row of t (and of pk)
  * can be computed as soon as its row of A is final; a backend with
  * expand_a_side then absorbs tr = H(pk) alongside ExpandA's own
- * permutations. Same outputs either way. */
+ * permutations, one with expand_sa_side also finishes ExpandS there.
+ * Same outputs either way. */
 int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
                     const uint8_t seed[CS_MLDSA_SEED_BYTES])
 {
@@ -149,26 +169,22 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     const uint8_t *rho = w->seedbuf, *rhoprime = w->seedbuf + 32, *key = w->seedbuf + 96;
     CS_DECLASSIFY(w->seedbuf, 32); /* rho is public (part of pk) */
 
-    impl->expand_s(impl, w->s1, w->s2, rhoprime, p->k, p->l, p->eta);
-    /* Secret key parts that need s1 in the normal domain first. */
-    uint8_t *s = sk + 128;
-    for (unsigned i = 0; i < p->l; i++, s += p->poly_eta_bytes)
-        impl->pack_eta(s, &w->s1[i], p->eta);
-    for (unsigned i = 0; i < p->k; i++, s += p->poly_eta_bytes)
-        impl->pack_eta(s, &w->s2[i], p->eta);
-    for (unsigned i = 0; i < p->l; i++)
-        impl->ntt(&w->s1[i]);
-
-    struct keygen_job job = {.impl = impl, .p = p, .w = w, .pk = pk};
+    struct keygen_job job = {.impl = impl, .p = p, .w = w, .pk = pk, .sk = sk};
     memcpy(pk, rho, 32);
     cs_sponge_init(&job.side.sp, CS_SHAKE256_RATE);
     job.side.data = pk;
     job.side.avail = 32;
     job.side.rows_done = keygen_rows;
-    if (impl->expand_a_side) {
-        impl->expand_a_side(impl, w->mat, rho, p->k, p->l, &job.side);
+    /* s1 and s2 are packed and NTT(s1) taken by the first rows_done */
+    if (impl->expand_sa_side) {
+        impl->expand_sa_side(impl, w->s1, w->s2, rhoprime, p->eta, w->mat, rho, p->k, p->l,
+                             &job.side);
     } else {
-        impl->expand_a(impl, w->mat, rho, p->k, p->l);
+        impl->expand_s(impl, w->s1, w->s2, rhoprime, p->k, p->l, p->eta);
+        if (impl->expand_a_side)
+            impl->expand_a_side(impl, w->mat, rho, p->k, p->l, &job.side);
+        else
+            impl->expand_a(impl, w->mat, rho, p->k, p->l);
     }
     if (job.side.rows < p->k)
         keygen_rows(&job.side, p->k);
@@ -177,6 +193,7 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     cs_sponge_finalize(impl, &job.side.sp);
     cs_sponge_squeeze(impl, &job.side.sp, sk + 64, 64);
 
+    uint8_t *s = sk + 128 + (p->l + p->k) * p->poly_eta_bytes;
     for (unsigned i = 0; i < p->k; i++, s += CS_MLDSA_POLY_T0_BYTES)
         impl->pack_t0(s, &w->t0[i]);
     memcpy(sk, rho, 32);

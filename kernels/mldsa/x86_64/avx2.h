@@ -89,6 +89,10 @@ void cs_mldsa_expand_a_side_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
 void cs_mldsa_expand_a_side_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
                                    const uint8_t rho[32], unsigned k, unsigned l,
                                    cs_mldsa_side *side);
+void cs_mldsa_expand_sa_side_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1,
+                                    cs_mldsa_poly *s2, const uint8_t rhoprime[64], unsigned eta,
+                                    cs_mldsa_poly *mat, const uint8_t rho[32], unsigned k,
+                                    unsigned l, cs_mldsa_side *side);
 void cs_mldsa_expand_mask_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
                                  const uint8_t rhopp[64], uint16_t kappa, unsigned l,
                                  int32_t gamma1);

@@ -27,12 +27,60 @@ static inline void xs_perm(xstate *x)
         cs_keccakf1600_x4_avx512(x->s);
 }
 
+/* An ExpandS stream still short of 256 coefficients after its batch's
+ * first block (keygen): its state taken out of the batch and given
+ * one more block at a time in the scalar slot of ExpandA's 8-way
+ * permutations, which H(pk) cannot use before the first rows of pk. */
+typedef struct sjob {
+    uint64_t s[25];
+    int32_t *out;
+    unsigned ctr;
+} sjob;
+
+/* Scalar slots of ExpandA's first 8-wide batch (five blocks per stream),
+ * all free: H(pk) has no full block before the first rows of pk. */
+#define SQ_SLOTS 5
+
+typedef struct squeue {
+    sjob j[CS_MLDSA_MAX_K + CS_MLDSA_MAX_L];
+    unsigned n, done, eta;
+} squeue;
+
+/* Samples the (just permuted) block of the front job; moves on to the
+ * next job once this one has 256 coefficients. The lanes are the bytes,
+ * little-endian. */
+static void sq_take(squeue *q)
+{
+    sjob *jb = &q->j[q->done];
+    jb->ctr += cs_mldsa_rej_eta_avx512(jb->out + jb->ctr, 256 - jb->ctr, (const uint8_t *)jb->s,
+                                       RATE256, q->eta);
+    if (jb->ctr == 256)
+        q->done++;
+}
+
+/* Finishes every pending job with scalar permutations. */
+static void sq_flush(const cs_mldsa_impl *impl, squeue *q)
+{
+    while (q && q->done < q->n) {
+        impl->keccakf1600(q->j[q->done].s);
+        sq_take(q);
+    }
+}
+
 /* Permutes the batch and, if the side sponge has a full block, that too:
- * in one instruction stream with eight lanes (nearly free), else after. */
-static inline void xs_perm_side(const cs_mldsa_impl *impl, xstate *x, cs_mldsa_side *side)
+ * in one instruction stream with eight lanes (nearly free), else after.
+ * Without a full side block, an 8-wide batch carries the front pending
+ * ExpandS job (q) in that slot instead. */
+static inline void xs_perm_side(const cs_mldsa_impl *impl, xstate *x, cs_mldsa_side *side,
+                                squeue *q)
 {
     if (!side || !cs_side_fill(side)) {
-        xs_perm(x);
+        if (q && q->done < q->n && x->w == 8) {
+            cs_keccakf1600_x8x1_avx512(x->s, q->j[q->done].s);
+            sq_take(q);
+        } else {
+            xs_perm(x);
+        }
         return;
     }
     if (x->w == 8) {
@@ -118,7 +166,7 @@ static void xs_wipe(void *p, size_t n)
  * streams that need them. With side, also drives keygen's H(pk) (see
  * expand_a_side in mldsa_backend.h). Public data. */
 static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_t rho[32],
-                     unsigned k, unsigned l, cs_mldsa_side *side)
+                     unsigned k, unsigned l, cs_mldsa_side *side, squeue *q)
 {
     uint8_t buf[8][5 * RATE128];
     uint8_t *const outb[8] = {buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]};
@@ -134,7 +182,7 @@ static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_
         }
         xs_seed(&x, w, rho, 32, nonce, RATE128);
         for (unsigned b = 0; b < 5; b++) {
-            xs_perm_side(impl, &x, side);
+            xs_perm_side(impl, &x, side, q);
             if (w == 8)
                 x8_blocks(outb, b * RATE128, x.s, RATE128 / 8);
             else
@@ -147,7 +195,7 @@ static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_
         }
         while (more) {
             more = 0;
-            xs_perm_side(impl, &x, side);
+            xs_perm_side(impl, &x, side, q);
             for (unsigned j = 0; j < n; j++) {
                 if (ctr[j] == 256)
                     continue;
@@ -159,30 +207,38 @@ static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_
         }
         for (unsigned j = 0; j < n; j++)
             cs_mldsa_nttorder_avx2(&mat[base + j]);
-        if (side && (base + n) / l > side->rows)
+        if (side && (base + n) / l > side->rows) {
+            sq_flush(impl, q); /* s1 and s2 final before the first row */
             side->rows_done(side, (base + n) / l);
+        }
     }
 }
 
 void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
                               const uint8_t rho[32], unsigned k, unsigned l)
 {
-    expand_a(impl, mat, rho, k, l, NULL);
+    expand_a(impl, mat, rho, k, l, NULL, NULL);
 }
 
 void cs_mldsa_expand_a_side_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
                                    const uint8_t rho[32], unsigned k, unsigned l,
                                    cs_mldsa_side *side)
 {
-    expand_a(impl, mat, rho, k, l, side);
+    expand_a(impl, mat, rho, k, l, side, NULL);
 }
 
 /* ExpandS: s1[r] from nonce r, s2[r] from l + r, up to eight streams at
  * once, one block at a time per stream until it has 256 values. Which
  * streams still need blocks depends only on rejection positions (see
- * rej_eta), never on the accepted values. */
-void cs_mldsa_expand_s_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
-                              const uint8_t rhoprime[64], unsigned k, unsigned l, unsigned eta)
+ * rej_eta), never on the accepted values. With q, when after the first
+ * block of an 8-wide batch at most SQ_SLOTS streams in all are short
+ * (eta = 2 leaves about half of them short, needing one more block; eta
+ * = 4 leaves all short), they are queued there instead (their states
+ * copied out) for expand_a to finish, saving the batch's second
+ * permutation. */
+static void expand_s(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
+                     const uint8_t rhoprime[64], unsigned k, unsigned l, unsigned eta,
+                     squeue *q)
 {
     uint8_t buf[RATE256];
     xstate x;
@@ -198,7 +254,22 @@ void cs_mldsa_expand_s_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_m
             out[j] = idx < l ? &s1[idx] : &s2[idx - l];
         }
         xs_seed(&x, w, rhoprime, 64, nonce, RATE256);
-        while (more) {
+        for (unsigned blocks = 0; more; blocks++) {
+            unsigned shortn = 0;
+            for (unsigned j = 0; j < n; j++)
+                shortn += ctr[j] < 256;
+            if (q && w == 8 && blocks == 1 && q->n + shortn <= SQ_SLOTS) {
+                for (unsigned j = 0; j < n; j++) {
+                    if (ctr[j] == 256)
+                        continue;
+                    sjob *jb = &q->j[q->n++];
+                    for (unsigned i = 0; i < 25; i++)
+                        jb->s[i] = x.s[8 * i + j];
+                    jb->out = out[j]->c;
+                    jb->ctr = ctr[j];
+                }
+                break;
+            }
             more = 0;
             xs_perm(&x);
             for (unsigned j = 0; j < n; j++) {
@@ -206,13 +277,38 @@ void cs_mldsa_expand_s_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_m
                     continue;
                 xs_block(buf, &x, j, RATE256 / 8);
                 ctr[j] += cs_mldsa_rej_eta_avx512(out[j]->c + ctr[j], 256 - ctr[j], buf, RATE256,
-                                                eta);
+                                                  eta);
                 more |= ctr[j] < 256;
             }
         }
     }
     xs_wipe(buf, sizeof buf);
     xs_wipe(&x, sizeof x);
+}
+
+void cs_mldsa_expand_s_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
+                              const uint8_t rhoprime[64], unsigned k, unsigned l, unsigned eta)
+{
+    expand_s(impl, s1, s2, rhoprime, k, l, eta, NULL);
+}
+
+/* Keygen's ExpandS and ExpandA: streams ExpandS leaves short are finished
+ * in the scalar slots of ExpandA's first permutations (before any row of
+ * pk exists for H(pk) to absorb), which usually saves ExpandS's second
+ * 8-wide permutation for eta = 2; a job still short when the first rows
+ * are due (more than one block) is finished with scalar permutations. */
+void cs_mldsa_expand_sa_side_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1,
+                                    cs_mldsa_poly *s2, const uint8_t rhoprime[64], unsigned eta,
+                                    cs_mldsa_poly *mat, const uint8_t rho[32], unsigned k,
+                                    unsigned l, cs_mldsa_side *side)
+{
+    squeue q;
+    q.n = q.done = 0;
+    q.eta = eta;
+    expand_s(impl, s1, s2, rhoprime, k, l, eta, &q);
+    expand_a(impl, mat, rho, k, l, side, &q);
+    sq_flush(impl, &q);
+    xs_wipe(&q, sizeof q);
 }
 
 /* ExpandMask: y[r] = BitUnpack(SHAKE256(rho'' || kappa + r), 576 or 640

@@ -59,6 +59,7 @@ const cs_mldsa_impl cs_mldsa_avx512 = {
     .keccakf1600_x4 = cs_keccakf1600_x4_avx512,
     .expand_a = cs_mldsa_expand_a_avx512,
     .expand_a_side = cs_mldsa_expand_a_side_avx512,
+    .expand_sa_side = cs_mldsa_expand_sa_side_avx512,
     .expand_s = cs_mldsa_expand_s_avx512,
     .expand_mask = cs_mldsa_expand_mask_avx512,
     .rej_uniform = cs_mldsa_rej_uniform_avx512,
