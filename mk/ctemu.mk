@@ -51,7 +51,8 @@ $(BUILD)/obj/ctemu-ren/%.o: $(BUILD)/obj/ctemu/%.o $(CTEMU_MAP)
 # The intrinsic check runs the real instructions too.
 $(CTEMU_INTRIN): tests/unit/ctemu/emul_intrin.c kernels/ct_emul/avx512_emul.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -mavx2 -mbmi2 -mavx512f -mavx512vl -mavx512ifma -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -mavx2 -mbmi2 -mavx512f -mavx512vl -mavx512ifma \
+	    -mavx512bw -mavx512dq -MMD -MP -c $< -o $@
 
 $(BUILD)/tests/ct_bn_x86_avx512emu: tests/unit/ct_bn_x86.c $(CTEMU_KERNEL_OBJS) $(TEST_SUPPORT)
 	@mkdir -p $(dir $@)

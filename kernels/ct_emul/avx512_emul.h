@@ -25,17 +25,36 @@
 #define CS_EMU static inline __attribute__((always_inline, unused))
 
 /* A 512-bit register as eight 64-bit lanes (same size and layout in memory
- * as __m512i, so kernels' `(__m512i *)p + i` arithmetic is unchanged). */
+ * as __m512i, so kernels' `(__m512i *)p + i` arithmetic is unchanged; aligned
+ * to 32 only, which avoids GCC's 64-byte-alignment ABI note and matters only
+ * to structs with __m512i members, none shared with native code). */
 typedef union {
     uint64_t q[8];
+    uint32_t d[16];
+    uint8_t b[64];
     __m256i y[2];
-} __attribute__((aligned(64))) cs_emu_m512i;
+    __m128i x[4];
+} cs_emu_m512i;
 
 /* A 256-bit register's lanes. */
 typedef union {
     uint64_t q[4];
     __m256i v;
 } cs_emu_u256;
+
+/* A 128-bit register's lanes. */
+typedef union {
+    uint64_t q[2];
+    uint8_t b[16];
+    __m128i v;
+} cs_emu_u128;
+
+/* All ones if x == y, else zero; no branch. */
+CS_EMU uint64_t cs_emu_eqmask(uint64_t x, uint64_t y)
+{
+    uint64_t d = x ^ y;
+    return ((d | (0 - d)) >> 63) - 1;
+}
 
 #define CS_EMU_M52 ((1ull << 52) - 1)
 
@@ -417,71 +436,335 @@ CS_EMU cs_emu_m512i cs_emu_mm512_maskz_loadu_epi64(__mmask8 k, const void *p)
     return r;
 }
 
+/* ---- masked moves and logic on 64-bit lanes (AVX-512F/DQ) ---- */
+
+/* Lane i = (k bit i) ? a : src; branch-free. */
+CS_EMU cs_emu_m512i cs_emu_mm512_mask_mov_epi64(cs_emu_m512i src, __mmask8 k, cs_emu_m512i a)
+{
+    return cs_emu_mm512_mask_blend_epi64(k, src, a);
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_maskz_mov_epi64(__mmask8 k, cs_emu_m512i a)
+{
+    return cs_emu_mm512_mask_blend_epi64(k, cs_emu_mm512_setzero_si512(), a);
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_maskz_and_epi64(__mmask8 k, cs_emu_m512i a, cs_emu_m512i b)
+{
+    return cs_emu_mm512_maskz_mov_epi64(k, cs_emu_mm512_and_si512(a, b));
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_mask_set1_epi64(cs_emu_m512i src, __mmask8 k, long long x)
+{
+    return cs_emu_mm512_mask_blend_epi64(k, src, cs_emu_mm512_set1_epi64(x));
+}
+
+/* vpmovm2q: lane i all ones iff k bit i. */
+CS_EMU cs_emu_m512i cs_emu_mm512_movm_epi64(__mmask8 k)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 8; i++)
+        r.q[i] = 0 - (uint64_t)((k >> i) & 1);
+    return r;
+}
+
+/* Aligned load/store (the alignment is not checked). */
+CS_EMU cs_emu_m512i cs_emu_mm512_load_si512(const void *p)
+{
+    return cs_emu_mm512_loadu_si512(p);
+}
+
+CS_EMU void cs_emu_mm512_store_si512(void *p, cs_emu_m512i a)
+{
+    cs_emu_mm512_storeu_si512(p, a);
+}
+
+/* ---- 128-bit blocks ---- */
+
+CS_EMU __m128i cs_emu_mm512_castsi512_si128(cs_emu_m512i a)
+{
+    return a.x[0];
+}
+
+CS_EMU __m128i cs_emu_mm512_extracti32x4_epi32(cs_emu_m512i a, int imm)
+{
+    return a.x[imm & 3];
+}
+
+/* The block in all four places (vbroadcasti64x2 / vbroadcasti32x4). */
+CS_EMU cs_emu_m512i cs_emu_mm512_broadcast_i64x2(__m128i a)
+{
+    cs_emu_m512i r;
+    for (int k = 0; k < 4; k++)
+        r.x[k] = a;
+    return r;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_broadcast_i32x4(__m128i a)
+{
+    return cs_emu_mm512_broadcast_i64x2(a);
+}
+
+/* ---- 32-bit and 8-bit lanes (AVX-512F/BW) ---- */
+
+CS_EMU cs_emu_m512i cs_emu_mm512_set1_epi32(int x)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 16; i++)
+        r.d[i] = (uint32_t)x;
+    return r;
+}
+
+/* Arguments from lane 0 up, as _mm512_setr_epi32. */
+CS_EMU cs_emu_m512i cs_emu_mm512_setr_epi32(int e0, int e1, int e2, int e3, int e4, int e5,
+                                           int e6, int e7, int e8, int e9, int e10, int e11,
+                                           int e12, int e13, int e14, int e15)
+{
+    cs_emu_m512i r = {.d = {(uint32_t)e0, (uint32_t)e1, (uint32_t)e2, (uint32_t)e3,
+                            (uint32_t)e4, (uint32_t)e5, (uint32_t)e6, (uint32_t)e7,
+                            (uint32_t)e8, (uint32_t)e9, (uint32_t)e10, (uint32_t)e11,
+                            (uint32_t)e12, (uint32_t)e13, (uint32_t)e14, (uint32_t)e15}};
+    return r;
+}
+
+/* vpmovsxbd: 16 signed bytes to 16 dwords. */
+CS_EMU cs_emu_m512i cs_emu_mm512_cvtepi8_epi32(__m128i a)
+{
+    cs_emu_u128 x = {.v = a};
+    cs_emu_m512i r;
+    for (int i = 0; i < 16; i++)
+        r.d[i] = (uint32_t)(int32_t)(int8_t)x.b[i];
+    return r;
+}
+
+/* Unsigned a < b per dword, branch-free (borrow of a - b). */
+CS_EMU __mmask16 cs_emu_mm512_cmplt_epu32_mask(cs_emu_m512i a, cs_emu_m512i b)
+{
+    unsigned m = 0;
+    for (int i = 0; i < 16; i++)
+        m |= (unsigned)(((uint64_t)a.d[i] - b.d[i]) >> 63) << i;
+    return (__mmask16)m;
+}
+
+/* Unsigned a < b per byte (VL form), branch-free. */
+CS_EMU __mmask16 cs_emu_mm_cmplt_epu8_mask(__m128i a, __m128i b)
+{
+    cs_emu_u128 x = {.v = a}, y = {.v = b};
+    unsigned m = 0;
+    for (int i = 0; i < 16; i++)
+        m |= (((unsigned)x.b[i] - y.b[i]) >> 31) << i;
+    return (__mmask16)m;
+}
+
+/* vpermd: dword i = a[idx_i mod 16], read under compare masks. */
+CS_EMU cs_emu_m512i cs_emu_mm512_permutexvar_epi32(cs_emu_m512i idx, cs_emu_m512i a)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 16; i++) {
+        uint32_t v = 0;
+        for (uint32_t j = 0; j < 16; j++)
+            v |= a.d[j] & (uint32_t)cs_emu_eqmask(j, idx.d[i] & 15);
+        r.d[i] = v;
+    }
+    return r;
+}
+
+/* vpshufb zmm: per 128-bit block, byte i = b_i bit 7 ? 0 : a[block][b_i mod 16],
+ * read under compare masks. */
+CS_EMU cs_emu_m512i cs_emu_mm512_shuffle_epi8(cs_emu_m512i a, cs_emu_m512i b)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 64; i++) {
+        uint8_t v = 0;
+        for (uint32_t j = 0; j < 16; j++)
+            v |= a.b[(i & ~15) + j] & (uint8_t)cs_emu_eqmask(j, b.b[i] & 15);
+        r.b[i] = v & (uint8_t)((b.b[i] >> 7) - 1);
+    }
+    return r;
+}
+
+/* vpcompressd, zeroing: the dwords whose mask bit is set, packed to the
+ * bottom, the rest zero. Output slot j takes the input whose bit is set and
+ * has j set bits below it, found by masks over all pairs (no index or branch
+ * on the mask, which may be secret). */
+CS_EMU cs_emu_m512i cs_emu_mm512_maskz_compress_epi32(__mmask16 k, cs_emu_m512i a)
+{
+    cs_emu_m512i r;
+    uint32_t below[16];
+    uint32_t c = 0;
+    for (int i = 0; i < 16; i++) {
+        below[i] = c;
+        c += (k >> i) & 1;
+    }
+    for (uint32_t j = 0; j < 16; j++) {
+        uint32_t v = 0;
+        for (int i = 0; i < 16; i++) {
+            uint32_t take = (uint32_t)cs_emu_eqmask(below[i], j) & (0 - (uint32_t)((k >> i) & 1));
+            v |= a.d[i] & take;
+        }
+        r.d[j] = v;
+    }
+    return r;
+}
+
+/* Masked byte/dword loads and stores: masked-off lanes are not touched (may
+ * lie beyond the buffer). Branch on the mask: a secret mask is reported. */
+CS_EMU __m128i cs_emu_mm_maskz_loadu_epi8(__mmask16 k, const void *p)
+{
+    cs_emu_u128 r;
+    for (int i = 0; i < 16; i++)
+        r.b[i] = ((k >> i) & 1) ? ((const uint8_t *)p)[i] : 0;
+    return r.v;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_maskz_loadu_epi8(__mmask64 k, const void *p)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 64; i++)
+        r.b[i] = ((k >> i) & 1) ? ((const uint8_t *)p)[i] : 0;
+    return r;
+}
+
+CS_EMU void cs_emu_mm512_mask_storeu_epi32(void *p, __mmask16 k, cs_emu_m512i a)
+{
+    for (int i = 0; i < 16; i++)
+        if ((k >> i) & 1)
+            __builtin_memcpy((char *)p + 4 * i, &a.d[i], 4);
+}
+
 #ifdef CS_CT_EMULATE_AVX512
-/* Redirect the intrinsic names (GCC defines some as macros without
- * optimisation, hence the #undefs). */
-#undef _mm256_madd52lo_epu64
-#undef _mm256_madd52hi_epu64
-#undef _mm512_madd52lo_epu64
-#undef _mm512_madd52hi_epu64
-#undef _mm256_ternarylogic_epi64
-#undef _mm512_ternarylogic_epi64
-#undef _mm256_rol_epi64
-#undef _mm256_ror_epi64
-#undef _mm512_rol_epi64
-#undef _mm512_ror_epi64
-#undef _mm256_srai_epi64
-#undef _mm256_alignr_epi64
-#undef _mm512_alignr_epi64
-#undef _mm512_shuffle_i64x2
-#undef _mm512_slli_epi64
-#undef _mm512_srli_epi64
-#undef _mm512_srai_epi64
-#undef _mm512_extracti64x4_epi64
-#undef _mm512_inserti64x4
+/* Redirect the intrinsic names to the emulations (#undef first: some
+ * compilers define intrinsics as macros). */
+#undef __m512i
 #define __m512i cs_emu_m512i
-#define _mm256_madd52lo_epu64 cs_emu_mm256_madd52lo_epu64
-#define _mm256_madd52hi_epu64 cs_emu_mm256_madd52hi_epu64
-#define _mm512_madd52lo_epu64 cs_emu_mm512_madd52lo_epu64
-#define _mm512_madd52hi_epu64 cs_emu_mm512_madd52hi_epu64
-#define _mm256_ternarylogic_epi64 cs_emu_mm256_ternarylogic_epi64
-#define _mm512_ternarylogic_epi64 cs_emu_mm512_ternarylogic_epi64
-#define _mm256_rol_epi64 cs_emu_mm256_rol_epi64
-#define _mm256_ror_epi64 cs_emu_mm256_ror_epi64
-#define _mm512_rol_epi64 cs_emu_mm512_rol_epi64
-#define _mm512_ror_epi64 cs_emu_mm512_ror_epi64
-#define _mm256_srai_epi64 cs_emu_mm256_srai_epi64
-#define _mm256_alignr_epi64 cs_emu_mm256_alignr_epi64
-#define _mm512_alignr_epi64 cs_emu_mm512_alignr_epi64
-#define _mm512_unpacklo_epi64 cs_emu_mm512_unpacklo_epi64
-#define _mm512_unpackhi_epi64 cs_emu_mm512_unpackhi_epi64
-#define _mm512_shuffle_i64x2 cs_emu_mm512_shuffle_i64x2
-#define _mm512_permutexvar_epi64 cs_emu_mm512_permutexvar_epi64
-#define _mm512_permutex2var_epi64 cs_emu_mm512_permutex2var_epi64
+#undef _mm512_xor_si512
 #define _mm512_xor_si512 cs_emu_mm512_xor_si512
-#define _mm512_and_si512 cs_emu_mm512_and_si512
+#undef _mm512_or_si512
 #define _mm512_or_si512 cs_emu_mm512_or_si512
+#undef _mm512_andnot_si512
 #define _mm512_andnot_si512 cs_emu_mm512_andnot_si512
+#undef _mm512_add_epi64
 #define _mm512_add_epi64 cs_emu_mm512_add_epi64
+#undef _mm512_sub_epi64
 #define _mm512_sub_epi64 cs_emu_mm512_sub_epi64
-#define _mm512_slli_epi64 cs_emu_mm512_slli_epi64
-#define _mm512_srli_epi64 cs_emu_mm512_srli_epi64
-#define _mm512_srai_epi64 cs_emu_mm512_srai_epi64
-#define _mm512_setzero_si512 cs_emu_mm512_setzero_si512
-#define _mm512_set1_epi64 cs_emu_mm512_set1_epi64
-#define _mm512_set_epi64 cs_emu_mm512_set_epi64
-#define _mm512_loadu_si512 cs_emu_mm512_loadu_si512
-#define _mm512_storeu_si512 cs_emu_mm512_storeu_si512
-#define _mm512_castsi512_si256 cs_emu_mm512_castsi512_si256
-#define _mm512_extracti64x4_epi64 cs_emu_mm512_extracti64x4_epi64
-#define _mm512_inserti64x4 cs_emu_mm512_inserti64x4
-#define _mm512_zextsi256_si512 cs_emu_mm512_zextsi256_si512
-#define _mm512_cmpeq_epi64_mask cs_emu_mm512_cmpeq_epi64_mask
-#define _mm512_cmplt_epu64_mask cs_emu_mm512_cmplt_epu64_mask
-#define _mm512_mask_blend_epi64 cs_emu_mm512_mask_blend_epi64
+#undef _mm256_alignr_epi64
+#define _mm256_alignr_epi64 cs_emu_mm256_alignr_epi64
+#undef _mm256_madd52hi_epu64
+#define _mm256_madd52hi_epu64 cs_emu_mm256_madd52hi_epu64
+#undef _mm256_madd52lo_epu64
+#define _mm256_madd52lo_epu64 cs_emu_mm256_madd52lo_epu64
+#undef _mm256_mask_blend_epi64
 #define _mm256_mask_blend_epi64 cs_emu_mm256_mask_blend_epi64
+#undef _mm256_rol_epi64
+#define _mm256_rol_epi64 cs_emu_mm256_rol_epi64
+#undef _mm256_ror_epi64
+#define _mm256_ror_epi64 cs_emu_mm256_ror_epi64
+#undef _mm256_srai_epi64
+#define _mm256_srai_epi64 cs_emu_mm256_srai_epi64
+#undef _mm256_ternarylogic_epi64
+#define _mm256_ternarylogic_epi64 cs_emu_mm256_ternarylogic_epi64
+#undef _mm512_alignr_epi64
+#define _mm512_alignr_epi64 cs_emu_mm512_alignr_epi64
+#undef _mm512_and_si512
+#define _mm512_and_si512 cs_emu_mm512_and_si512
+#undef _mm512_broadcast_i32x4
+#define _mm512_broadcast_i32x4 cs_emu_mm512_broadcast_i32x4
+#undef _mm512_broadcast_i64x2
+#define _mm512_broadcast_i64x2 cs_emu_mm512_broadcast_i64x2
+#undef _mm512_castsi512_si128
+#define _mm512_castsi512_si128 cs_emu_mm512_castsi512_si128
+#undef _mm512_castsi512_si256
+#define _mm512_castsi512_si256 cs_emu_mm512_castsi512_si256
+#undef _mm512_cmpeq_epi64_mask
+#define _mm512_cmpeq_epi64_mask cs_emu_mm512_cmpeq_epi64_mask
+#undef _mm512_cmplt_epu32_mask
+#define _mm512_cmplt_epu32_mask cs_emu_mm512_cmplt_epu32_mask
+#undef _mm512_cmplt_epu64_mask
+#define _mm512_cmplt_epu64_mask cs_emu_mm512_cmplt_epu64_mask
+#undef _mm512_cvtepi8_epi32
+#define _mm512_cvtepi8_epi32 cs_emu_mm512_cvtepi8_epi32
+#undef _mm512_extracti32x4_epi32
+#define _mm512_extracti32x4_epi32 cs_emu_mm512_extracti32x4_epi32
+#undef _mm512_extracti64x4_epi64
+#define _mm512_extracti64x4_epi64 cs_emu_mm512_extracti64x4_epi64
+#undef _mm512_inserti64x4
+#define _mm512_inserti64x4 cs_emu_mm512_inserti64x4
+#undef _mm512_load_si512
+#define _mm512_load_si512 cs_emu_mm512_load_si512
+#undef _mm512_loadu_si512
+#define _mm512_loadu_si512 cs_emu_mm512_loadu_si512
+#undef _mm512_madd52hi_epu64
+#define _mm512_madd52hi_epu64 cs_emu_mm512_madd52hi_epu64
+#undef _mm512_madd52lo_epu64
+#define _mm512_madd52lo_epu64 cs_emu_mm512_madd52lo_epu64
+#undef _mm512_mask_blend_epi64
+#define _mm512_mask_blend_epi64 cs_emu_mm512_mask_blend_epi64
+#undef _mm512_mask_mov_epi64
+#define _mm512_mask_mov_epi64 cs_emu_mm512_mask_mov_epi64
+#undef _mm512_mask_set1_epi64
+#define _mm512_mask_set1_epi64 cs_emu_mm512_mask_set1_epi64
+#undef _mm512_mask_storeu_epi32
+#define _mm512_mask_storeu_epi32 cs_emu_mm512_mask_storeu_epi32
+#undef _mm512_mask_storeu_epi64
 #define _mm512_mask_storeu_epi64 cs_emu_mm512_mask_storeu_epi64
+#undef _mm512_maskz_and_epi64
+#define _mm512_maskz_and_epi64 cs_emu_mm512_maskz_and_epi64
+#undef _mm512_maskz_compress_epi32
+#define _mm512_maskz_compress_epi32 cs_emu_mm512_maskz_compress_epi32
+#undef _mm512_maskz_loadu_epi64
 #define _mm512_maskz_loadu_epi64 cs_emu_mm512_maskz_loadu_epi64
+#undef _mm512_maskz_loadu_epi8
+#define _mm512_maskz_loadu_epi8 cs_emu_mm512_maskz_loadu_epi8
+#undef _mm512_maskz_mov_epi64
+#define _mm512_maskz_mov_epi64 cs_emu_mm512_maskz_mov_epi64
+#undef _mm512_movm_epi64
+#define _mm512_movm_epi64 cs_emu_mm512_movm_epi64
+#undef _mm512_permutex2var_epi64
+#define _mm512_permutex2var_epi64 cs_emu_mm512_permutex2var_epi64
+#undef _mm512_permutexvar_epi32
+#define _mm512_permutexvar_epi32 cs_emu_mm512_permutexvar_epi32
+#undef _mm512_permutexvar_epi64
+#define _mm512_permutexvar_epi64 cs_emu_mm512_permutexvar_epi64
+#undef _mm512_rol_epi64
+#define _mm512_rol_epi64 cs_emu_mm512_rol_epi64
+#undef _mm512_ror_epi64
+#define _mm512_ror_epi64 cs_emu_mm512_ror_epi64
+#undef _mm512_set1_epi32
+#define _mm512_set1_epi32 cs_emu_mm512_set1_epi32
+#undef _mm512_set1_epi64
+#define _mm512_set1_epi64 cs_emu_mm512_set1_epi64
+#undef _mm512_set_epi64
+#define _mm512_set_epi64 cs_emu_mm512_set_epi64
+#undef _mm512_setr_epi32
+#define _mm512_setr_epi32 cs_emu_mm512_setr_epi32
+#undef _mm512_setzero_si512
+#define _mm512_setzero_si512 cs_emu_mm512_setzero_si512
+#undef _mm512_shuffle_epi8
+#define _mm512_shuffle_epi8 cs_emu_mm512_shuffle_epi8
+#undef _mm512_shuffle_i64x2
+#define _mm512_shuffle_i64x2 cs_emu_mm512_shuffle_i64x2
+#undef _mm512_slli_epi64
+#define _mm512_slli_epi64 cs_emu_mm512_slli_epi64
+#undef _mm512_srai_epi64
+#define _mm512_srai_epi64 cs_emu_mm512_srai_epi64
+#undef _mm512_srli_epi64
+#define _mm512_srli_epi64 cs_emu_mm512_srli_epi64
+#undef _mm512_store_si512
+#define _mm512_store_si512 cs_emu_mm512_store_si512
+#undef _mm512_storeu_si512
+#define _mm512_storeu_si512 cs_emu_mm512_storeu_si512
+#undef _mm512_ternarylogic_epi64
+#define _mm512_ternarylogic_epi64 cs_emu_mm512_ternarylogic_epi64
+#undef _mm512_unpackhi_epi64
+#define _mm512_unpackhi_epi64 cs_emu_mm512_unpackhi_epi64
+#undef _mm512_unpacklo_epi64
+#define _mm512_unpacklo_epi64 cs_emu_mm512_unpacklo_epi64
+#undef _mm512_zextsi256_si512
+#define _mm512_zextsi256_si512 cs_emu_mm512_zextsi256_si512
+#undef _mm_cmplt_epu8_mask
+#define _mm_cmplt_epu8_mask cs_emu_mm_cmplt_epu8_mask
+#undef _mm_maskz_loadu_epi8
+#define _mm_maskz_loadu_epi8 cs_emu_mm_maskz_loadu_epi8
 #endif
 
 #endif

@@ -36,6 +36,11 @@ static int eq512(__m512i n, cs_emu_m512i e)
     return memcmp(q, e.q, sizeof q) == 0;
 }
 
+static int eq128(__m128i n, __m128i e)
+{
+    return memcmp(&n, &e, sizeof n) == 0;
+}
+
 static int eq256(__m256i n, __m256i e)
 {
     uint64_t a[4], b[4];
@@ -49,9 +54,50 @@ static int eq256(__m256i n, __m256i e)
 #define R64(M, b) R16(M, b) R16(M, (b) + 16) R16(M, (b) + 32) R16(M, (b) + 48)
 #define R256(M) R64(M, 0) R64(M, 64) R64(M, 128) R64(M, 192)
 
+/* vpternlogq, 256 and 512 bits, immediates BASE..BASE+63 on one set of
+ * inputs (four functions: one would be too large for GCC's debug info). */
+#define TERN(i)                                                                            \
+    ok &= eq512(_mm512_ternarylogic_epi64(A, B, C, i),                                     \
+                cs_emu_mm512_ternarylogic_epi64(a, b, c, i));                              \
+    ok &= eq256(_mm256_ternarylogic_epi64(a4, b4, c4, i),                                  \
+                cs_emu_mm256_ternarylogic_epi64(a4, b4, c4, i));
+#define TERN_BLOCK(BASE)                                                                   \
+    static __attribute__((noinline)) int tern_##BASE(                                      \
+        const cs_emu_m512i *pa, const cs_emu_m512i *pb, const cs_emu_m512i *pc)            \
+    {                                                                                      \
+        cs_emu_m512i a = *pa, b = *pb, c = *pc;                                            \
+        __m512i A = nat512(&a), B = nat512(&b), C = nat512(&c);                            \
+        __m256i a4 = nat256(a.q), b4 = nat256(b.q), c4 = nat256(c.q);                      \
+        int ok = 1;                                                                        \
+        R64(TERN, BASE)                                                                    \
+        return ok;                                                                         \
+    }
+TERN_BLOCK(0)
+TERN_BLOCK(64)
+TERN_BLOCK(128)
+TERN_BLOCK(192)
+
+/* All 256 immediates. */
+static int tern_all(const cs_emu_m512i *a, const cs_emu_m512i *b, const cs_emu_m512i *c)
+{
+    return tern_0(a, b, c) & tern_64(a, b, c) & tern_128(a, b, c) & tern_192(a, b, c);
+}
+
+/* vshufi64x2, every immediate on one pair of inputs. */
+static __attribute__((noinline)) int shuf_all(const cs_emu_m512i *pa, const cs_emu_m512i *pb)
+{
+    cs_emu_m512i a = *pa, b = *pb;
+    __m512i A = nat512(&a), B = nat512(&b);
+    int ok = 1;
+#define SHUF(i) ok &= eq512(_mm512_shuffle_i64x2(A, B, i), cs_emu_mm512_shuffle_i64x2(a, b, i));
+    R256(SHUF)
+    return ok;
+}
+
 void ctemu_check_intrinsics(unsigned iters)
 {
     int ifma = 1, tern = 1, rot = 1, shift = 1, lanes = 1, logic = 1, mask = 1, halves = 1;
+    int masked = 1, blocks = 1, narrow = 1;
     for (unsigned it = 0; it < iters; it++) {
         cs_emu_m512i a, b, c, ix;
         rnd(a.q, 8), rnd(b.q, 8), rnd(c.q, 8), rnd(ix.q, 8);
@@ -64,14 +110,8 @@ void ctemu_check_intrinsics(unsigned iters)
         ifma &= eq256(_mm256_madd52lo_epu64(a4, b4, c4), cs_emu_mm256_madd52lo_epu64(a4, b4, c4));
         ifma &= eq256(_mm256_madd52hi_epu64(a4, b4, c4), cs_emu_mm256_madd52hi_epu64(a4, b4, c4));
 
-#define TERN(i)                                                                            \
-    tern &= eq512(_mm512_ternarylogic_epi64(A, B, C, i),                                   \
-                  cs_emu_mm512_ternarylogic_epi64(a, b, c, i));                            \
-    tern &= eq256(_mm256_ternarylogic_epi64(a4, b4, c4, i),                                \
-                  cs_emu_mm256_ternarylogic_epi64(a4, b4, c4, i));
-        if (it < 64) {
-            R256(TERN)
-        }
+        if (it < 64)
+            tern &= tern_all(&a, &b, &c);
 #define ROT(i)                                                                             \
     rot &= eq512(_mm512_rol_epi64(A, i), cs_emu_mm512_rol_epi64(a, i));                    \
     rot &= eq512(_mm512_ror_epi64(A, i), cs_emu_mm512_ror_epi64(a, i));                    \
@@ -89,11 +129,8 @@ void ctemu_check_intrinsics(unsigned iters)
     lanes &= eq512(_mm512_alignr_epi64(A, B, i), cs_emu_mm512_alignr_epi64(a, b, i));      \
     lanes &= eq256(_mm256_alignr_epi64(a4, b4, i), cs_emu_mm256_alignr_epi64(a4, b4, i));
         R16(ALIGN, 0)
-#define SHUF(i) \
-    lanes &= eq512(_mm512_shuffle_i64x2(A, B, i), cs_emu_mm512_shuffle_i64x2(a, b, i));
-        if (it < 16) {
-            R256(SHUF)
-        }
+        if (it < 16)
+            lanes &= shuf_all(&a, &b);
         lanes &= eq512(_mm512_unpacklo_epi64(A, B), cs_emu_mm512_unpacklo_epi64(a, b));
         lanes &= eq512(_mm512_unpackhi_epi64(A, B), cs_emu_mm512_unpackhi_epi64(a, b));
         lanes &= eq512(_mm512_permutexvar_epi64(IX, A), cs_emu_mm512_permutexvar_epi64(ix, a));
@@ -148,6 +185,64 @@ void ctemu_check_intrinsics(unsigned iters)
         halves &= eq512(_mm512_inserti64x4(A, b4, 0), cs_emu_mm512_inserti64x4(a, b4, 0));
         halves &= eq512(_mm512_inserti64x4(A, b4, 1), cs_emu_mm512_inserti64x4(a, b4, 1));
         halves &= eq512(_mm512_zextsi256_si512(b4), cs_emu_mm512_zextsi256_si512(b4));
+
+        masked &= eq512(_mm512_mask_mov_epi64(A, k, B), cs_emu_mm512_mask_mov_epi64(a, k, b));
+        masked &= eq512(_mm512_maskz_mov_epi64(k, B), cs_emu_mm512_maskz_mov_epi64(k, b));
+        masked &= eq512(_mm512_maskz_and_epi64(k, A, B), cs_emu_mm512_maskz_and_epi64(k, a, b));
+        masked &= eq512(_mm512_mask_set1_epi64(A, k, (long long)c.q[0]),
+                        cs_emu_mm512_mask_set1_epi64(a, k, (long long)c.q[0]));
+        masked &= eq512(_mm512_movm_epi64(k), cs_emu_mm512_movm_epi64(k));
+        {
+            uint64_t al[8] __attribute__((aligned(64)));
+            memcpy(al, c.q, 64);
+            masked &= eq512(_mm512_load_si512(al), cs_emu_mm512_load_si512(al));
+            cs_emu_mm512_store_si512(al, a);
+            masked &= eq512(A, cs_emu_mm512_loadu_si512(al));
+        }
+
+        __m128i c2 = _mm_loadu_si128((const __m128i *)c.q);
+        blocks &= eq128(_mm512_castsi512_si128(A), cs_emu_mm512_castsi512_si128(a));
+#define EXT(i) \
+    blocks &= eq128(_mm512_extracti32x4_epi32(A, i), cs_emu_mm512_extracti32x4_epi32(a, i));
+        R4(EXT, 0)
+        blocks &= eq512(_mm512_broadcast_i64x2(c2), cs_emu_mm512_broadcast_i64x2(c2));
+        blocks &= eq512(_mm512_broadcast_i32x4(c2), cs_emu_mm512_broadcast_i32x4(c2));
+
+        cs_emu_m512i i32 = ix;
+        i32.d[k & 15] = a.d[k & 15]; /* an equal dword for the compare */
+        __m512i I32 = nat512(&i32);
+        __mmask16 k16 = (__mmask16)tap_rng_u64();
+        if (it % 7 == 0)
+            k16 = it % 2 ? 0xFFFF : 0;
+        narrow &= eq512(_mm512_set1_epi32((int)a.d[1]), cs_emu_mm512_set1_epi32((int)a.d[1]));
+        narrow &= eq512(
+            _mm512_setr_epi32((int)a.d[0], (int)a.d[1], (int)a.d[2], (int)a.d[3], (int)a.d[4],
+                              (int)a.d[5], (int)a.d[6], (int)a.d[7], (int)a.d[8], (int)a.d[9],
+                              (int)a.d[10], (int)a.d[11], (int)a.d[12], (int)a.d[13],
+                              (int)a.d[14], (int)a.d[15]),
+            cs_emu_mm512_setr_epi32((int)a.d[0], (int)a.d[1], (int)a.d[2], (int)a.d[3],
+                                    (int)a.d[4], (int)a.d[5], (int)a.d[6], (int)a.d[7],
+                                    (int)a.d[8], (int)a.d[9], (int)a.d[10], (int)a.d[11],
+                                    (int)a.d[12], (int)a.d[13], (int)a.d[14], (int)a.d[15]));
+        narrow &= eq512(_mm512_cvtepi8_epi32(c2), cs_emu_mm512_cvtepi8_epi32(c2));
+        narrow &= _mm512_cmplt_epu32_mask(A, I32) == cs_emu_mm512_cmplt_epu32_mask(a, i32);
+        narrow &= _mm_cmplt_epu8_mask(c2, _mm512_castsi512_si128(A)) ==
+                  cs_emu_mm_cmplt_epu8_mask(c2, _mm512_castsi512_si128(A));
+        narrow &= eq512(_mm512_permutexvar_epi32(IX, A), cs_emu_mm512_permutexvar_epi32(ix, a));
+        narrow &= eq512(_mm512_shuffle_epi8(A, IX), cs_emu_mm512_shuffle_epi8(a, ix));
+        narrow &= eq512(_mm512_maskz_compress_epi32(k16, A),
+                        cs_emu_mm512_maskz_compress_epi32(k16, a));
+        narrow &= eq128(_mm_maskz_loadu_epi8(k16, b.q), cs_emu_mm_maskz_loadu_epi8(k16, b.q));
+        {
+            __mmask64 k64 = tap_rng_u64();
+            narrow &= eq512(_mm512_maskz_loadu_epi8(k64, b.q), cs_emu_mm512_maskz_loadu_epi8(k64, b.q));
+            uint64_t s1[8], s2[8];
+            memcpy(s1, c.q, 64);
+            memcpy(s2, c.q, 64);
+            _mm512_mask_storeu_epi32(s1, k16, A);
+            cs_emu_mm512_mask_storeu_epi32(s2, k16, a);
+            narrow &= memcmp(s1, s2, 64) == 0;
+        }
     }
     tap_ok(ifma, "emulated vpmadd52luq/huq (256, 512) match the instructions");
     tap_ok(tern, "emulated vpternlogq (256, 512), all 256 immediates");
@@ -157,4 +252,8 @@ void ctemu_check_intrinsics(unsigned iters)
     tap_ok(logic, "emulated 512-bit logic, add/sub, set, load/store");
     tap_ok(mask, "emulated compares to masks, blends, masked store and load");
     tap_ok(halves, "emulated 256-bit halves: cast, extract, insert, zext");
+    tap_ok(masked, "emulated masked moves, and, set1, vpmovm2q, aligned load/store");
+    tap_ok(blocks, "emulated 128-bit blocks: cast, extract, broadcast");
+    tap_ok(narrow, "emulated dword/byte lanes: set, vpmovsxbd, compares, vpermd, vpshufb, "
+                   "vpcompressd, masked byte loads, masked dword store");
 }
