@@ -12,24 +12,6 @@
  * _mm_maskz_loadu_epi8, _mm512_cvtepi8_epi32, _mm_cmplt_epu8_mask. */
 #include "avx2.h"
 
-#ifdef CS_CT_EMULATE_AVX512
-/* The constant-time build's AVX-512 emulation (kernels/ct_emul/
- * avx512_emul.h, mk/ctemu.mk) lacks the intrinsics listed above so far:
- * there the two samplers are the AVX2 ones (identical outputs), which is
- * what memcheck then checks for the "avx512" table. */
-unsigned cs_mldsa_rej_uniform_avx512(int32_t *a, unsigned len, const uint8_t *buf,
-                                     unsigned buflen)
-{
-    return cs_mldsa_rej_uniform_avx2(a, len, buf, buflen);
-}
-
-unsigned cs_mldsa_rej_eta_avx512(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen,
-                                 unsigned eta)
-{
-    return cs_mldsa_rej_eta_avx2(a, len, buf, buflen, eta);
-}
-#else
-
 /* Stores the lanes of v selected by m at a, at most room of them, with a
  * plain masked (not compressing) store that writes nothing past them;
  * returns how many it stored. */
@@ -115,4 +97,3 @@ unsigned cs_mldsa_rej_eta_avx512(int32_t *a, unsigned len, const uint8_t *buf, u
     }
     return ctr;
 }
-#endif

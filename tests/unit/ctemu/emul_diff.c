@@ -21,6 +21,14 @@ extern const cs_mldsa_impl cs_mldsa_avx512;
 void cs_keccakf1600_x4_avx512(uint64_t s[100]);
 void cs_keccakf1600_x8_avx512(uint64_t s[200]);
 void cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25]);
+unsigned cs_mldsa_rej_uniform_avx512(int32_t *a, unsigned len, const uint8_t *buf,
+                                     unsigned buflen);
+unsigned cs_mldsa_rej_eta_avx512(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen,
+                                 unsigned eta);
+unsigned ctemu_cs_mldsa_rej_uniform_avx512(int32_t *a, unsigned len, const uint8_t *buf,
+                                           unsigned buflen);
+unsigned ctemu_cs_mldsa_rej_eta_avx512(int32_t *a, unsigned len, const uint8_t *buf,
+                                       unsigned buflen, unsigned eta);
 extern const cs_bn_kernel ctemu_cs_bn_x86_ifma;
 extern const cs_mldsa_impl ctemu_cs_mldsa_avx512;
 void ctemu_cs_keccakf1600_x4_avx512(uint64_t s[100]);
@@ -100,6 +108,34 @@ static int keccak_cases(unsigned iters)
     return ok;
 }
 
+/* The rejection samplers on random buffers of random lengths (the masked
+ * last steps included): same count, same outputs, nothing written past len. */
+static int rej_cases(unsigned iters)
+{
+    uint8_t buf[900];
+    int32_t o1[264], o2[264];
+    int ok = 1;
+    for (unsigned i = 0; i < iters; i++) {
+        unsigned len = 1 + (unsigned)(tap_rng_u64() % 256);
+        unsigned buflen = (unsigned)(tap_rng_u64() % sizeof buf);
+        tap_rng_bytes(buf, sizeof buf);
+        memset(o1, 0x5a, sizeof o1);
+        memset(o2, 0x5a, sizeof o2);
+        unsigned n1, n2;
+        if (i % 3 == 0) {
+            buflen -= buflen % 3;
+            n1 = cs_mldsa_rej_uniform_avx512(o1, len, buf, buflen);
+            n2 = ctemu_cs_mldsa_rej_uniform_avx512(o2, len, buf, buflen);
+        } else {
+            unsigned eta = i % 3 == 1 ? 2 : 4;
+            n1 = cs_mldsa_rej_eta_avx512(o1, len, buf, buflen, eta);
+            n2 = ctemu_cs_mldsa_rej_eta_avx512(o2, len, buf, buflen, eta);
+        }
+        ok &= n1 == n2 && !memcmp(o1, o2, sizeof o1);
+    }
+    return ok;
+}
+
 /* Keygen, deterministic and hedged signing, native vs emulated avx512
  * tables, `trials` random seeds; whether keys and signatures agree. */
 static int mldsa_cases(int ps, unsigned trials)
@@ -149,6 +185,7 @@ int main(void)
                sizes[i].bits, sizes[i].ebits);
     }
     tap_ok(keccak_cases(600), "keccak x4/x8/x8x1 avx512 emulated == native, 600 states");
+    tap_ok(rej_cases(3000), "rej_uniform/rej_eta avx512 emulated == native, 3000 buffers");
     static const int sets[3] = {44, 65, 87};
     for (int s = 0; s < 3; s++)
         tap_ok(mldsa_cases(sets[s], 40),
