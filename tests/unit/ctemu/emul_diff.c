@@ -79,6 +79,30 @@ static int bn_case(unsigned bits, size_t ebits)
     return ok;
 }
 
+/* The paired entry (exp_x2), native vs emulated, two random moduli of
+ * `bits` bits with full-length secret exponents; whether results agree. */
+static int bn_x2_case(unsigned bits)
+{
+    const cs_bn_kernel *nat = &cs_bn_x86_ifma, *emu = &ctemu_cs_bn_x86_ifma;
+    static cs_mont mt[2];
+    size_t n = (bits + 63) / 64;
+    cs_limb m[2][CS_BN_MAX_LIMBS], a[2][CS_BN_MAX_LIMBS], e[2][CS_BN_MAX_LIMBS];
+    cs_limb r1[2][CS_BN_MAX_LIMBS], r2[2][CS_BN_MAX_LIMBS];
+    if (!nat->exp_x2 || !emu->exp_x2)
+        return 0;
+    for (int h = 0; h < 2; h++) {
+        rand_odd(m[h], n, bits);
+        if (cs_mont_init(&mt[h], m[h], n))
+            return 0;
+        rand_odd(a[h], n, bits - 1);
+        rand_odd(e[h], n, bits);
+    }
+    int rc1 = nat->exp_x2(r1[0], a[0], e[0], bits, &mt[0], r1[1], a[1], e[1], bits, &mt[1]);
+    int rc2 = emu->exp_x2(r2[0], a[0], e[0], bits, &mt[0], r2[1], a[1], e[1], bits, &mt[1]);
+    return rc1 == 0 && rc2 == 0 && (!memcmp(r1[0], r2[0], n * sizeof(cs_limb)) &&
+                                    !memcmp(r1[1], r2[1], n * sizeof(cs_limb)));
+}
+
 /* Random states through native and emulated Keccaks; whether all agree. */
 static int keccak_cases(unsigned iters)
 {
@@ -183,6 +207,13 @@ int main(void)
             ok &= bn_case(sizes[i].bits, sizes[i].ebits);
         tap_ok(ok, "ifma emulated == native: %u-bit modulus, %zu-bit exponents, 4 cases",
                sizes[i].bits, sizes[i].ebits);
+    }
+    static const unsigned x2_bits[] = {990, 1024, 1038};
+    for (size_t i = 0; i < sizeof x2_bits / sizeof x2_bits[0]; i++) {
+        int ok = 1;
+        for (int rep = 0; rep < 4; rep++)
+            ok &= bn_x2_case(x2_bits[i]);
+        tap_ok(ok, "ifma exp_x2 emulated == native: %u-bit moduli, 4 pairs", x2_bits[i]);
     }
     tap_ok(keccak_cases(600), "keccak x4/x8/x8x1 avx512 emulated == native, 600 states");
     tap_ok(rej_cases(3000), "rej_uniform/rej_eta avx512 emulated == native, 3000 buffers");
