@@ -185,7 +185,9 @@ int main(void)
     tap_diag("valgrind: %s", RUNNING_ON_VALGRIND ? "yes" : "no (checks are not meaningful)");
     for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++) {
         if (!kernel_runs(ks[j])) {
-            tap_skip("%s: not offered by this CPU (or by valgrind's)", ks[j]->name);
+            tap_skip("%s: not offered by this CPU (or by valgrind's)%s", ks[j]->name,
+                     ks[j]->cpu_features & CS_CPU_AVX512IFMA
+                         ? "; checked emulated by ct_bn_x86_avx512emu" : "");
             continue;
         }
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
