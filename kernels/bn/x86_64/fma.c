@@ -23,6 +23,10 @@
 /* High parts: 1.5*2^101 has ulp 2^49; low parts: 1.5*2^52 has ulp 1. */
 #define BIAS_H 0x1.8p101
 #define BIAS_L 0x1.8p52
+/* Their sum, exact in a double (bits 51..101): h - BIAS_HL is a high part
+ * minus BIAS_L, so the FMA that takes the high part off a product leaves the
+ * low part already biased for reading as an integer. */
+#define BIAS_HL (BIAS_H + BIAS_L)
 
 /* Low part of t as the FMA split leaves it: t - 2^W * RNE(t / 2^W). */
 static inline int64_t lo_rne(unsigned __int128 t)
@@ -66,7 +70,7 @@ static inline __m256i row0(__m256i *VL0, __m256d A0, __m256d B)
 {
     const __m256d MH = _mm256_set1_pd(BIAS_H), ML = _mm256_set1_pd(BIAS_L);
     __m256d h = _mm256_fmadd_pd(A0, B, MH);
-    __m256d l = _mm256_add_pd(_mm256_fmsub_pd(A0, B, _mm256_sub_pd(h, MH)), ML);
+    __m256d l = _mm256_fmsub_pd(A0, B, _mm256_sub_pd(h, _mm256_set1_pd(BIAS_HL)));
     *VL0 = _mm256_add_epi64(*VL0, _mm256_sub_epi64(_mm256_castpd_si256(l), _mm256_castpd_si256(ML)));
     return _mm256_sub_epi64(_mm256_castpd_si256(h), _mm256_castpd_si256(MH));
 }
@@ -75,9 +79,9 @@ static inline __m256i row0(__m256i *VL0, __m256d A0, __m256d B)
  * 1): adds the biased low parts to VL0, returns hA plus the biased highs. */
 static inline __m256i red0(__m256i *VL0, __m256i hA, __m256d M0, __m256d Q)
 {
-    const __m256d MH = _mm256_set1_pd(BIAS_H), ML = _mm256_set1_pd(BIAS_L);
+    const __m256d MH = _mm256_set1_pd(BIAS_H);
     __m256d h = _mm256_fmadd_pd(M0, Q, MH);
-    __m256d l = _mm256_add_pd(_mm256_fmsub_pd(M0, Q, _mm256_sub_pd(h, MH)), ML);
+    __m256d l = _mm256_fmsub_pd(M0, Q, _mm256_sub_pd(h, _mm256_set1_pd(BIAS_HL)));
     *VL0 = _mm256_add_epi64(*VL0, _mm256_castpd_si256(l));
     return _mm256_add_epi64(hA, _mm256_castpd_si256(h));
 }
@@ -88,12 +92,12 @@ static inline __m256i red0(__m256i *VL0, __m256i hA, __m256d M0, __m256d Q)
  * lows to *VL. */
 static inline __m256i both(__m256i *VL, __m256d A, __m256d B, __m256d Mv, __m256d Q)
 {
-    const __m256d MH = _mm256_set1_pd(BIAS_H), ML = _mm256_set1_pd(BIAS_L);
+    const __m256d MH = _mm256_set1_pd(BIAS_H);
     __m256d ha = _mm256_fmadd_pd(A, B, MH);
     __m256d hs = _mm256_fmadd_pd(Mv, Q, ha);
-    __m256d la = _mm256_fmsub_pd(A, B, _mm256_sub_pd(ha, MH));
+    __m256d la = _mm256_fmsub_pd(A, B, _mm256_sub_pd(ha, _mm256_set1_pd(BIAS_HL)));
     __m256d lm = _mm256_fmsub_pd(Mv, Q, _mm256_sub_pd(hs, ha));
-    __m256d l = _mm256_add_pd(_mm256_add_pd(la, lm), ML);
+    __m256d l = _mm256_add_pd(la, lm);
     *VL = _mm256_add_epi64(*VL, _mm256_castpd_si256(l));
     return _mm256_castpd_si256(hs);
 }
@@ -101,9 +105,9 @@ static inline __m256i both(__m256i *VL, __m256d A, __m256d B, __m256d Mv, __m256
 /* The reduction product alone (rows of the squaring below the diagonal). */
 static inline __m256i red_only(__m256i *VL, __m256d Mv, __m256d Q)
 {
-    const __m256d MH = _mm256_set1_pd(BIAS_H), ML = _mm256_set1_pd(BIAS_L);
+    const __m256d MH = _mm256_set1_pd(BIAS_H);
     __m256d h = _mm256_fmadd_pd(Mv, Q, MH);
-    __m256d l = _mm256_add_pd(_mm256_fmsub_pd(Mv, Q, _mm256_sub_pd(h, MH)), ML);
+    __m256d l = _mm256_fmsub_pd(Mv, Q, _mm256_sub_pd(h, _mm256_set1_pd(BIAS_HL)));
     *VL = _mm256_add_epi64(*VL, _mm256_castpd_si256(l));
     return _mm256_castpd_si256(h);
 }
@@ -193,7 +197,6 @@ asqr_core(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0, const 
     __m256d A[nv], Mv[nv];
     __m256i VL[nv];
     const __m256i zero = _mm256_setzero_si256();
-    const __m256d zd = _mm256_setzero_pd();
     const uint64_t both_bias = bits_of(BIAS_H) + bits_of(BIAS_L), K = 4 * nv;
 #pragma GCC unroll 32
     for (size_t v = 0; v < nv; v++) {
@@ -218,15 +221,35 @@ asqr_core(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0, const 
             _mm256_and_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(lane, s)),
                           _mm256_set1_pd((double)ai)));
         const __m256d Q = _mm256_set1_pd((double)(int64_t)q);
-        __m256i hprev = row0(&VL[0], A[0], u == 0 ? Bu : zd);
-        const int64_t y = (int64_t)((uint64_t)_mm256_extract_epi64(VL[0], 1) - ybias) +
-                          _mm256_extract_epi64(hprev, 0);
+        __m256i hprev = zero;
+        int64_t y = (int64_t)((uint64_t)_mm256_extract_epi64(VL[0], 1) - ybias);
+        if (u == 0) { /* public: the step number */
+            hprev = row0(&VL[0], A[0], Bu);
+            y = (int64_t)((uint64_t)_mm256_extract_epi64(VL[0], 1) - ybias) +
+                _mm256_extract_epi64(hprev, 0);
+        }
         hprev = red0(&VL[0], hprev, Mv[0], Q);
         __m256i rprev = _mm256_permute4x64_epi64(VL[0], 0x39);
-#pragma GCC unroll 32
-        for (size_t v = 1; v < nv; v++) {
-            __m256i hv = v < u ? red_only(&VL[v], Mv[v], Q)
-                               : both(&VL[v], A[v], v == u ? Bu : D, Mv[v], Q);
+        /* Three runs of vectors: below row i's start, its first vector, the
+         * rest; run-time bounds keep the code small. */
+        size_t v = 1;
+        for (; v < u; v++) {
+            __m256i hv = red_only(&VL[v], Mv[v], Q);
+            __m256i rv = _mm256_permute4x64_epi64(VL[v], 0x39);
+            VL[v - 1] = shift_in(rprev, rv, hprev);
+            rprev = rv;
+            hprev = hv;
+        }
+        if (v == u) {
+            __m256i hv = both(&VL[v], A[v], Bu, Mv[v], Q);
+            __m256i rv = _mm256_permute4x64_epi64(VL[v], 0x39);
+            VL[v - 1] = shift_in(rprev, rv, hprev);
+            rprev = rv;
+            hprev = hv;
+            v++;
+        }
+        for (; v < nv; v++) {
+            __m256i hv = both(&VL[v], A[v], D, Mv[v], Q);
             __m256i rv = _mm256_permute4x64_epi64(VL[v], 0x39);
             VL[v - 1] = shift_in(rprev, rv, hprev);
             rprev = rv;
