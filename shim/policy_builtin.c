@@ -14,7 +14,8 @@ const cs_policy_rule cs_policy_builtin[] = {
      * shared with other builds (load 5-7): median of 7 interleaved rounds,
      * microseconds per operation, libcrypto called through its own function
      * with the caller's BN_MONT_CTX. A rule applies only where its kernel can
-     * run, so CPUs without AVX-512 IFMA fall through to libcrypto.
+     * run, so CPUs without AVX-512 IFMA fall through to the rules after
+     * it (FMA kernel without ADX, else libcrypto; below).
      *
      * mod_exp, e = 65537 | full-length public exponent:
      *   1024  libcrypto 13.3 ifma 11.3 avx2 21.6 adx 33.7 mulx 37.7 | libcrypto 771 ifma 392
@@ -46,23 +47,38 @@ const cs_policy_rule cs_policy_builtin[] = {
      * The scalar ADX and MULX kernels lose to libcrypto's assembly at every
      * size. Without AVX-512, with ADX (Skylake/Zen 3 class: AVX-512 hidden
      * from both), libcrypto's MULX/ADX code beats the AVX2 (28-bit) and
-     * AVX2+FMA (50-bit doubles) kernels everywhere (`calibrate -t 1`,
+     * AVX2+FMA (then 50-bit doubles) kernels everywhere (`calibrate -t 1`,
      * mod_exp_consttime full: 2048 libcrypto 1993 fma 2582 avx2 2819; 3072
      * 8111 / 6878 / 13961 but pair 12517 / 13698; 4096 14537 / 15727). Without
      * ADX either (Haswell class: OPENSSL_ia32cap=~0x0:~0xd02b0000,
-     * CRYPTOSHIM_CPU=-adx,-avx512ifma) the FMA kernel beats libcrypto's mulq
-     * code: mod_exp_consttime full / 256-bit / pair, 1536: 1196/225/2383
-     * against fma 961/171/1913; 2048: 2755/389/5535 against 2516/334/5025;
-     * 3072: 9049/849/18055 against 6860/614/13777, so on CPUs without ADX
-     * (and without IFMA, whose rule comes first) the FMA kernel serves
-     * 1025..3072-bit secret exponents; at 1024 bits libcrypto's own AVX2 code
-     * wins (465 against avx2 737), and above 3072 nothing was measured. */
+     * CRYPTOSHIM_CPU=-adx,-avx512ifma) the FMA kernel (49-bit digits, both
+     * high parts in one biased double, specialised squaring) beats
+     * libcrypto's mulq code from 1025 bits up (`calibrate -t 0.5`,
+     * 2026-11-30 11:20 UTC, load 2-4), libcrypto against fma:
+     *   mod_exp e=65537 | full-length public exponent:
+     *   1024  7.6 / 9.7 | 361 / 309;  1536  13.8 / 12.3 | 1156 / 781
+     *   2048  23.4 / 18.8 | 2624 / 1655;  3072  49.4 / 31.9 | 8612 / 4905
+     *   4096  88.7 / 52.3 | 20133 / 11213
+     *   mod_exp_consttime full / 256-bit / pair:
+     *   1024  230 / 111 / 465 against 324 / 87.9 / 657 (libcrypto's AVX2)
+     *   1536  1209 / 228 / 2412 against 831 / 147 / 1713
+     *   2048  2783 / 392 / 5643 against 1772 / 231 / 3503
+     *   3072  9460 / 867 / 18486 against 5272 / 488 / 11008
+     *   4096  21360 / 1520 / 43640 against 11333 / 853 / 23433
+     * so on CPUs without ADX (and without IFMA, whose rules come first) the
+     * FMA kernel serves 1025..4096 bits, public and secret exponents; at 1024
+     * bits libcrypto's own AVX2 code wins. With ADX and without AVX-512
+     * (OPENSSL_ia32cap=~0x0:~0xd0230000, CRYPTOSHIM_CPU=-avx512ifma) this
+     * kernel now also measured ahead for secret exponents at 1536-4096 bits
+     * (pair 1716/1660, 4045/3526, 13034/10817, 31666/23970), by less;
+     * measured on this Zen 4 only, so no rule claims it for such CPUs. */
     {"mod_exp_consttime_x2", 987, 1024, "libcrypto", ""},
     {"mod_exp", 512, 4096, "x86_64-ifma", ""},
+    {"mod_exp", 1025, 4096, "x86_64-fma", "adx"},
     {"mod_exp", 0, 16384, "libcrypto", ""},
     {"mod_exp_consttime", 0, 1024, "libcrypto", ""},
     {"mod_exp_consttime", 1025, 4096, "x86_64-ifma", ""},
-    {"mod_exp_consttime", 1025, 3072, "x86_64-fma", "adx"},
+    {"mod_exp_consttime", 1025, 4096, "x86_64-fma", "adx"},
     {"mod_exp_consttime", 0, 16384, "libcrypto", ""},
 #else
 #if defined(__sparc__) && !defined(__arch64__)
