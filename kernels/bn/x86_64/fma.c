@@ -28,12 +28,15 @@
  * low part already biased for reading as an integer. */
 #define BIAS_HL (BIAS_H + BIAS_L)
 
-/* Low part of t as the FMA split leaves it: t - 2^W * RNE(t / 2^W). */
+/* Low part of t as the FMA split leaves it: t - 2^W * RNE(t / 2^W). The
+ * sign-extended low W bits round halves up; a half with an even quotient
+ * goes back down. */
 static inline int64_t lo_rne(unsigned __int128 t)
 {
-    uint64_t r = (uint64_t)t & MW, h = (uint64_t)(t >> W);
-    uint64_t up = (uint64_t)(r > (1ull << (W - 1))) | ((uint64_t)(r == (1ull << (W - 1))) & h & 1);
-    return (int64_t)r - (int64_t)(up << W);
+    uint64_t lo = (uint64_t)t;
+    int64_t s = (int64_t)(lo << (64 - W)) >> (64 - W);
+    uint64_t keep = (uint64_t)(((lo << (64 - W)) == (1ull << 63)) & ~(uint64_t)(t >> W) & 1);
+    return s + (int64_t)(keep << W);
 }
 
 /* Digits (below 2^52) to doubles, exactly. */
