@@ -231,7 +231,7 @@ void cs_mldsa_expand_a_side_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat
  * once, one block at a time per stream until it has 256 values. Which
  * streams still need blocks depends only on rejection positions (see
  * rej_eta), never on the accepted values. With q, when after the first
- * block of an 8-wide batch at most SQ_SLOTS streams in all are short
+ * block of a batch at most SQ_SLOTS streams in all are short
  * (eta = 2 leaves about half of them short, needing one more block; eta
  * = 4 leaves all short), they are queued there instead (their states
  * copied out) for expand_a to finish, saving the batch's second
@@ -258,13 +258,13 @@ static void expand_s(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly
             unsigned shortn = 0;
             for (unsigned j = 0; j < n; j++)
                 shortn += ctr[j] < 256;
-            if (q && w == 8 && blocks == 1 && q->n + shortn <= SQ_SLOTS) {
+            if (q && blocks == 1 && q->n + shortn <= SQ_SLOTS) {
                 for (unsigned j = 0; j < n; j++) {
                     if (ctr[j] == 256)
                         continue;
                     sjob *jb = &q->j[q->n++];
                     for (unsigned i = 0; i < 25; i++)
-                        jb->s[i] = x.s[8 * i + j];
+                        jb->s[i] = x.s[w * i + j];
                     jb->out = out[j]->c;
                     jb->ctr = ctr[j];
                 }
