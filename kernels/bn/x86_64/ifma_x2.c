@@ -27,9 +27,19 @@ static inline uint64_t hi52(unsigned __int128 p) { return (uint64_t)(p >> 52); }
  * of the whole vector, and everything fits the 32 vector registers. */
 typedef uint64_t pair[2 * ND] __attribute__((aligned(64)));
 
+/* Products land at fixed column positions (acc[w] holds columns 4w..4w+3 of
+ * both halves) instead of shifting the accumulators a digit every step: the
+ * operands come pre-shifted. x[s] (s = 0..3) is the number moved up s digits,
+ * in 6 vectors, so in step i = 4u+s the products with digit i of the other
+ * operand go to acc[u + k] from x[s][k] (low halves) and from x[s+1] (high
+ * halves, one column up; x[4] is x[0] one vector up). The shifts and adds of
+ * a moving window cost as many vector slots as the IFMAs they would feed. */
+typedef uint64_t shifted[4][6 * 8] __attribute__((aligned(64)));
+
 /* The two moduli and their constants, interleaved as above. */
 typedef struct {
     pair m;
+    shifted ms; /* m moved up 0..3 digits */
     uint64_t n0[2];
 } pair_ctx;
 
@@ -77,33 +87,98 @@ static inline __attribute__((always_inline)) void normalise(uint64_t *r, const _
     }
 }
 
-/* After step i's products, before the shift: what steps up to i put into
- * column i+2 of both halves (digit 2 of the low halves, lanes 4 and 5, plus
- * digit 1 of the high halves, lanes 2 and 3). Read here rather than after
- * the shift and the next step's products, it keeps the shift, an IFMA and
- * a lane extraction off the q chain; the next step's own products into
- * that column are added in scalar. */
-static inline __m128i cols_ahead(__m512i VL0, __m512i VH0)
-{
-    return _mm_add_epi64(lanes45(VL0), lanes23(VH0));
-}
-
 static inline uint64_t lo52(uint64_t a, uint64_t b) { return (a * b) & M52; }
 static inline uint64_t hi52m(uint64_t a, uint64_t b) { return hi52((unsigned __int128)a * b); }
 
-/* r = a*b/R' mod m (almost: below 2m) for both halves, inputs below 2m with
- * normalised digits, all interleaved; r may alias a or b. The step is
- * amm_core's in ifma.c (see there for the scalar column), on both halves. */
-static void amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_ctx *pc)
+/* x = p (interleaved digits) moved up 0..3 digits. */
+static inline __attribute__((always_inline)) void make_shifted(shifted x, const uint64_t *p)
 {
-    __m512i A[NV], Mv[NV], VL[NV], VH[NV];
+    __m512i P[NV + 1];
     const __m512i zero = _mm512_setzero_si512();
 #pragma GCC unroll 8
-    for (size_t v = 0; v < NV; v++) {
-        A[v] = _mm512_loadu_si512((const __m512i *)(a + 8 * v));
-        Mv[v] = _mm512_loadu_si512((const __m512i *)(pc->m + 8 * v));
-        VL[v] = zero;
+    for (size_t v = 0; v < NV; v++)
+        P[v] = _mm512_loadu_si512((const __m512i *)(p + 8 * v));
+    P[NV] = zero;
+#pragma GCC unroll 8
+    for (size_t k = 0; k <= NV; k++) {
+        const __m512i lo = k ? P[k - 1] : zero;
+        _mm512_storeu_si512((__m512i *)(x[0] + 8 * k), P[k]);
+        _mm512_storeu_si512((__m512i *)(x[1] + 8 * k), _mm512_alignr_epi64(P[k], lo, 6));
+        _mm512_storeu_si512((__m512i *)(x[2] + 8 * k), _mm512_alignr_epi64(P[k], lo, 4));
+        _mm512_storeu_si512((__m512i *)(x[3] + 8 * k), _mm512_alignr_epi64(P[k], lo, 2));
     }
+}
+
+/* acc + lo52(b*mem), acc + hi52(b*mem), b & mem, the vector operand read
+ * from memory: the compiler would otherwise hold the 48 shifted vectors in
+ * registers and spill the accumulators. The AVX-512 emulation for the
+ * valgrind check (mk/ctemu.mk) takes the intrinsics. */
+static inline __m512i lo_m(__m512i acc, __m512i b, const uint64_t *mem)
+{
+#ifdef CS_CT_EMULATE_AVX512
+    return _mm512_madd52lo_epu64(acc, _mm512_loadu_si512((const __m512i *)mem), b);
+#else
+    __asm__("vpmadd52luq %2, %1, %0" : "+v"(acc) : "v"(b), "m"(*(const __m512i *)mem));
+    return acc;
+#endif
+}
+static inline __m512i hi_m(__m512i acc, __m512i b, const uint64_t *mem)
+{
+#ifdef CS_CT_EMULATE_AVX512
+    return _mm512_madd52hi_epu64(acc, _mm512_loadu_si512((const __m512i *)mem), b);
+#else
+    __asm__("vpmadd52huq %2, %1, %0" : "+v"(acc) : "v"(b), "m"(*(const __m512i *)mem));
+    return acc;
+#endif
+}
+static inline __m512i and_m(__m512i b, const uint64_t *mem)
+{
+#ifdef CS_CT_EMULATE_AVX512
+    return _mm512_and_si512(b, _mm512_loadu_si512((const __m512i *)mem));
+#else
+    __m512i r;
+    __asm__("vpandq %2, %1, %0" : "=v"(r) : "v"(b), "m"(*(const __m512i *)mem));
+    return r;
+#endif
+}
+
+/* Step i = 4u+s of a full product: x times digit i of the other operand (in
+ * every lane pair of B), into acc. */
+static inline __attribute__((always_inline)) void
+step_full(__m512i *acc, size_t u, size_t s, const shifted x, __m512i B)
+{
+    const size_t s1 = (s + 1) & 3, off = (s + 1) >> 2;
+#pragma GCC unroll 8
+    for (size_t k = 0; k < 6; k++)
+        if (k < 5 || s)
+            acc[u + k] = lo_m(acc[u + k], B, x[s] + 8 * k);
+#pragma GCC unroll 8
+    for (size_t k = 0; k < 6; k++)
+        if (k < 5 || s1)
+            acc[u + off + k] = hi_m(acc[u + off + k], B, x[s1] + 8 * k);
+}
+
+/* Column c of both halves (c < 24) as two lanes. */
+static inline __m128i column(const __m512i *acc, size_t c)
+{
+    const __m512i v = acc[c / 4];
+    switch (c % 4) {
+    case 0: return _mm256_castsi256_si128(_mm512_castsi512_si256(v));
+    case 1: return lanes23(v);
+    case 2: return lanes45(v);
+    default: return _mm256_extracti128_si256(_mm512_extracti64x4_epi64(v, 1), 1);
+    }
+}
+
+/* r = a*b/R' mod m (almost: below 2m) for both halves, inputs below 2m with
+ * normalised digits, all interleaved; r may alias a or b. The column
+ * arithmetic is amm_core's in ifma.c (the current column followed in scalar:
+ * see there), on both halves, over fixed columns. */
+static void amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_ctx *pc)
+{
+    shifted xa;
+    make_shifted(xa, a);
+    const __m512i zero = _mm512_setzero_si512();
     const uint64_t n00 = pc->n0[0], n01 = pc->n0[1];
     const uint64_t m00 = pc->m[0], m01 = pc->m[1], m10 = pc->m[2], m11 = pc->m[3];
     /* bt[i] (both halves): step i's b products into column i+1,
@@ -124,119 +199,115 @@ static void amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_c
             _mm512_storeu_si512((__m512i *)(bt + 8 * v), t);
         }
     }
+    __m512i acc[2 * NV];
+#pragma GCC unroll 16
+    for (size_t w = 0; w < 2 * NV; w++)
+        acc[w] = zero;
     const uint64_t a00 = a[0], a01 = a[1];
     uint64_t x0 = (a00 * b[0]) & M52, x1 = (a01 * b[1]) & M52;
     __m128i ahead = _mm_setzero_si128(); /* column i+1 from steps before i */
-#pragma GCC unroll 2
-    for (size_t i = 0; i < ND; i++) {
-        const uint64_t q0 = (x0 * n00) & M52, q1 = (x1 * n01) & M52;
-        const uint64_t c0 = (x0 + M52) >> 52, c1 = (x1 + M52) >> 52;
-        const __m512i B = pair_digit(b, i);
 #pragma GCC unroll 8
-        for (size_t v = 0; v < NV; v++) {
-            VL[v] = _mm512_madd52lo_epu64(VL[v], A[v], B);
-            VH[v] = _mm512_madd52hi_epu64(zero, A[v], B);
+    for (size_t u = 0; u < NV; u++) {
+#pragma GCC unroll 4
+        for (size_t s = 0; s < 4; s++) {
+            const size_t i = 4 * u + s;
+            const uint64_t q0 = (x0 * n00) & M52, q1 = (x1 * n01) & M52;
+            const uint64_t c0 = (x0 + M52) >> 52, c1 = (x1 + M52) >> 52;
+            step_full(acc, u, s, xa, pair_digit(b, i));
+            step_full(acc, u, s, pc->ms, bcast2(q0, q1));
+            const __m128i y = ahead;
+            ahead = column(acc, i + 2);
+            /* Column i+1: earlier steps, this step's b and q products, the
+             * next step's b product into its lowest digit. */
+            x0 = (uint64_t)_mm_cvtsi128_si64(y) + bt[2 * i] + c0 + hi52m(m00, q0) +
+                 lo52(m10, q0);
+            x1 = (uint64_t)_mm_extract_epi64(y, 1) + bt[2 * i + 1] + c1 + hi52m(m01, q1) +
+                 lo52(m11, q1);
         }
-        const __m512i Q = bcast2(q0, q1);
-#pragma GCC unroll 8
-        for (size_t v = 0; v < NV; v++) {
-            VL[v] = _mm512_madd52lo_epu64(VL[v], Mv[v], Q);
-            VH[v] = _mm512_madd52hi_epu64(VH[v], Mv[v], Q);
-        }
-        const __m128i y = ahead;
-        ahead = cols_ahead(VL[0], VH[0]);
-#pragma GCC unroll 8
-        for (size_t v = 0; v < NV; v++) {
-            __m512i next = v + 1 < NV ? VL[v + 1] : zero;
-            VL[v] = _mm512_add_epi64(_mm512_alignr_epi64(next, VL[v], 2), VH[v]);
-        }
-        /* Column i+1: earlier steps, this step's b and q products, the next
-         * step's b product into its lowest digit. */
-        x0 = (uint64_t)_mm_cvtsi128_si64(y) + bt[2 * i] + c0 + hi52m(m00, q0) + lo52(m10, q0);
-        x1 = (uint64_t)_mm_extract_epi64(y, 1) + bt[2 * i + 1] + c1 + hi52m(m01, q1) +
-             lo52(m11, q1);
     }
-    normalise(r, VL, x0, x1);
+    normalise(r, acc + NV, x0, x1);
 }
 
-/* r = a^2/R' mod m (almost) for both halves, interleaved: asqr_core of
- * ifma.c (row i multiplies a_i by the digits from i on, doubled off the
- * diagonal, the doubled digit's 53rd bit added separately) on both halves. */
+/* a_i in the lanes of positions above p of the vector holding p, 0 in the
+ * others (a squaring row's off-diagonal products x > i). */
+static inline __m512i above(size_t p, __m512i AI)
+{
+    return _mm512_mask_blend_epi64((__mmask8)(0xFFu << (2 * (p % 4) + 2)), _mm512_setzero_si512(),
+                                   AI);
+}
+
+/* r = a^2/R' mod m (almost) for both halves, interleaved, over fixed
+ * columns as in amm2: the squares a_x^2 go in first, all at once; row i adds
+ * a_i a_x for x > i once, into an accumulator that counts twice (added
+ * doubled wherever a column is read), so no operand needs a 53rd bit; the q
+ * products are amm2's. About 18 IFMAs a step against amm2's 23. */
 static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
 {
-    __m512i A[NV], Mv[NV], VL[NV], VH[NV];
+    shifted xa;
+    make_shifted(xa, a);
     const __m512i zero = _mm512_setzero_si512();
-    const __m512i mask52 = _mm512_set1_epi64((long long)M52);
-#pragma GCC unroll 8
-    for (size_t v = 0; v < NV; v++) {
-        A[v] = _mm512_loadu_si512((const __m512i *)(a + 8 * v));
-        Mv[v] = _mm512_loadu_si512((const __m512i *)(pc->m + 8 * v));
-        VL[v] = zero;
-    }
     const uint64_t n00 = pc->n0[0], n01 = pc->n0[1];
     const uint64_t m00 = pc->m[0], m01 = pc->m[1], m10 = pc->m[2], m11 = pc->m[3];
-    /* Per digit: doubled (52 bits kept) and the doubling's 53rd bit as a
-     * mask, for every row at once. */
-    pair dd, tt;
+    /* acc: the squares, then the q products; accs: the off-diagonal half. */
+    __m512i acc[2 * NV], accs[2 * NV];
+    {
+        /* Column 2x gets lo(a_x^2), column 2x+1 hi(a_x^2): vector w holds
+         * digits 2w and 2w+1's, from digit vector w/2. */
+        const __m512i pick0 = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
+        const __m512i pick1 = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
 #pragma GCC unroll 8
-    for (size_t v = 0; v < NV; v++) {
-        _mm512_storeu_si512((__m512i *)(dd + 8 * v),
-                           _mm512_and_si512(_mm512_slli_epi64(A[v], 1), mask52));
-        _mm512_storeu_si512((__m512i *)(tt + 8 * v),
-                           _mm512_srai_epi64(_mm512_slli_epi64(A[v], 12), 63));
+        for (size_t v = 0; v < NV; v++) {
+            const __m512i A = _mm512_loadu_si512((const __m512i *)(a + 8 * v));
+            const __m512i L = _mm512_madd52lo_epu64(zero, A, A);
+            const __m512i H = _mm512_madd52hi_epu64(zero, A, A);
+            acc[2 * v] = _mm512_permutex2var_epi64(L, pick0, H);
+            acc[2 * v + 1] = _mm512_permutex2var_epi64(L, pick1, H);
+        }
     }
-    uint64_t x0 = (a[0] * a[0]) & M52, x1 = (a[1] * a[1]) & M52;
-    /* Rows 0 and 1's products into columns 1 and 2 (see cols_ahead). */
+#pragma GCC unroll 16
+    for (size_t w = 0; w < 2 * NV; w++)
+        accs[w] = zero;
     const uint64_t a00 = a[0], a01 = a[1], a10 = a[2], a11 = a[3];
-    const uint64_t row0_0 = lo52(a10, (a00 << 1) & M52) + hi52m(a00, a00);
-    const uint64_t row0_1 = lo52(a11, (a01 << 1) & M52) + hi52m(a01, a01);
-    const uint64_t row1_0 = lo52(a10, a10), row1_1 = lo52(a11, a11);
+    uint64_t x0 = lo52(a00, a00), x1 = lo52(a01, a01);
+    /* Column 1 in full: row 0's a_1 a_0 twice and hi(a_0^2). */
+    const uint64_t col1_0 = 2 * lo52(a10, a00) + hi52m(a00, a00);
+    const uint64_t col1_1 = 2 * lo52(a11, a01) + hi52m(a01, a01);
     __m128i ahead = _mm_setzero_si128();
 #pragma GCC unroll 8
     for (size_t u = 0; u < NV; u++) {
 #pragma GCC unroll 4
         for (size_t s = 0; s < 4; s++) {
             const size_t i = 4 * u + s;
-            /* Lanes of vector u: digits below 4u+s done by earlier rows,
-             * the diagonal once, the digits above doubled. */
-            const __mmask8 above = (__mmask8)(0xFF << (2 * s + 2)), diag = (__mmask8)(3 << (2 * s));
             const uint64_t q0 = (x0 * n00) & M52, q1 = (x1 * n01) & M52;
             const uint64_t c0 = (x0 + M52) >> 52, c1 = (x1 + M52) >> 52;
-            const __m512i AI = pair_digit(a, i), D = pair_digit(dd, i), T = pair_digit(tt, i);
-            const __m512i Bu =
-                _mm512_mask_blend_epi64(diag, _mm512_mask_blend_epi64(above, zero, D), AI);
-            VL[u] = _mm512_madd52lo_epu64(VL[u], A[u], Bu);
-            VH[u] = _mm512_madd52hi_epu64(
-                _mm512_and_si512(A[u], _mm512_mask_blend_epi64(above, zero, T)), A[u], Bu);
+            const __m512i AI = pair_digit(a, i);
+            /* Low halves from x[s]: digit x at position x+s, x > i above
+             * position p = i+s (vector p/4). */
+            const size_t p = i + s, k0 = p / 4;
+            accs[u + k0] = lo_m(accs[u + k0], above(p, AI), xa[s] + 8 * k0);
 #pragma GCC unroll 8
-            for (size_t v = u + 1; v < NV; v++) {
-                VL[v] = _mm512_madd52lo_epu64(VL[v], A[v], D);
-                VH[v] = _mm512_madd52hi_epu64(_mm512_and_si512(A[v], T), A[v], D);
-            }
+            for (size_t k = 1; k < 6; k++)
+                if (k > k0 && (k < 5 || s))
+                    accs[u + k] = lo_m(accs[u + k], AI, xa[s] + 8 * k);
+            /* High halves one column up, from x[s+1]. */
+            const size_t s1 = (s + 1) & 3, off = (s + 1) >> 2;
+            const size_t p1 = i + s1, k1 = p1 / 4;
+            accs[u + off + k1] = hi_m(accs[u + off + k1], above(p1, AI), xa[s1] + 8 * k1);
 #pragma GCC unroll 8
-            for (size_t v = 0; v < u; v++)
-                VH[v] = zero;
-            const __m512i Q = bcast2(q0, q1);
-#pragma GCC unroll 8
-            for (size_t v = 0; v < NV; v++) {
-                VL[v] = _mm512_madd52lo_epu64(VL[v], Mv[v], Q);
-                VH[v] = _mm512_madd52hi_epu64(VH[v], Mv[v], Q);
-            }
-            const __m128i y = ahead;
-            ahead = cols_ahead(VL[0], VH[0]);
-#pragma GCC unroll 8
-            for (size_t v = 0; v < NV; v++) {
-                __m512i next = v + 1 < NV ? VL[v + 1] : zero;
-                VL[v] = _mm512_add_epi64(_mm512_alignr_epi64(next, VL[v], 2), VH[v]);
-            }
-            /* Row i's products reach column i+1 only for rows 0 and 1. */
-            const uint64_t r0 = i == 0 ? row0_0 : i == 1 ? row1_0 : 0;
-            const uint64_t r1 = i == 0 ? row0_1 : i == 1 ? row1_1 : 0;
-            x0 = (uint64_t)_mm_cvtsi128_si64(y) + r0 + c0 + hi52m(m00, q0) + lo52(m10, q0);
-            x1 = (uint64_t)_mm_extract_epi64(y, 1) + r1 + c1 + hi52m(m01, q1) + lo52(m11, q1);
+            for (size_t k = 1; k < 6; k++)
+                if (k > k1 && (k < 5 || s1))
+                    accs[u + off + k] = hi_m(accs[u + off + k], AI, xa[s1] + 8 * k);
+            step_full(acc, u, s, pc->ms, bcast2(q0, q1));
+            const __m128i y = i == 0 ? _mm_set_epi64x((long long)col1_1, (long long)col1_0) : ahead;
+            ahead = _mm_add_epi64(_mm_slli_epi64(column(accs, i + 2), 1), column(acc, i + 2));
+            x0 = (uint64_t)_mm_cvtsi128_si64(y) + c0 + hi52m(m00, q0) + lo52(m10, q0);
+            x1 = (uint64_t)_mm_extract_epi64(y, 1) + c1 + hi52m(m01, q1) + lo52(m11, q1);
         }
     }
-    normalise(r, VL, x0, x1);
+#pragma GCC unroll 8
+    for (size_t w = NV; w < 2 * NV; w++)
+        acc[w] = _mm512_add_epi64(acc[w], _mm512_slli_epi64(accs[w], 1));
+    normalise(r, acc + NV, x0, x1);
 }
 
 /* out = entry idx0 of half 0 and entry idx1 of half 1 of the interleaved
@@ -339,6 +410,7 @@ int cs_ifma_exp_x2(cs_limb *r0, const cs_limb *a0, const cs_limb *e0, size_t ebi
     pair am, rr, one, onem, acc;
     uint64_t d0[ND], d1[ND];
     interleave(pc.m, c[0].m, c[1].m);
+    make_shifted(pc.ms, pc.m);
     pc.n0[0] = c[0].n0, pc.n0[1] = c[1].n0;
     interleave(rr, c[0].rr, c[1].rr);
     interleave(one, c[0].one, c[1].one);
