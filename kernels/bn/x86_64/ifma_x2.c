@@ -143,18 +143,20 @@ static inline __m512i and_m(__m512i b, const uint64_t *mem)
 }
 
 /* Step i = 4u+s of a full product: x times digit i of the other operand (in
- * every lane pair of B), into acc. */
+ * every lane pair of B), into acc. Columns i and i+1 are followed in scalar
+ * by then (see amm2), so a vector that reaches no higher column is skipped:
+ * the first low-half vector from s = 2 on, the first high-half one at s = 2. */
 static inline __attribute__((always_inline)) void
 step_full(__m512i *acc, size_t u, size_t s, const shifted x, __m512i B)
 {
     const size_t s1 = (s + 1) & 3, off = (s + 1) >> 2;
 #pragma GCC unroll 8
     for (size_t k = 0; k < 6; k++)
-        if (k < 5 || s)
+        if ((k < 5 || s) && (k || s < 2))
             acc[u + k] = lo_m(acc[u + k], B, x[s] + 8 * k);
 #pragma GCC unroll 8
     for (size_t k = 0; k < 6; k++)
-        if (k < 5 || s1)
+        if ((k < 5 || s1) && (k || s != 2))
             acc[u + off + k] = hi_m(acc[u + off + k], B, x[s1] + 8 * k);
 }
 
