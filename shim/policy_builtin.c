@@ -40,10 +40,14 @@ const cs_policy_rule cs_policy_builtin[] = {
      *   1536  libcrypto 5148 ifma 2557; 2048 11997 / 5616; 3072 36718 /
      *   15543; 4096 81831 / 38991.
      * The IFMA kernel's paired entry (ifma_x2.c: both halves in one
-     * 512-bit instruction stream, specialised squaring) measured level with
-     * libcrypto's pair so far (`calibrate` pair-x2, thread CPU time: 1024
-     * libcrypto 228 ifma 231 us; openssl speed rsa2048 sign 0.99x), so the
-     * mod_exp_consttime_x2 rule keeps libcrypto's pair for now.
+     * 512-bit instruction stream, specialised squaring) measures level with
+     * libcrypto's pair (`calibrate -t 1.5 -b 1024` pair-x2, thread CPU time,
+     * 11:44 UTC: libcrypto 215 ifma 215 us; openssl speed rsa2048 sign with
+     * it 1.04x, with libcrypto's pair 1.08x, load 5), so the
+     * mod_exp_consttime_x2 rule keeps libcrypto's pair (docs/benchmarks.md).
+     * The microsecond figures above were wall-clock under load (calibrate
+     * then timed CLOCK_MONOTONIC): ratios hold, absolute values are ~3x CPU
+     * time.
      * The scalar ADX and MULX kernels lose to libcrypto's assembly at every
      * size. Without AVX-512, with ADX (Skylake/Zen 3 class: AVX-512 hidden
      * from both), libcrypto's MULX/ADX code beats the AVX2 (28-bit) and
