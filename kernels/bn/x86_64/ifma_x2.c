@@ -162,6 +162,47 @@ static inline __m128i column(const __m512i *acc, size_t c)
     }
 }
 
+/* The q chain on the IFMA unit: the current columns of both halves in lanes
+ * 0 and 1 of a 256-bit vector, with each half's n0, m_0 and m_1 beside
+ * them, so no value makes a round trip through general registers (which
+ * cost more than the three small IFMAs a step). */
+typedef struct {
+    __m256i n0, m0, m1, mask;
+} qconst;
+
+static inline qconst make_qconst(const pair_ctx *pc)
+{
+    qconst k;
+    k.n0 = _mm256_set_epi64x(0, 0, (long long)pc->n0[1], (long long)pc->n0[0]);
+    k.m0 = _mm256_set_epi64x(0, 0, (long long)pc->m[1], (long long)pc->m[0]);
+    k.m1 = _mm256_set_epi64x(0, 0, (long long)pc->m[3], (long long)pc->m[2]);
+    k.mask = _mm256_set1_epi64x((long long)M52);
+    return k;
+}
+
+/* q = x n0 mod 2^52 for the columns X (only X's low 52 bits matter). */
+static inline __m256i col_q(__m256i X, const qconst *k)
+{
+    return _mm256_madd52lo_epu64(_mm256_setzero_si256(), X, k->n0);
+}
+
+/* The next columns: Y (all else that lands there) plus the carry out of X
+ * once q m_0 cleared its low 52 bits, ceil(X / 2^52), plus hi(m_0 q) and
+ * lo(m_1 q). */
+static inline __m256i col_next(__m256i X, __m256i Q, __m256i Y, const qconst *k)
+{
+    const __m256i c = _mm256_srli_epi64(_mm256_add_epi64(X, k->mask), 52);
+    const __m256i t = _mm256_madd52hi_epu64(_mm256_add_epi64(Y, c), k->m0, Q);
+    return _mm256_add_epi64(t, _mm256_madd52lo_epu64(_mm256_setzero_si256(), k->m1, Q));
+}
+
+/* Lanes 0, 1 of Q in every lane pair of a 512-bit vector. */
+static inline __m512i spread(__m256i Q)
+{
+    const __m512i z = _mm512_zextsi256_si512(Q);
+    return _mm512_shuffle_i64x2(z, z, 0);
+}
+
 /* r = a*b/R' mod m (almost: below 2m) for both halves, inputs below 2m with
  * normalised digits, all interleaved; r may alias a or b. The column
  * arithmetic is amm_core's in ifma.c (the current column followed in scalar:
@@ -171,8 +212,6 @@ static void amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_c
     shifted xa;
     make_shifted(xa, a);
     const __m512i zero = _mm512_setzero_si512();
-    const uint64_t n00 = pc->n0[0], n01 = pc->n0[1];
-    const uint64_t m00 = pc->m[0], m01 = pc->m[1], m10 = pc->m[2], m11 = pc->m[3];
     /* bt[i] (both halves): step i's b products into column i+1,
      * lo(a1 b_i) + hi(a0 b_i), and step i+1's into its lowest digit,
      * lo(a0 b_{i+1}): by vector for all steps at once, keeping the scalar
@@ -195,29 +234,28 @@ static void amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_c
 #pragma GCC unroll 16
     for (size_t w = 0; w < 2 * NV; w++)
         acc[w] = zero;
-    const uint64_t a00 = a[0], a01 = a[1];
-    uint64_t x0 = (a00 * b[0]) & M52, x1 = (a01 * b[1]) & M52;
-    __m128i ahead = _mm_setzero_si128(); /* column i+1 from steps before i */
+    const qconst kq = make_qconst(pc);
+    __m256i X = _mm256_set_epi64x(0, 0, (long long)((a[1] * b[1]) & M52),
+                                  (long long)((a[0] * b[0]) & M52));
+    __m256i ahead = _mm256_setzero_si256(); /* column i+1 from steps before i */
 #pragma GCC unroll 8
     for (size_t u = 0; u < NV; u++) {
 #pragma GCC unroll 4
         for (size_t s = 0; s < 4; s++) {
             const size_t i = 4 * u + s;
-            const uint64_t q0 = (x0 * n00) & M52, q1 = (x1 * n01) & M52;
-            const uint64_t c0 = (x0 + M52) >> 52, c1 = (x1 + M52) >> 52;
+            const __m256i Q = col_q(X, &kq);
             step_full(acc, u, s, xa, pair_digit(b, i));
-            step_full(acc, u, s, pc->ms, bcast2(q0, q1));
-            const __m128i y = ahead;
-            ahead = column(acc, i + 2);
+            step_full(acc, u, s, pc->ms, spread(Q));
             /* Column i+1: earlier steps, this step's b and q products, the
              * next step's b product into its lowest digit. */
-            x0 = (uint64_t)_mm_cvtsi128_si64(y) + bt[2 * i] + c0 + hi52m(m00, q0) +
-                 lo52(m10, q0);
-            x1 = (uint64_t)_mm_extract_epi64(y, 1) + bt[2 * i + 1] + c1 + hi52m(m01, q1) +
-                 lo52(m11, q1);
+            const __m256i Y = _mm256_add_epi64(
+                ahead, _mm256_zextsi128_si256(_mm_loadu_si128((const __m128i *)(bt + 2 * i))));
+            ahead = _mm256_zextsi128_si256(column(acc, i + 2));
+            X = col_next(X, Q, Y, &kq);
         }
     }
-    normalise(r, acc + NV, x0, x1);
+    const __m128i x = _mm256_castsi256_si128(X);
+    normalise(r, acc + NV, (uint64_t)_mm_cvtsi128_si64(x), (uint64_t)_mm_extract_epi64(x, 1));
 }
 
 /* a_i in the lanes of positions above p of the vector holding p, 0 in the
@@ -238,8 +276,6 @@ static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
     shifted xa;
     make_shifted(xa, a);
     const __m512i zero = _mm512_setzero_si512();
-    const uint64_t n00 = pc->n0[0], n01 = pc->n0[1];
-    const uint64_t m00 = pc->m[0], m01 = pc->m[1], m10 = pc->m[2], m11 = pc->m[3];
     /* acc: the squares, then the q products; accs: the off-diagonal half. */
     __m512i acc[2 * NV], accs[2 * NV];
     {
@@ -260,18 +296,18 @@ static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
     for (size_t w = 0; w < 2 * NV; w++)
         accs[w] = zero;
     const uint64_t a00 = a[0], a01 = a[1], a10 = a[2], a11 = a[3];
-    uint64_t x0 = lo52(a00, a00), x1 = lo52(a01, a01);
+    const qconst kq = make_qconst(pc);
+    __m256i X = _mm256_set_epi64x(0, 0, (long long)lo52(a01, a01), (long long)lo52(a00, a00));
     /* Column 1 in full: row 0's a_1 a_0 twice and hi(a_0^2). */
-    const uint64_t col1_0 = 2 * lo52(a10, a00) + hi52m(a00, a00);
-    const uint64_t col1_1 = 2 * lo52(a11, a01) + hi52m(a01, a01);
-    __m128i ahead = _mm_setzero_si128();
+    const __m256i col1 = _mm256_set_epi64x(0, 0, (long long)(2 * lo52(a11, a01) + hi52m(a01, a01)),
+                                           (long long)(2 * lo52(a10, a00) + hi52m(a00, a00)));
+    __m256i ahead = _mm256_setzero_si256();
 #pragma GCC unroll 8
     for (size_t u = 0; u < NV; u++) {
 #pragma GCC unroll 4
         for (size_t s = 0; s < 4; s++) {
             const size_t i = 4 * u + s;
-            const uint64_t q0 = (x0 * n00) & M52, q1 = (x1 * n01) & M52;
-            const uint64_t c0 = (x0 + M52) >> 52, c1 = (x1 + M52) >> 52;
+            const __m256i Q = col_q(X, &kq);
             const __m512i AI = pair_digit(a, i);
             /* Low halves from x[s]: digit x at position x+s, x > i above
              * position p = i+s (vector p/4). */
@@ -289,17 +325,18 @@ static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
             for (size_t k = 1; k < 6; k++)
                 if (k > k1 && (k < 5 || s1))
                     accs[u + off + k] = hi_m(accs[u + off + k], AI, xa[s1] + 8 * k);
-            step_full(acc, u, s, pc->ms, bcast2(q0, q1));
-            const __m128i y = i == 0 ? _mm_set_epi64x((long long)col1_1, (long long)col1_0) : ahead;
-            ahead = _mm_add_epi64(_mm_slli_epi64(column(accs, i + 2), 1), column(acc, i + 2));
-            x0 = (uint64_t)_mm_cvtsi128_si64(y) + c0 + hi52m(m00, q0) + lo52(m10, q0);
-            x1 = (uint64_t)_mm_extract_epi64(y, 1) + c1 + hi52m(m01, q1) + lo52(m11, q1);
+            step_full(acc, u, s, pc->ms, spread(Q));
+            const __m256i Y = i == 0 ? col1 : ahead;
+            ahead = _mm256_zextsi128_si256(
+                _mm_add_epi64(_mm_slli_epi64(column(accs, i + 2), 1), column(acc, i + 2)));
+            X = col_next(X, Q, Y, &kq);
         }
     }
 #pragma GCC unroll 8
     for (size_t w = NV; w < 2 * NV; w++)
         acc[w] = _mm512_add_epi64(acc[w], _mm512_slli_epi64(accs[w], 1));
-    normalise(r, acc + NV, x0, x1);
+    const __m128i x = _mm256_castsi256_si128(X);
+    normalise(r, acc + NV, (uint64_t)_mm_cvtsi128_si64(x), (uint64_t)_mm_extract_epi64(x, 1));
 }
 
 /* out = entry idx0 of half 0 and entry idx1 of half 1 of the interleaved
