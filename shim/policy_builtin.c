@@ -32,19 +32,21 @@ const cs_policy_rule cs_policy_builtin[] = {
      *   4096  libcrypto 34674 ifma 15074 adx 70665 | libcrypto 3160 ifma 1285
      *   8192  libcrypto 321311 adx 719777          | libcrypto 11568 adx 23677
      * A pair of full-length secret exps (RSA CRT halves): libcrypto's
-     * BN_mod_exp_mont_consttime_x2 against two kernel calls (which is how the
-     * shim serves the paired call, under the mod_exp_consttime rules):
+     * BN_mod_exp_mont_consttime_x2 against two kernel calls (how the shim
+     * serves a paired call no mod_exp_consttime_x2 rule decides):
      *   1024  libcrypto 651 ifma 894: libcrypto pairs the halves in its own
-     *         AVX-512 IFMA code and wins, so 1024-bit secret exponents stay
-     *         with libcrypto (RSA-2048 signing goes through the paired call);
+     *         AVX-512 IFMA code and wins, so single 1024-bit secret
+     *         exponents stay with libcrypto (RSA-2048 signing goes through
+     *         the paired call: next paragraph);
      *   1536  libcrypto 5148 ifma 2557; 2048 11997 / 5616; 3072 36718 /
      *   15543; 4096 81831 / 38991.
      * The IFMA kernel's paired entry (ifma_x2.c: both halves in one
-     * 512-bit instruction stream, specialised squaring) measures level with
-     * libcrypto's pair (`calibrate -t 1.5 -b 1024` pair-x2, thread CPU time,
-     * 11:44 UTC: libcrypto 215 ifma 215 us; openssl speed rsa2048 sign with
-     * it 1.04x, with libcrypto's pair 1.08x, load 5), so the
-     * mod_exp_consttime_x2 rule keeps libcrypto's pair (docs/benchmarks.md).
+     * 512-bit instruction stream, specialised squaring, the q chain on the
+     * IFMA unit) against libcrypto's pair (`calibrate -t 1.5 -b 1024`
+     * pair-x2, thread CPU time, 11:58-11:59 UTC, load 1.5-1.8): libcrypto
+     * 213 ifma 204 us, libcrypto 258 ifma 217 us; openssl speed rsa2048
+     * sign 1.18x with it against 1.13x with libcrypto's pair in the same
+     * minutes (docs/benchmarks.md), so 987..1024-bit pairs go to it.
      * The microsecond figures above were wall-clock under load (calibrate
      * then timed CLOCK_MONOTONIC): ratios hold, absolute values are ~3x CPU
      * time.
@@ -76,7 +78,7 @@ const cs_policy_rule cs_policy_builtin[] = {
      * kernel now also measured ahead for secret exponents at 1536-4096 bits
      * (pair 1716/1660, 4045/3526, 13034/10817, 31666/23970), by less;
      * measured on this Zen 4 only, so no rule claims it for such CPUs. */
-    {"mod_exp_consttime_x2", 987, 1024, "libcrypto", ""},
+    {"mod_exp_consttime_x2", 987, 1024, "x86_64-ifma", ""},
     {"mod_exp", 512, 4096, "x86_64-ifma", ""},
     {"mod_exp", 1025, 4096, "x86_64-fma", "adx"},
     {"mod_exp", 0, 16384, "libcrypto", ""},

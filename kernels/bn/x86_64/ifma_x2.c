@@ -4,10 +4,10 @@
  * Multiplication and squaring follow ifma.c's column-serial almost-Montgomery
  * arithmetic (the current column in scalar), over fixed columns with
  * pre-shifted operands; the squaring adds each off-diagonal product once.
- * Measured on Zen 4 (docs/benchmarks.md): about 600 cycles per paired
- * multiplication and 540 per paired squaring, level with libcrypto's own
- * paired IFMA code, which the built-in policy therefore keeps. Built with
- * IFMA flags (mk/ifma2.mk); called only when the CPU has AVX512IFMA. */
+ * Measured on Zen 4 (docs/benchmarks.md): about 580 cycles per paired
+ * multiplication and 520 per paired squaring, 1.04-1.19x libcrypto's own
+ * paired IFMA code. Built with IFMA flags (mk/ifma2.mk); called only when
+ * the CPU has AVX512IFMA. */
 #define _GNU_SOURCE
 #include <immintrin.h>
 #include <string.h>
