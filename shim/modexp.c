@@ -201,7 +201,9 @@ int cs_modexp_x2_entry(cs_ossl *api, BIGNUM *rr1, const BIGNUM *a1, const BIGNUM
         }
     }
     const cs_bn_kernel *k1 = cs_dispatch_bn(1, bits1), *k2 = cs_dispatch_bn(1, bits2);
-    if (decided || !k1 || !k2) {
+    /* A negative base is no kernel's input, and libcrypto's paired code
+     * treats it unlike its single calls: keep its answer. */
+    if (decided || !k1 || !k2 || api->is_negative(a1) || api->is_negative(a2)) {
         /* libcrypto may have a paired kernel for this size; keep it. */
         cs_stats_count(CS_OP_MOD_EXP_CT_X2, "libcrypto", bits1);
         in_real_x2 = 1;

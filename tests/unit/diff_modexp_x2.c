@@ -53,8 +53,10 @@ static void rand_below(BIGNUM *x, const BIGNUM *m)
     BN_mod(x, x, m, ctx);
 }
 
-/* The pair through the shim's x2 entry against two libcrypto consttime
- * calls; mont: pass the caller's BN_MONT_CTXs as RSA does. */
+/* The pair through the shim's x2 entry against libcrypto's own paired
+ * function and, for non-negative bases (where libcrypto's pair and single
+ * calls agree), two libcrypto consttime calls; mont: pass the caller's
+ * BN_MONT_CTXs as RSA does. */
 static int pair_case(const BIGNUM *a1, const BIGNUM *p1, const BIGNUM *m1, const BIGNUM *a2,
                      const BIGNUM *p2, const BIGNUM *m2, int mont)
 {
@@ -74,6 +76,11 @@ static int pair_case(const BIGNUM *a1, const BIGNUM *p1, const BIGNUM *m1, const
     int rc = cs_modexp_x2_entry(&api, g1, a1, pp1, m1, mc1, g2, a2, pp2, m2, mc2, ctx);
     ERR_clear_error();
     int ok = ok1 && ok2 ? rc == 1 && !BN_cmp(w1, g1) && !BN_cmp(w2, g2) : rc == 0;
+    if (BN_is_negative(a1) || BN_is_negative(a2)) {
+        int rx = BN_mod_exp_mont_consttime_x2(w1, a1, pp1, m1, mc1, w2, a2, pp2, m2, mc2, ctx);
+        ERR_clear_error();
+        ok = rx == rc && (!rx || (!BN_cmp(w1, g1) && !BN_cmp(w2, g2)));
+    }
     BN_free(w1), BN_free(w2), BN_free(g1), BN_free(g2), BN_free(pp1), BN_free(pp2);
     BN_MONT_CTX_free(mc1);
     BN_MONT_CTX_free(mc2);
@@ -162,9 +169,14 @@ static void edge_pairs(const char *name)
     rand_below(b, m[3]);
     rand_bits(p, 1024, 0);
     int pass = pair_case(b, p, a, b, p, m[3], 0);
+    if (!pass)
+        tap_diag("%s: even modulus not passed through alike", name);
     BN_copy(a, b);
     BN_set_negative(a, 1);
-    pass &= pair_case(a, p, m[3], b, p, m[3], 0);
+    if (!pair_case(a, p, m[3], b, p, m[3], 0)) {
+        pass = 0;
+        tap_diag("%s: negative base not passed through alike", name);
+    }
     tap_ok(bad == 0 && pass, "%s: %ld edge pairs, unsupported inputs passed through", name, n);
     for (int i = 0; i < 6; i++)
         BN_free(m[i]);
