@@ -10,8 +10,7 @@
 
 #define M52 ((1ull << 52) - 1)
 
-/* Low and high 52 bits of a product of two 52-bit digits. */
-static inline uint64_t lo52(unsigned __int128 p) { return (uint64_t)p & M52; }
+/* High 52 bits of a product of two 52-bit digits. */
 static inline uint64_t hi52(unsigned __int128 p) { return (uint64_t)(p >> 52); }
 
 /* Column-serial Montgomery over b's digits. The vectors hold every product;
