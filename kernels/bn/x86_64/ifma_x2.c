@@ -55,7 +55,7 @@ static inline __m512i bcast2(uint64_t x0, uint64_t x1)
 /* Digit j of both halves, from interleaved p, in every lane pair. */
 static inline __m512i pair_digit(const uint64_t *p, size_t j)
 {
-    return bcast2(p[2 * j], p[2 * j + 1]);
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(p + 2 * j)));
 }
 
 /* Lanes 2, 3 and lanes 4, 5 of v. */
@@ -109,6 +109,26 @@ static inline __attribute__((always_inline)) void make_shifted(shifted x, const 
     }
 }
 
+/* x[1..3] of make_shifted, but for x[3]'s lowest vector, which no step
+ * reads (x[0] is p itself, whose sixth vector no step reads either). */
+static inline __attribute__((always_inline)) void make_shifted13(shifted x, const uint64_t *p)
+{
+    __m512i P[NV + 1];
+    const __m512i zero = _mm512_setzero_si512();
+#pragma GCC unroll 8
+    for (size_t v = 0; v < NV; v++)
+        P[v] = _mm512_loadu_si512((const __m512i *)(p + 8 * v));
+    P[NV] = zero;
+#pragma GCC unroll 8
+    for (size_t k = 0; k <= NV; k++) {
+        const __m512i lo = k ? P[k - 1] : zero;
+        _mm512_storeu_si512((__m512i *)(x[1] + 8 * k), _mm512_alignr_epi64(P[k], lo, 6));
+        _mm512_storeu_si512((__m512i *)(x[2] + 8 * k), _mm512_alignr_epi64(P[k], lo, 4));
+        if (k)
+            _mm512_storeu_si512((__m512i *)(x[3] + 8 * k), _mm512_alignr_epi64(P[k], lo, 2));
+    }
+}
+
 /* acc + lo52(b*mem) and acc + hi52(b*mem), the vector operand read from
  * memory: the compiler would otherwise hold the 48 shifted vectors in
  * registers and spill the accumulators. The AVX-512 emulation for the
@@ -137,7 +157,7 @@ static inline __m512i hi_m(__m512i acc, __m512i b, const uint64_t *mem)
  * by then (see amm2), so a vector that reaches no higher column is skipped:
  * the first low-half vector from s = 2 on, the first high-half one at s = 2. */
 static inline __attribute__((always_inline)) void
-step_full(__m512i *acc, size_t u, size_t s, const shifted x, __m512i B)
+step_full(__m512i *acc, size_t u, size_t s, const uint64_t *const x[4], __m512i B)
 {
     const size_t s1 = (s + 1) & 3, off = (s + 1) >> 2;
 #pragma GCC unroll 8
@@ -209,8 +229,10 @@ static inline __m512i spread(__m256i Q)
  * see there), on both halves, over fixed columns. */
 static void amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_ctx *pc)
 {
-    shifted xa;
-    make_shifted(xa, a);
+    shifted xs;
+    make_shifted13(xs, a);
+    const uint64_t *const xa[4] = {a, xs[1], xs[2], xs[3]};
+    const uint64_t *const ms[4] = {pc->ms[0], pc->ms[1], pc->ms[2], pc->ms[3]};
     const __m512i zero = _mm512_setzero_si512();
     /* bt[i] (both halves): step i's b products into column i+1,
      * lo(a1 b_i) + hi(a0 b_i), and step i+1's into its lowest digit,
@@ -245,7 +267,7 @@ static void amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_c
             const size_t i = 4 * u + s;
             const __m256i Q = col_q(X, &kq);
             step_full(acc, u, s, xa, pair_digit(b, i));
-            step_full(acc, u, s, pc->ms, spread(Q));
+            step_full(acc, u, s, ms, spread(Q));
             /* Column i+1: earlier steps, this step's b and q products, the
              * next step's b product into its lowest digit. */
             const __m256i Y = _mm256_add_epi64(
@@ -273,8 +295,10 @@ static inline __m512i above(size_t p, __m512i AI)
  * products are amm2's. About 18 IFMAs a step against amm2's 23. */
 static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
 {
-    shifted xa;
-    make_shifted(xa, a);
+    shifted xs;
+    make_shifted13(xs, a);
+    const uint64_t *const xa[4] = {a, xs[1], xs[2], xs[3]};
+    const uint64_t *const ms[4] = {pc->ms[0], pc->ms[1], pc->ms[2], pc->ms[3]};
     const __m512i zero = _mm512_setzero_si512();
     /* acc: the squares, then the q products; accs: the off-diagonal half. */
     __m512i acc[2 * NV], accs[2 * NV];
@@ -325,7 +349,7 @@ static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
             for (size_t k = 1; k < 6; k++)
                 if (k > k1 && (k < 5 || s1))
                     accs[u + off + k] = hi_m(accs[u + off + k], AI, xa[s1] + 8 * k);
-            step_full(acc, u, s, pc->ms, spread(Q));
+            step_full(acc, u, s, ms, spread(Q));
             const __m256i Y = i == 0 ? col1 : ahead;
             ahead = _mm256_zextsi128_si256(
                 _mm_add_epi64(_mm_slli_epi64(column(accs, i + 2), 1), column(acc, i + 2)));
