@@ -363,25 +363,37 @@ static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
     normalise(r, acc + NV, (uint64_t)_mm_cvtsi128_si64(x), (uint64_t)_mm_extract_epi64(x, 1));
 }
 
+/* The 64 bytes at p as a vector, by a plain load the compiler cannot fold
+ * into a masked operation. */
+static inline __m512i load_full(const uint64_t *p)
+{
+#ifdef CS_CT_EMULATE_AVX512
+    return _mm512_loadu_si512((const __m512i *)p);
+#else
+    __m512i v;
+    __asm__("vmovdqu64 %1, %0" : "=v"(v) : "m"(*(const __m512i *)p));
+    return v;
+#endif
+}
+
 /* out = entry idx0 of half 0 and entry idx1 of half 1 of the interleaved
  * table, reading every entry under lane masks: the indices are secret. */
 static void select2(uint64_t *out, const uint64_t *tab, size_t entries, unsigned idx0,
                     unsigned idx1)
 {
-    const __m512i want = bcast2(idx0, idx1), zero = _mm512_setzero_si512();
+    const __m512i want = bcast2(idx0, idx1);
     __m512i acc[NV];
 #pragma GCC unroll 8
     for (size_t v = 0; v < NV; v++)
         acc[v] = _mm512_setzero_si512();
     for (size_t j = 0; j < entries; j++) {
-        const __m512i mask = _mm512_mask_blend_epi64(
-            _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((long long)j), want), zero,
-            _mm512_set1_epi64(-1));
+        /* Every entry is loaded in full, then blended in under the lane mask:
+         * one vector operation a vector, the loads independent of the mask. */
+        const __mmask8 hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((long long)j), want);
         const uint64_t *t = tab + j * 2 * ND;
 #pragma GCC unroll 8
         for (size_t v = 0; v < NV; v++)
-            acc[v] = _mm512_or_si512(
-                acc[v], _mm512_and_si512(_mm512_loadu_si512((const __m512i *)(t + 8 * v)), mask));
+            acc[v] = _mm512_mask_blend_epi64(hit, acc[v], load_full(t + 8 * v));
     }
 #pragma GCC unroll 8
     for (size_t v = 0; v < NV; v++)
