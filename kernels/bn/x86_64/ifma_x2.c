@@ -219,8 +219,7 @@ static inline __m256i col_next(__m256i X, __m256i Q, __m256i Y, const qconst *k)
 /* Lanes 0, 1 of Q in every lane pair of a 512-bit vector. */
 static inline __m512i spread(__m256i Q)
 {
-    const __m512i z = _mm512_zextsi256_si512(Q);
-    return _mm512_shuffle_i64x2(z, z, 0);
+    return _mm512_broadcast_i32x4(_mm256_castsi256_si128(Q));
 }
 
 /* r = a*b/R' mod m (almost: below 2m) for both halves, inputs below 2m with
