@@ -348,16 +348,25 @@ static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
             for (size_t k = 1; k < 6; k++)
                 if (k > k1 && (k < 5 || s1))
                     accs[u + off + k] = hi_m(accs[u + off + k], AI, xa[s1] + 8 * k);
+            /* Column c's off-diagonal products come from rows up to
+             * (c-1)/2: vector w (columns 4w..4w+3) is complete after row
+             * 2w+1, and from w = 2 on, that is before any of its columns
+             * is read; it is then added doubled into acc once, not
+             * column by column. */
+            if (i >= 5 && i % 2) {
+                const size_t w = (i - 1) / 2;
+                acc[w] = _mm512_add_epi64(acc[w], _mm512_slli_epi64(accs[w], 1));
+            }
             step_full(acc, u, s, ms, spread(Q));
             const __m256i Y = i == 0 ? col1 : ahead;
-            ahead = _mm256_zextsi128_si256(
-                _mm_add_epi64(_mm_slli_epi64(column(accs, i + 2), 1), column(acc, i + 2)));
+            const __m128i col = i + 2 < 8 ? _mm_add_epi64(_mm_slli_epi64(column(accs, i + 2), 1),
+                                                          column(acc, i + 2))
+                                          : column(acc, i + 2);
+            ahead = _mm256_zextsi128_si256(col);
             X = col_next(X, Q, Y, &kq);
         }
     }
-#pragma GCC unroll 8
-    for (size_t w = NV; w < 2 * NV; w++)
-        acc[w] = _mm512_add_epi64(acc[w], _mm512_slli_epi64(accs[w], 1));
+    /* accs[NV..2NV-1] went into acc in the loop (rows 11..19). */
     const __m128i x = _mm256_castsi256_si128(X);
     normalise(r, acc + NV, (uint64_t)_mm_cvtsi128_si64(x), (uint64_t)_mm_extract_epi64(x, 1));
 }
