@@ -4,9 +4,11 @@
  * Multiplication and squaring follow ifma.c's column-serial almost-Montgomery
  * arithmetic (the current column in scalar), over fixed columns with
  * pre-shifted operands; the squaring adds each off-diagonal product once.
- * Measured on Zen 4 (docs/benchmarks.md): about 580 cycles per paired
- * multiplication and 520 per paired squaring, 1.04-1.19x libcrypto's own
- * paired IFMA code. Built with IFMA flags (mk/ifma2.mk); called only when
+ * Measured on Zen 4 (docs/benchmarks.md): 187 us of CPU time per paired
+ * 1024-bit exponentiation (198 before the vector-op trimming of 12:10 UTC),
+ * 1.10x libcrypto's own paired IFMA code in `cryptoshim calibrate`. On
+ * Zen 4 the vector pipes are the limit: every shuffle, blend or store taken
+ * out of a step showed in the timing. Built with IFMA flags (mk/ifma2.mk); called only when
  * the CPU has AVX512IFMA. */
 #define _GNU_SOURCE
 #include <immintrin.h>
