@@ -5,7 +5,7 @@
  * arithmetic (the current column in scalar), over fixed columns with
  * pre-shifted operands; the squaring adds each off-diagonal product once.
  * Measured on Zen 4 (docs/benchmarks.md): 187 us of CPU time per paired
- * 1024-bit exponentiation (198 before the vector-op trimming of 12:10 UTC),
+ * 1024-bit exponentiation (198 before the vector-op trimming),
  * 1.10x libcrypto's own paired IFMA code in `cryptoshim calibrate`. On
  * Zen 4 the vector pipes are the limit: every shuffle, blend or store taken
  * out of a step showed in the timing. Built with IFMA flags (mk/ifma2.mk); called only when
