@@ -8,21 +8,9 @@
 
 #include "../../kernels/bn/bn_kernel.h"
 #include "support/tap.h"
+#include "support/rand_limbs.h"
 
 static cs_mont mont;
-
-/* Random odd modulus of `bits` bits in n limbs, top bit set. */
-static void rand_modulus(cs_limb *m, size_t n, unsigned bits)
-{
-    uint8_t b[CS_BN_MAX_LIMBS * CS_LIMB_BYTES];
-    size_t nb = (bits + 7) / 8;
-    tap_rng_bytes(b, nb);
-    if (bits % 8)
-        b[nb - 1] &= (uint8_t)((1u << (bits % 8)) - 1);
-    b[(bits - 1) / 8] |= (uint8_t)(1u << ((bits - 1) % 8));
-    b[0] |= 1;
-    cs_limbs_from_le_bytes(m, n, b, nb);
-}
 
 /* One secret-exponent exp with a and e undefined; returns whether it
  * agrees with the public path on the same inputs. */
@@ -32,11 +20,11 @@ static int ct_case(unsigned bits, size_t ebits, int extra_limb)
     size_t el = (ebits + CS_LIMB_BITS - 1) / CS_LIMB_BITS;
     cs_limb m[CS_BN_MAX_LIMBS], a[CS_BN_MAX_LIMBS], e[CS_BN_MAX_EXP_BITS / CS_LIMB_BITS];
     cs_limb r[CS_BN_MAX_LIMBS], want[CS_BN_MAX_LIMBS];
-    rand_modulus(m, n, bits);
+    rand_odd_limbs(m, n, bits);
     if (cs_mont_init(&mont, m, n))
         return 0;
     /* a < m: one bit shorter than m. */
-    rand_modulus(a, n, bits - 1);
+    rand_odd_limbs(a, n, bits - 1);
     uint8_t eb[CS_BN_MAX_EXP_BITS / 8];
     tap_rng_bytes(eb, (ebits + 7) / 8);
     cs_limbs_from_le_bytes(e, el, eb, (ebits + 7) / 8);
@@ -57,11 +45,11 @@ static int ct_mul_case(unsigned bits)
 {
     size_t n = (bits + CS_LIMB_BITS - 1) / CS_LIMB_BITS;
     cs_limb m[CS_BN_MAX_LIMBS], a[CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS], r[CS_BN_MAX_LIMBS];
-    rand_modulus(m, n, bits);
+    rand_odd_limbs(m, n, bits);
     if (cs_mont_init(&mont, m, n))
         return 0;
-    rand_modulus(a, n, bits - 1);
-    rand_modulus(b, n, bits - 1);
+    rand_odd_limbs(a, n, bits - 1);
+    rand_odd_limbs(b, n, bits - 1);
     VALGRIND_MAKE_MEM_UNDEFINED(a, n * sizeof(cs_limb));
     VALGRIND_MAKE_MEM_UNDEFINED(b, n * sizeof(cs_limb));
     cs_bn_portable.mont_mul(r, a, b, &mont);

@@ -14,6 +14,7 @@
 
 #include "../../kernels/bn/bn_kernel.h"
 #include "support/tap.h"
+#include "support/rand_limbs.h"
 
 #if defined(__x86_64__)
 #include "../../kernels/bn/x86_64/x86_kernels.h"
@@ -74,19 +75,6 @@ static int kernel_runs(const cs_bn_kernel *k)
     return 1;
 }
 
-/* Random odd number of `bits` bits in n limbs, top bit set. */
-static void rand_modulus(cs_limb *m, size_t n, unsigned bits)
-{
-    uint8_t b[CS_BN_MAX_LIMBS * CS_LIMB_BYTES];
-    size_t nb = (bits + 7) / 8;
-    tap_rng_bytes(b, nb);
-    if (bits % 8)
-        b[nb - 1] &= (uint8_t)((1u << (bits % 8)) - 1);
-    b[(bits - 1) / 8] |= (uint8_t)(1u << ((bits - 1) % 8));
-    b[0] |= 1;
-    cs_limbs_from_le_bytes(m, n, b, nb);
-}
-
 /* One secret exp by k with a and e undefined, compared afterwards with the
  * portable kernel's public path. */
 static int ct_case(const cs_bn_kernel *k, unsigned bits, size_t ebits, int extra)
@@ -94,10 +82,10 @@ static int ct_case(const cs_bn_kernel *k, unsigned bits, size_t ebits, int extra
     size_t n = (bits + 63) / 64 + extra, el = (ebits + 63) / 64;
     cs_limb m[CS_BN_MAX_LIMBS], a[CS_BN_MAX_LIMBS], e[CS_BN_MAX_EXP_BITS / 64];
     cs_limb r[CS_BN_MAX_LIMBS], want[CS_BN_MAX_LIMBS];
-    rand_modulus(m, n, bits);
+    rand_odd_limbs(m, n, bits);
     if (cs_mont_init(&mont, m, n))
         return 0;
-    rand_modulus(a, n, bits - 1);
+    rand_odd_limbs(a, n, bits - 1);
     uint8_t eb[CS_BN_MAX_EXP_BITS / 8];
     tap_rng_bytes(eb, (ebits + 7) / 8);
     cs_limbs_from_le_bytes(e, el, eb, (ebits + 7) / 8);
@@ -122,9 +110,9 @@ static int ct_x2_case(const cs_bn_kernel *k, unsigned bits)
     cs_limb r[2][CS_BN_MAX_LIMBS], want[CS_BN_MAX_LIMBS];
     cs_mont *mt[2] = {&mont, &mont2};
     for (int h = 0; h < 2; h++) {
-        rand_modulus(m[h], n, bits);
-        rand_modulus(a[h], n, bits - 1);
-        rand_modulus(e[h], n, bits - 3 * (unsigned)h); /* unequal lengths too */
+        rand_odd_limbs(m[h], n, bits);
+        rand_odd_limbs(a[h], n, bits - 1);
+        rand_odd_limbs(e[h], n, bits - 3 * (unsigned)h); /* unequal lengths too */
         if (cs_mont_init(mt[h], m[h], n))
             return 0;
     }
@@ -146,11 +134,11 @@ static int ct_mul_case(const cs_bn_kernel *k, unsigned bits)
 {
     size_t n = (bits + 63) / 64;
     cs_limb m[CS_BN_MAX_LIMBS], a[CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS], r[CS_BN_MAX_LIMBS];
-    rand_modulus(m, n, bits);
+    rand_odd_limbs(m, n, bits);
     if (cs_mont_init(&mont, m, n))
         return 0;
-    rand_modulus(a, n, bits - 1);
-    rand_modulus(b, n, bits - 1);
+    rand_odd_limbs(a, n, bits - 1);
+    rand_odd_limbs(b, n, bits - 1);
     VALGRIND_MAKE_MEM_UNDEFINED(a, n * sizeof(cs_limb));
     VALGRIND_MAKE_MEM_UNDEFINED(b, n * sizeof(cs_limb));
     k->mont_mul(r, a, b, &mont);

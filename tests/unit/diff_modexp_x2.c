@@ -15,6 +15,7 @@
 #include "shim/controls.h"
 #include "shim/dispatch.h"
 #include "shim/modexp.h"
+#include "support/bnmod_modexp.h"
 #include "support/tap.h"
 
 static cs_ossl api = {.version = "OPENSSL_3.0.0"};
@@ -183,68 +184,50 @@ static void edge_pairs(const char *name)
     BN_free(a), BN_free(b), BN_free(p), BN_free(q);
 }
 
+/* State of the bnmod.txt pair check: the previous odd-modulus block is kept
+ * to pair with the next one of the same size. */
+struct bnmod_pair_check {
+    const char *name;
+    long n, bad;
+    BIGNUM *pa, *pe, *pm, *pw;
+};
+
+/* One ModExp block paired with itself, and with the previous block if the
+ * moduli have the same size, through the x2 entry. */
+static void bnmod_pair_one(BIGNUM *a, BIGNUM *e, BIGNUM *m, BIGNUM *want, void *arg)
+{
+    struct bnmod_pair_check *c = arg;
+    if (!BN_is_odd(m)) {
+        BN_free(want), BN_free(a), BN_free(e), BN_free(m);
+        return;
+    }
+    BIGNUM *r1 = BN_new(), *r2 = BN_new();
+    BN_set_flags(e, BN_FLG_CONSTTIME);
+    int rc = cs_modexp_x2_entry(&api, r1, a, e, m, NULL, r2, a, e, m, NULL, ctx);
+    c->n++;
+    if ((rc != 1 || BN_cmp(r1, want) || BN_cmp(r2, want)) && c->bad++ < 5)
+        tap_diag("%s: bnmod ModExp pair mismatch, %d-bit M", c->name, BN_num_bits(m));
+    if (c->pm && BN_num_bits(c->pm) == BN_num_bits(m)) {
+        rc = cs_modexp_x2_entry(&api, r1, c->pa, c->pe, c->pm, NULL, r2, a, e, m, NULL, ctx);
+        c->n++;
+        if ((rc != 1 || BN_cmp(r1, c->pw) || BN_cmp(r2, want)) && c->bad++ < 5)
+            tap_diag("%s: bnmod mixed pair mismatch", c->name);
+    }
+    BN_free(c->pa), BN_free(c->pe), BN_free(c->pm), BN_free(c->pw);
+    c->pa = a, c->pe = e, c->pm = m, c->pw = want;
+    BN_free(r1), BN_free(r2);
+}
+
 /* Every odd-modulus ModExp block of bnmod.txt, paired with itself and with
  * the previous one of the same size, through the x2 entry. */
 static void bnmod_pairs(const char *name)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/openssl/bnmod.txt", tap_vectors_dir());
-    char *text = tap_read_file(path, NULL);
-    if (!text) {
-        tap_ok(0, "%s: read %s", name, path);
-        return;
-    }
-    BIGNUM *want = NULL, *a = NULL, *e = NULL, *m = NULL, *r1 = BN_new(), *r2 = BN_new();
-    BIGNUM *pa = NULL, *pe = NULL, *pm = NULL, *pw = NULL;
-    long n = 0, bad = 0;
-    int in_block = 0;
-    for (char *line = strtok(text, "\n");; line = strtok(NULL, "\n")) {
-        if (line && line[0] == '#')
-            continue;
-        char key[32];
-        int off = 0;
-        if (line && sscanf(line, "%31s = %n", key, &off) == 1 && off > 0) {
-            char *val = line + off;
-            val[strcspn(val, " \r")] = 0;
-            BIGNUM **slot = !strcmp(key, "ModExp") ? &want : !strcmp(key, "A") ? &a
-                          : !strcmp(key, "E") ? &e : !strcmp(key, "M") ? &m : NULL;
-            if (!strcmp(key, "ModExp"))
-                in_block = 1;
-            else if (!strcmp(key, "ModMul") || !strcmp(key, "ModSqr") || !strcmp(key, "Exp") ||
-                     !strcmp(key, "ModInv") || !strcmp(key, "ModExpMont") || !strcmp(key, "ModSqrt"))
-                in_block = 0;
-            if (slot && in_block)
-                BN_hex2bn(slot, val);
-        }
-        if (in_block && want && a && e && m) {
-            if (BN_is_odd(m)) {
-                BN_set_flags(e, BN_FLG_CONSTTIME);
-                int rc = cs_modexp_x2_entry(&api, r1, a, e, m, NULL, r2, a, e, m, NULL, ctx);
-                n++;
-                if ((rc != 1 || BN_cmp(r1, want) || BN_cmp(r2, want)) && bad++ < 5)
-                    tap_diag("%s: bnmod ModExp pair mismatch, %d-bit M", name, BN_num_bits(m));
-                if (pm && BN_num_bits(pm) == BN_num_bits(m)) {
-                    rc = cs_modexp_x2_entry(&api, r1, pa, pe, pm, NULL, r2, a, e, m, NULL, ctx);
-                    n++;
-                    if ((rc != 1 || BN_cmp(r1, pw) || BN_cmp(r2, want)) && bad++ < 5)
-                        tap_diag("%s: bnmod mixed pair mismatch", name);
-                }
-                BN_free(pa), BN_free(pe), BN_free(pm), BN_free(pw);
-                pa = a, pe = e, pm = m, pw = want;
-            } else {
-                BN_free(want), BN_free(a), BN_free(e), BN_free(m);
-            }
-            want = a = e = m = NULL;
-            in_block = 0;
-        }
-        if (!line)
-            break;
-    }
+    struct bnmod_pair_check c = {name, 0, 0, NULL, NULL, NULL, NULL};
+    long blocks = bnmod_modexp_each(name, bnmod_pair_one, &c);
     ERR_clear_error();
-    tap_ok(n > 0 && bad == 0, "%s: %ld bnmod.txt ModExp pairs", name, n);
-    BN_free(want), BN_free(a), BN_free(e), BN_free(m), BN_free(r1), BN_free(r2);
-    BN_free(pa), BN_free(pe), BN_free(pm), BN_free(pw);
-    free(text);
+    if (blocks >= 0)
+        tap_ok(c.n > 0 && c.bad == 0, "%s: %ld bnmod.txt ModExp pairs", name, c.n);
+    BN_free(c.pa), BN_free(c.pe), BN_free(c.pm), BN_free(c.pw);
 }
 
 int main(int argc, char **argv)

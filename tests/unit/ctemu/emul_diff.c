@@ -14,6 +14,7 @@
 #include "../../../kernels/mldsa/mldsa_backend.h"
 #include "../../../shim/cpu.h"
 #include "../support/tap.h"
+#include "../support/rand_limbs.h"
 #include "emul.h"
 
 /* Native (kernels/mldsa/x86_64/avx2.h, which needs AVX2 flags) and emulated. */
@@ -37,19 +38,6 @@ void ctemu_cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25]);
 
 static cs_mont mont;
 
-/* Random odd number of `bits` bits in n limbs, top bit set. */
-static void rand_odd(cs_limb *m, size_t n, unsigned bits)
-{
-    uint8_t b[CS_BN_MAX_LIMBS * CS_LIMB_BYTES];
-    size_t nb = (bits + 7) / 8;
-    tap_rng_bytes(b, nb);
-    if (bits % 8)
-        b[nb - 1] &= (uint8_t)((1u << (bits % 8)) - 1);
-    b[(bits - 1) / 8] |= (uint8_t)(1u << ((bits - 1) % 8));
-    b[0] |= 1;
-    cs_limbs_from_le_bytes(m, n, b, nb);
-}
-
 /* Native and emulated IFMA on one random modulus of `bits` bits: mont_mul,
  * mont_sqr, secret- and public-exponent exp; returns whether all agree. */
 static int bn_case(unsigned bits, size_t ebits)
@@ -58,12 +46,12 @@ static int bn_case(unsigned bits, size_t ebits)
     size_t n = (bits + 63) / 64, el = (ebits + 63) / 64;
     cs_limb m[CS_BN_MAX_LIMBS], a[CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS];
     cs_limb e[CS_BN_MAX_EXP_BITS / 64], r1[CS_BN_MAX_LIMBS], r2[CS_BN_MAX_LIMBS];
-    rand_odd(m, n, bits);
+    rand_odd_limbs(m, n, bits);
     if (cs_mont_init(&mont, m, n))
         return 0;
-    rand_odd(a, n, bits - 1);
-    rand_odd(b, n, bits - 1);
-    rand_odd(e, el, (unsigned)ebits);
+    rand_odd_limbs(a, n, bits - 1);
+    rand_odd_limbs(b, n, bits - 1);
+    rand_odd_limbs(e, el, (unsigned)ebits);
     int ok = 1;
     nat->mont_mul(r1, a, b, &mont);
     emu->mont_mul(r2, a, b, &mont);
@@ -91,11 +79,11 @@ static int bn_x2_case(unsigned bits)
     if (!nat->exp_x2 || !emu->exp_x2)
         return 0;
     for (int h = 0; h < 2; h++) {
-        rand_odd(m[h], n, bits);
+        rand_odd_limbs(m[h], n, bits);
         if (cs_mont_init(&mt[h], m[h], n))
             return 0;
-        rand_odd(a[h], n, bits - 1);
-        rand_odd(e[h], n, bits);
+        rand_odd_limbs(a[h], n, bits - 1);
+        rand_odd_limbs(e[h], n, bits);
     }
     int rc1 = nat->exp_x2(r1[0], a[0], e[0], bits, &mt[0], r1[1], a[1], e[1], bits, &mt[1]);
     int rc2 = emu->exp_x2(r2[0], a[0], e[0], bits, &mt[0], r2[1], a[1], e[1], bits, &mt[1]);
