@@ -14,32 +14,11 @@
 #include "shim/dispatch.h"
 #include "shim/modexp.h"
 #include "support/bnmod_modexp.h"
+#include "support/diff_common.h"
 #include "support/tap.h"
 
 static cs_ossl api = {.version = "OPENSSL_3.0.0"};
 static BN_CTX *ctx;
-
-static void force_kernel(const char *name)
-{
-    setenv("CRYPTOSHIM_KERNELS", name, 1);
-    cs_controls_load();
-    cs_dispatch_init();
-}
-
-/* A random BIGNUM of exactly `bits` bits drawn from the test RNG. */
-static void rand_bits(BIGNUM *x, int bits, int odd)
-{
-    uint8_t buf[CS_BN_MAX_EXP_BITS / 8 + 8];
-    int bytes = (bits + 7) / 8;
-    tap_rng_bytes(buf, (size_t)bytes);
-    if (bits % 8)
-        buf[0] &= (uint8_t)((1u << (bits % 8)) - 1);
-    if (bits)
-        buf[0] |= (uint8_t)(1u << ((bits - 1) % 8));
-    if (odd && bytes)
-        buf[bytes - 1] |= 1;
-    BN_bin2bn(buf, bytes, x);
-}
 
 /* Compares the shim's entry (kernel forced) with libcrypto on one input.
  * flags: BN_FLG_CONSTTIME on a/p/m (bit 0/1/2), alias r == a (bit 3),

@@ -16,36 +16,11 @@
 #include "shim/dispatch.h"
 #include "shim/modexp.h"
 #include "support/bnmod_modexp.h"
+#include "support/diff_common.h"
 #include "support/tap.h"
 
 static cs_ossl api = {.version = "OPENSSL_3.0.0"};
 static BN_CTX *ctx;
-
-/* Forces one kernel (NULL: the built-in policy). */
-static void force_kernel(const char *name)
-{
-    if (name)
-        setenv("CRYPTOSHIM_KERNELS", name, 1);
-    else
-        unsetenv("CRYPTOSHIM_KERNELS");
-    cs_controls_load();
-    cs_dispatch_init();
-}
-
-/* A random BIGNUM of exactly `bits` bits from the test RNG (odd if asked). */
-static void rand_bits(BIGNUM *x, int bits, int odd)
-{
-    uint8_t buf[CS_BN_MAX_EXP_BITS / 8 + 8];
-    int bytes = (bits + 7) / 8;
-    tap_rng_bytes(buf, (size_t)bytes);
-    if (bits % 8)
-        buf[0] &= (uint8_t)((1u << (bits % 8)) - 1);
-    if (bits)
-        buf[0] |= (uint8_t)(1u << ((bits - 1) % 8));
-    if (odd && bytes)
-        buf[bytes - 1] |= 1;
-    BN_bin2bn(buf, bytes, x);
-}
 
 /* A random number below m from the test RNG. */
 static void rand_below(BIGNUM *x, const BIGNUM *m)

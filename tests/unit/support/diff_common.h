@@ -1,0 +1,44 @@
+/* Helpers shared by the differential tests (shim against libcrypto):
+ * choosing kernels through the shim's own controls, and random BIGNUMs from
+ * the TAP support's seeded generator. Header-only: it needs libcrypto and
+ * the shim's objects, which the support library does not link. */
+#ifndef CRYPTOSHIM_TEST_DIFF_COMMON_H
+#define CRYPTOSHIM_TEST_DIFF_COMMON_H
+
+#include <openssl/bn.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../../../kernels/bn/bn_kernel.h"
+#include "../../../shim/controls.h"
+#include "../../../shim/dispatch.h"
+#include "tap.h"
+
+/* Re-reads the controls and dispatch as if CRYPTOSHIM_KERNELS were `name`
+ * (NULL: unset, so the built-in policy decides). */
+static inline void force_kernel(const char *name)
+{
+    if (name)
+        setenv("CRYPTOSHIM_KERNELS", name, 1);
+    else
+        unsetenv("CRYPTOSHIM_KERNELS");
+    cs_controls_load();
+    cs_dispatch_init();
+}
+
+/* x = a random number of exactly `bits` bits (odd if asked). */
+static inline void rand_bits(BIGNUM *x, int bits, int odd)
+{
+    uint8_t buf[CS_BN_MAX_EXP_BITS / 8 + 8];
+    int bytes = (bits + 7) / 8;
+    tap_rng_bytes(buf, (size_t)bytes);
+    if (bits % 8)
+        buf[0] &= (uint8_t)((1u << (bits % 8)) - 1);
+    if (bits)
+        buf[0] |= (uint8_t)(1u << ((bits - 1) % 8));
+    if (odd && bytes)
+        buf[bytes - 1] |= 1;
+    BN_bin2bn(buf, bytes, x);
+}
+
+#endif
