@@ -5,7 +5,7 @@
 
 #define ROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 
-/* Round constants (shared with keccak_x2.c). */
+/* Round constants (shared by every permutation, mldsa_portable.h). */
 const uint64_t cs_keccak_rc[24] = {
     0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL,
     0x8000000080008000ULL, 0x000000000000808bULL, 0x0000000080000001ULL,

@@ -11,8 +11,6 @@ typedef uint64_t v2 __attribute__((vector_size(16)));
 
 #define ROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 
-extern const uint64_t cs_keccak_rc[24];
-
 static inline v2 ld(const uint64_t *p)
 {
     v2 v;

@@ -8,6 +8,9 @@
 
 #include "mldsa_backend.h"
 
+/* Keccak-f[1600] round constants (keccak.c), for every permutation variant. */
+extern const uint64_t cs_keccak_rc[24];
+
 void cs_keccakf1600_portable(uint64_t s[25]);
 void cs_keccakf1600_x4_portable(uint64_t s[100]);
 void cs_keccakf1600_x4_vec(uint64_t s[100]);

@@ -4,34 +4,8 @@
  * round is the scalar one on vectors. Rotations are shift-or pairs, except
  * by 8 and 56 (byte shuffles). */
 #include "avx2.h"
+#include "keccak_avx2_ops.h"
 
-static const uint64_t KRC[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL,
-    0x8000000080008000ULL, 0x000000000000808bULL, 0x0000000080000001ULL,
-    0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL,
-    0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL,
-    0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL,
-    0x000000000000800aULL, 0x800000008000000aULL, 0x8000000080008081ULL,
-    0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
-
-/* Rotate each 64-bit lane left by n (a compile-time constant). */
-static inline __attribute__((always_inline)) __m256i rol(__m256i x, int n)
-{
-    if (n == 8)
-        return _mm256_shuffle_epi8(x, _mm256_set_epi8(14, 13, 12, 11, 10, 9, 8, 15, 6, 5, 4, 3,
-                                                      2, 1, 0, 7, 14, 13, 12, 11, 10, 9, 8, 15,
-                                                      6, 5, 4, 3, 2, 1, 0, 7));
-    if (n == 56)
-        return _mm256_shuffle_epi8(x, _mm256_set_epi8(8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5,
-                                                      4, 3, 2, 1, 8, 15, 14, 13, 12, 11, 10, 9,
-                                                      0, 7, 6, 5, 4, 3, 2, 1));
-    return _mm256_or_si256(_mm256_slli_epi64(x, n), _mm256_srli_epi64(x, 64 - n));
-}
-
-#define XOR(a, b) _mm256_xor_si256(a, b)
-#define ANDN(a, b) _mm256_andnot_si256(a, b) /* ~a & b */
 #define ROL(x, n) rol(x, n)
 #define X5(a, b, c, d, e) XOR(XOR(XOR(a, b), XOR(c, d)), e)
 
@@ -117,7 +91,7 @@ void cs_keccakf1600_x4_avx2(uint64_t s[100])
         a22 = XOR(b22, ANDN(b23, b24));
         a23 = XOR(b23, ANDN(b24, b20));
         a24 = XOR(b24, ANDN(b20, b21));
-        a0 = XOR(a0, _mm256_set1_epi64x((long long)KRC[i]));
+        a0 = XOR(a0, _mm256_set1_epi64x((long long)cs_keccak_rc[i]));
     }
     _mm256_storeu_si256(v + 0, a0), _mm256_storeu_si256(v + 1, a1);
     _mm256_storeu_si256(v + 2, a2), _mm256_storeu_si256(v + 3, a3);

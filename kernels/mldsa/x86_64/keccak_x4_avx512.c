@@ -5,17 +5,7 @@
  * cs_keccakf1600_x4_avx2; used by the "avx512" table only on CPUs with
  * AVX-512F/VL and ZMM state enabled. */
 #include "avx2.h"
-
-static const uint64_t KRC[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL,
-    0x8000000080008000ULL, 0x000000000000808bULL, 0x0000000080000001ULL,
-    0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL,
-    0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL,
-    0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL,
-    0x000000000000800aULL, 0x800000008000000aULL, 0x8000000080008081ULL,
-    0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
+#include "../mldsa_portable.h"
 
 /* 0x96: a ^ b ^ c; 0xD2: a ^ (~b & c). */
 #define XOR(a, b) _mm256_xor_si256(a, b)
@@ -106,7 +96,7 @@ void cs_keccakf1600_x4_avx512(uint64_t s[100])
         a22 = CHI(b22, b23, b24);
         a23 = CHI(b23, b24, b20);
         a24 = CHI(b24, b20, b21);
-        a0 = XOR(a0, _mm256_set1_epi64x((long long)KRC[i]));
+        a0 = XOR(a0, _mm256_set1_epi64x((long long)cs_keccak_rc[i]));
     }
     _mm256_storeu_si256(v + 0, a0), _mm256_storeu_si256(v + 1, a1);
     _mm256_storeu_si256(v + 2, a2), _mm256_storeu_si256(v + 3, a3);

@@ -7,34 +7,8 @@
  * b[y + 5((2x + 3y) mod 5)] = rot(a[x + 5y] ^ d[x], rho[x + 5y]),
  * a = b ^ (~b[x+1] & b[x+2]), vector and scalar statements alternating. */
 #include "avx2.h"
+#include "keccak_avx2_ops.h"
 
-static const uint64_t KRC[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL,
-    0x8000000080008000ULL, 0x000000000000808bULL, 0x0000000080000001ULL,
-    0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL,
-    0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL,
-    0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL,
-    0x000000000000800aULL, 0x800000008000000aULL, 0x8000000080008081ULL,
-    0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
-
-/* Rotate each 64-bit lane left by n (a compile-time constant). */
-static inline __attribute__((always_inline)) __m256i rol(__m256i x, int n)
-{
-    if (n == 8)
-        return _mm256_shuffle_epi8(x, _mm256_set_epi8(14, 13, 12, 11, 10, 9, 8, 15, 6, 5, 4, 3,
-                                                      2, 1, 0, 7, 14, 13, 12, 11, 10, 9, 8, 15,
-                                                      6, 5, 4, 3, 2, 1, 0, 7));
-    if (n == 56)
-        return _mm256_shuffle_epi8(x, _mm256_set_epi8(8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5,
-                                                      4, 3, 2, 1, 8, 15, 14, 13, 12, 11, 10, 9,
-                                                      0, 7, 6, 5, 4, 3, 2, 1));
-    return _mm256_or_si256(_mm256_slli_epi64(x, n), _mm256_srli_epi64(x, 64 - n));
-}
-
-#define XOR(a, b) _mm256_xor_si256(a, b)
-#define ANDN(a, b) _mm256_andnot_si256(a, b) /* ~a & b */
 #define X5(a, b, c, d, e) XOR(XOR(XOR(a, b), XOR(c, d)), e)
 #define ROL64(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 
@@ -214,8 +188,8 @@ void cs_keccakf1600_x4x1_avx2(uint64_t s4[100], uint64_t s1[25])
         sa23 = (sb23 ^ (~sb24 & sb20));
         va24 = XOR(vb24, ANDN(vb20, vb21));
         sa24 = (sb24 ^ (~sb20 & sb21));
-        va0 = XOR(va0, _mm256_set1_epi64x((long long)KRC[i]));
-        sa0 ^= KRC[i];
+        va0 = XOR(va0, _mm256_set1_epi64x((long long)cs_keccak_rc[i]));
+        sa0 ^= cs_keccak_rc[i];
     }
     _mm256_storeu_si256(v + 0, va0);
     _mm256_storeu_si256(v + 1, va1);

@@ -5,24 +5,8 @@
  * spills). Used by ExpandA/ExpandS/ExpandMask of the "avx512" table
  * (expand_avx512.c). */
 #include "avx2.h"
+#include "keccak_avx512_ops.h"
 
-static const uint64_t KRC[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL,
-    0x8000000080008000ULL, 0x000000000000808bULL, 0x0000000080000001ULL,
-    0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL,
-    0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL,
-    0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL,
-    0x000000000000800aULL, 0x800000008000000aULL, 0x8000000080008081ULL,
-    0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
-
-/* 0x96: a ^ b ^ c; 0xD2: a ^ (~b & c). */
-#define XOR(a, b) _mm512_xor_si512(a, b)
-#define XOR3(a, b, c) _mm512_ternarylogic_epi64(a, b, c, 0x96)
-#define CHI(a, b, c) _mm512_ternarylogic_epi64(a, b, c, 0xD2)
-#define ROL(x, n) _mm512_rol_epi64(x, n)
-#define X5(a, b, c, d, e) XOR3(XOR3(a, b, c), d, e)
 
 /* Round body as in keccak_x4_avx512.c, on eight lanes per register. */
 void cs_keccakf1600_x8_avx512(uint64_t s[200])
@@ -104,7 +88,7 @@ void cs_keccakf1600_x8_avx512(uint64_t s[200])
         a22 = CHI(b22, b23, b24);
         a23 = CHI(b23, b24, b20);
         a24 = CHI(b24, b20, b21);
-        a0 = XOR(a0, _mm512_set1_epi64((long long)KRC[i]));
+        a0 = XOR(a0, _mm512_set1_epi64((long long)cs_keccak_rc[i]));
     }
     _mm512_storeu_si512(v + 0, a0), _mm512_storeu_si512(v + 1, a1);
     _mm512_storeu_si512(v + 2, a2), _mm512_storeu_si512(v + 3, a3);
