@@ -207,6 +207,26 @@ int cs_dispatch_bn_x2(unsigned bits, const cs_bn_kernel **k)
     return 0;
 }
 
+const cs_bn_kernel *cs_dispatch_bn2(unsigned bits)
+{
+    if (cs_disabled() || bits < CS_BN_MIN_BITS || bits > CS_BN_MAX_BITS)
+        return NULL;
+    if (cs_kernels_forced()) {
+        const cs_bn_kernel *f = forced_bn(bits);
+        return f && f->exp2 ? f : NULL;
+    }
+    for (unsigned i = 0; i < nrules; i++) {
+        const struct resolved_rule *r = &rules[i];
+        if (!r->usable || bits < r->min_bits || bits > r->max_bits || strcmp(r->op, CS_OP_MOD_EXP2))
+            continue;
+        if (r->kernel && (bits < r->kernel->min_bits || bits > r->kernel->max_bits ||
+                          !r->kernel->exp2))
+            continue;
+        return r->kernel;
+    }
+    return NULL;
+}
+
 const cs_mldsa_impl *cs_dispatch_mldsa(int ps)
 {
     const cs_mldsa_impl *best = NULL;

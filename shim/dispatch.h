@@ -12,6 +12,7 @@
 #define CS_OP_MOD_EXP "mod_exp"
 #define CS_OP_MOD_EXP_CT "mod_exp_consttime"
 #define CS_OP_MOD_EXP_CT_X2 "mod_exp_consttime_x2" /* paired: RSA CRT halves */
+#define CS_OP_MOD_EXP2 "mod_exp2" /* a1^p1 * a2^p2, public: DSA verification */
 #define CS_OP_MLDSA_KEYGEN "mldsa_keygen"
 #define CS_OP_MLDSA_SIGN "mldsa_sign"
 #define CS_OP_MLDSA_VERIFY "mldsa_verify"
@@ -47,6 +48,12 @@ const cs_bn_kernel *cs_dispatch_bn(int consttime, unsigned bits);
  * a paired entry, decides; 0 (and *k = NULL) when none does, and each half
  * then goes by the mod_exp_consttime rules. */
 int cs_dispatch_bn_x2(unsigned bits, const cs_bn_kernel **k);
+
+/* Kernel for a simultaneous exponentiation a1^p1 * a2^p2 mod m (public
+ * exponents) with a `bits`-bit modulus: by the CS_OP_MOD_EXP2 rules, or under
+ * CRYPTOSHIM_KERNELS the forced kernel if it has an exp2 entry; NULL passes
+ * the call to libcrypto. */
+const cs_bn_kernel *cs_dispatch_bn2(unsigned bits);
 
 /* Whether a kernel can run here (CPU features, CRYPTOSHIM_KERNELS). */
 int cs_bn_kernel_usable(const cs_bn_kernel *k);

@@ -22,6 +22,7 @@ int cs_ossl_resolve_from(cs_ossl *api, void *h)
     t.mod_exp_mont = (cs_mod_exp_fn)sym(h, api, "BN_mod_exp_mont");
     t.mod_exp_mont_consttime = (cs_mod_exp_fn)sym(h, api, "BN_mod_exp_mont_consttime");
     t.mod_exp_mont_consttime_x2 = (cs_mod_exp_x2_fn)sym(h, api, "BN_mod_exp_mont_consttime_x2");
+    t.mod_exp2_mont = (cs_mod_exp2_fn)sym(h, api, "BN_mod_exp2_mont");
     *(void **)&t.num_bits = sym(h, api, "BN_num_bits");
     *(void **)&t.is_odd = sym(h, api, "BN_is_odd");
     *(void **)&t.is_negative = sym(h, api, "BN_is_negative");

@@ -11,6 +11,9 @@ typedef int (*cs_mod_exp_x2_fn)(BIGNUM *rr1, const BIGNUM *a1, const BIGNUM *p1,
                                 const BIGNUM *m1, BN_MONT_CTX *in_mont1, BIGNUM *rr2,
                                 const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m2,
                                 BN_MONT_CTX *in_mont2, BN_CTX *ctx);
+typedef int (*cs_mod_exp2_fn)(BIGNUM *rr, const BIGNUM *a1, const BIGNUM *p1, const BIGNUM *a2,
+                              const BIGNUM *p2, const BIGNUM *m, BN_CTX *ctx,
+                              BN_MONT_CTX *in_mont);
 
 typedef struct cs_ossl {
     const char *version; /* symbol version node, "OPENSSL_3.0.0" */
@@ -18,6 +21,7 @@ typedef struct cs_ossl {
     cs_mod_exp_fn mod_exp_mont;
     cs_mod_exp_fn mod_exp_mont_consttime;
     cs_mod_exp_x2_fn mod_exp_mont_consttime_x2; /* may be NULL (older ABI) */
+    cs_mod_exp2_fn mod_exp2_mont; /* may be NULL */
     int (*num_bits)(const BIGNUM *a);
     int (*is_odd)(const BIGNUM *a);
     int (*is_negative)(const BIGNUM *a);

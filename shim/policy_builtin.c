@@ -86,6 +86,9 @@ const cs_policy_rule cs_policy_builtin[] = {
     {"mod_exp_consttime", 1025, 4096, "x86_64-ifma", ""},
     {"mod_exp_consttime", 1025, 4096, "x86_64-fma", "adx"},
     {"mod_exp_consttime", 0, 16384, "libcrypto", ""},
+    {"mod_exp2", 512, 4096, "x86_64-ifma", ""},
+    {"mod_exp2", 1025, 4096, "x86_64-fma", "adx"},
+    {"mod_exp2", 0, 16384, "libcrypto", ""},
 #else
 #if defined(__sparc__) && !defined(__arch64__)
     /* 32-bit SPARC: a v8 CPU (MULDIV) gets the umul kernel, which replaces

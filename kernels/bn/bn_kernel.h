@@ -72,6 +72,13 @@ typedef struct cs_bn_kernel {
     int (*exp_x2)(cs_limb *r0, const cs_limb *a0, const cs_limb *e0, size_t ebits0,
                   const cs_mont *mont0, cs_limb *r1, const cs_limb *a1, const cs_limb *e1,
                   size_t ebits1, const cs_mont *mont1);
+    /* Optional (NULL when absent): r = a0^e0 * a1^e1 mod m for a0, a1 < m
+     * (ordinary form) and one modulus, both exponents public (DSA
+     * verification), each given as exp's e with its own bit count (0 allowed:
+     * that factor is 1). Variable time. Returns 0, or -1 if the kernel cannot
+     * serve the input. */
+    int (*exp2)(cs_limb *r, const cs_limb *a0, const cs_limb *e0, size_t ebits0,
+                const cs_limb *a1, const cs_limb *e1, size_t ebits1, const cs_mont *mont);
 } cs_bn_kernel;
 
 /* The kernels built into this library, NULL-terminated; portable first. */

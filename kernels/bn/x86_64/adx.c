@@ -61,6 +61,18 @@ static int adx_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
     return xv_exp(&c, r, a, e, ebits, consttime);
 }
 
+/* Kernel entry: r = a0^e0 * a1^e1 mod m (public exponents) over the shared
+ * interleaved ladder with 64-bit digits. */
+static int adx_exp2(cs_limb *r, const cs_limb *a0, const cs_limb *e0, size_t ebits0,
+                    const cs_limb *a1, const cs_limb *e1, size_t ebits1, const cs_mont *mont)
+{
+    xv_ctx c;
+    if (ebits0 > CS_BN_MAX_EXP_BITS || ebits1 > CS_BN_MAX_EXP_BITS ||
+        mont->bits > SCALAR_MAX_BITS || xv_setup(&c, mont, 64, adx_amm, adx_amm))
+        return -1;
+    return xv_exp2(&c, r, a0, e0, ebits0, a1, e1, ebits1);
+}
+
 const cs_bn_kernel cs_bn_x86_adx = {
     .name = "x86_64-adx",
     .cpu_features = CS_CPU_BMI2 | CS_CPU_ADX,
@@ -69,4 +81,5 @@ const cs_bn_kernel cs_bn_x86_adx = {
     .mont_mul = adx_mont_mul,
     .mont_sqr = adx_mont_sqr,
     .exp = adx_exp,
+    .exp2 = adx_exp2,
 };

@@ -96,6 +96,7 @@ static int setup(xv_ctx *c, const cs_mont *mont)
 }
 
 XV_KERNEL_ENTRIES(avx2, setup)
+XV_KERNEL_EXP2(avx2, setup)
 
 const cs_bn_kernel cs_bn_x86_avx2 = {
     .name = "x86_64-avx2",
@@ -105,4 +106,5 @@ const cs_bn_kernel cs_bn_x86_avx2 = {
     .mont_mul = avx2_mont_mul,
     .mont_sqr = avx2_mont_sqr,
     .exp = avx2_exp,
+    .exp2 = avx2_exp2,
 };

@@ -316,6 +316,7 @@ static int setup(xv_ctx *c, const cs_mont *mont)
 }
 
 XV_KERNEL_ENTRIES(fma, setup)
+XV_KERNEL_EXP2(fma, setup)
 
 const cs_bn_kernel cs_bn_x86_fma = {
     .name = "x86_64-fma",
@@ -325,4 +326,5 @@ const cs_bn_kernel cs_bn_x86_fma = {
     .mont_mul = fma_mont_mul,
     .mont_sqr = fma_mont_sqr,
     .exp = fma_exp,
+    .exp2 = fma_exp2,
 };

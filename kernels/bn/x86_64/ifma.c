@@ -195,6 +195,7 @@ static int setup(xv_ctx *c, const cs_mont *mont)
 }
 
 XV_KERNEL_ENTRIES(ifma, setup)
+XV_KERNEL_EXP2(ifma, setup)
 
 const cs_bn_kernel cs_bn_x86_ifma = {
     .name = "x86_64-ifma",
@@ -204,5 +205,6 @@ const cs_bn_kernel cs_bn_x86_ifma = {
     .mont_mul = ifma_mont_mul,
     .mont_sqr = ifma_mont_sqr,
     .exp = ifma_exp,
+    .exp2 = ifma_exp2,
     .exp_x2 = cs_ifma_exp_x2,
 };

@@ -58,6 +58,15 @@ void xv_from_digits_mod(const xv_ctx *c, cs_limb *r, const uint64_t *d);
 void xv_mont_mul(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *b);
 int xv_exp(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *e,
            size_t ebits, int consttime);
+/* cs_bn_kernel.exp2 on a context: r = a0^e0 * a1^e1 mod m, public
+ * exponents, interleaved sliding windows over one squaring chain. */
+int xv_exp2(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_limb *e0, size_t ebits0,
+            const cs_limb *a1, const cs_limb *e1, size_t ebits1);
+/* As xv_exp2 with the windows given (1..7 bits each; capped to fit the
+ * table), for measuring which sizes pay. */
+int xv_exp2_windows(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_limb *e0,
+                    size_t ebits0, const cs_limb *a1, const cs_limb *e1, size_t ebits1,
+                    unsigned w0, unsigned w1);
 
 /* Defines a vector kernel's three cs_bn_kernel entry points, PREFIX_mont_mul,
  * PREFIX_mont_sqr and PREFIX_exp, on top of its SETUP function (which fills
@@ -81,6 +90,19 @@ int xv_exp(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *e,
         if (ebits > CS_BN_MAX_EXP_BITS || SETUP(&c, mont))                              \
             return -1;                                                                  \
         return xv_exp(&c, r, a, e, ebits, consttime);                                   \
+    }
+
+/* Defines PREFIX_exp2, a vector kernel's cs_bn_kernel.exp2 entry, on top of
+ * its SETUP function (as XV_KERNEL_ENTRIES). */
+#define XV_KERNEL_EXP2(PREFIX, SETUP)                                                    \
+    static int PREFIX##_exp2(cs_limb *r, const cs_limb *a0, const cs_limb *e0,           \
+                             size_t ebits0, const cs_limb *a1, const cs_limb *e1,        \
+                             size_t ebits1, const cs_mont *mont)                         \
+    {                                                                                    \
+        xv_ctx c;                                                                        \
+        if (ebits0 > CS_BN_MAX_EXP_BITS || ebits1 > CS_BN_MAX_EXP_BITS || SETUP(&c, mont)) \
+            return -1;                                                                   \
+        return xv_exp2(&c, r, a0, e0, ebits0, a1, e1, ebits1);                           \
     }
 
 #endif

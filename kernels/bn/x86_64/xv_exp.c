@@ -301,3 +301,113 @@ int xv_exp(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *e,
     final_sub(r, c->mont->m, n);
     return 0;
 }
+
+/* One exponent of a simultaneous exponentiation: its odd-power table and
+ * the window being consumed (v = 0: none pending). */
+struct exp2_arm {
+    const cs_limb *e;
+    size_t ebits;
+    unsigned w;
+    const uint64_t *tab; /* a^1, a^3, ..., a^(2^w - 1) in Montgomery form */
+    size_t low;          /* lowest bit of the pending window */
+    unsigned v;          /* its value (odd), 0 when none is pending */
+};
+
+/* Window bits for one public exponent of xv_exp2: its table costs 2^(w-1)
+ * multiplications, each window one. */
+static unsigned exp2_window(size_t ebits)
+{
+    return ebits > 671 ? 6 : ebits > 239 ? 5 : ebits > 79 ? 4 : ebits > 23 ? 3 : 1;
+}
+
+/* Fills tab with am^1, am^3, ..., am^(2*entries - 1) (Montgomery form). */
+static void odd_powers(const xv_ctx *c, uint64_t *tab, const uint64_t *am, size_t entries)
+{
+    size_t K = c->K;
+    uint64_t a2[XV_MAXK] __attribute__((aligned(32)));
+    memcpy(tab, am, K * 8);
+    if (entries > 1)
+        c->asqr(a2, am, am, c);
+    for (size_t j = 1; j < entries; j++)
+        c->amm(tab + j * K, tab + (j - 1) * K, a2, c);
+}
+
+/* At bit b of the shared scan: opens arm x's next window if one starts at b
+ * (bits b down to the lowest set bit within x->w), and returns the table
+ * entry to multiply by when the pending window ends at b, else NULL. */
+static const uint64_t *exp2_step(struct exp2_arm *x, size_t b, size_t K)
+{
+    if (!x->v && b < x->ebits && bit(x->e, b)) {
+        size_t j = b + 1 >= x->w ? b + 1 - x->w : 0;
+        while (!bit(x->e, j))
+            j++;
+        unsigned v = 0;
+        for (size_t k = b + 1; k-- > j;)
+            v = (v << 1) | (unsigned)bit(x->e, k);
+        x->low = j;
+        x->v = v;
+    }
+    if (!x->v || x->low != b)
+        return NULL;
+    const uint64_t *t = x->tab + (x->v >> 1) * K;
+    x->v = 0;
+    return t;
+}
+
+/* See xv.h. */
+int xv_exp2_windows(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_limb *e0,
+                    size_t ebits0, const cs_limb *a1, const cs_limb *e1, size_t ebits1,
+                    unsigned w0, unsigned w1)
+{
+    size_t n = c->mont->n, K = c->K;
+    uint64_t tab[XV_TABLE_DIGITS] __attribute__((aligned(32)));
+    uint64_t am[XV_MAXK] __attribute__((aligned(32)));
+    uint64_t acc[XV_MAXK] __attribute__((aligned(32)));
+    w0 = w0 < 1 ? 1 : w0 > 7 ? 7 : w0;
+    w1 = w1 < 1 ? 1 : w1 > 7 ? 7 : w1;
+    /* Both tables share the buffer: shrink the larger window until they fit. */
+    while ((((size_t)1 << (w0 - 1)) + ((size_t)1 << (w1 - 1))) * K > XV_TABLE_DIGITS) {
+        if (w0 >= w1)
+            w0--;
+        else
+            w1--;
+    } /* ends by w0 = w1 = 1 at the latest: 2 * XV_MAXK entries fit */
+    struct exp2_arm arm[2] = {{e0, ebits0, w0, tab, 0, 0},
+                              {e1, ebits1, w1, tab + ((size_t)1 << (w0 - 1)) * K, 0, 0}};
+    const cs_limb *base[2] = {a0, a1};
+    for (int i = 0; i < 2; i++) {
+        if (!arm[i].ebits)
+            continue; /* factor 1: no table */
+        to_digits(c, am, base[i], n);
+        c->amm(am, am, c->rr, c); /* a R' mod m */
+        odd_powers(c, (uint64_t *)arm[i].tab, am, (size_t)1 << (arm[i].w - 1));
+    }
+    int started = 0;
+    for (size_t b = ebits0 > ebits1 ? ebits0 : ebits1; b-- > 0;) {
+        if (started)
+            c->asqr(acc, acc, acc, c);
+        for (int i = 0; i < 2; i++) {
+            const uint64_t *t = exp2_step(&arm[i], b, K);
+            if (t && started)
+                c->amm(acc, acc, t, c);
+            else if (t) {
+                memcpy(acc, t, K * 8);
+                started = 1;
+            }
+        }
+    }
+    if (!started)
+        c->amm(acc, c->rr, c->one, c); /* both exponents zero: R' mod m */
+    c->amm(acc, acc, c->one, c);        /* out of Montgomery form: <= m */
+    from_digits(c, r, n, acc);
+    final_sub(r, c->mont->m, n);
+    return 0;
+}
+
+/* See xv.h: windows by exponent length. */
+int xv_exp2(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_limb *e0, size_t ebits0,
+            const cs_limb *a1, const cs_limb *e1, size_t ebits1)
+{
+    return xv_exp2_windows(c, r, a0, e0, ebits0, a1, e1, ebits1, exp2_window(ebits0),
+                           exp2_window(ebits1));
+}
