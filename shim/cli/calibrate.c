@@ -33,7 +33,8 @@ struct ecase {
     int ebits;
     int e65537;
     int pair; /* BN_mod_exp_mont_consttime_x2 against 1: two kernel calls, 2: a
-               * kernel's paired exponentiation (kernels without one sit out) */
+               * kernel's paired exponentiation (kernels without one sit out);
+               * 3: BN_mod_exp2_mont against a kernel's exp2 entry */
 };
 
 #define NCASES 4
@@ -46,6 +47,11 @@ static const struct ecase public_cases[NCASES] = {{"e=65537", 17, 1, 0}, {"full"
 static const struct ecase secret_cases[NCASES] = {
     {"full", 0, 0, 0}, {"256-bit", 256, 0, 0}, {"pair", 0, 0, 1}, {"pair-x2", 0, 0, 2}};
 #define PAIR_X2_CASE 3
+/* DSA verification: a1^p1 * a2^p2 mod m, both exponents public and of the
+ * given length (DSA's q: 160 to 256 bits), decides the mod_exp2 rules. */
+#define EXP2_CASES 3
+static const struct ecase exp2_cases[EXP2_CASES] = {
+    {"160-bit", 160, 0, 3}, {"256-bit", 256, 0, 3}, {"full", 0, 0, 3}};
 
 struct cand {
     const cs_bn_kernel *k; /* NULL: libcrypto */
@@ -61,7 +67,8 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Second operand set for the paired case (ct == 2 below). */
+/* Second operand set for the paired cases (ct >= 2 below); for exp2 its
+ * base is below the first set's modulus. */
 static struct {
     BIGNUM *r, *a, *p, *m;
     BN_MONT_CTX *mont;
@@ -70,7 +77,7 @@ static struct {
 /* CPU seconds per operation of one candidate over a batch of calls lasting
  * about `secs` (at least one call); 0 when the call failed. ct: 0 public,
  * 1 secret, 2 the paired secret call as two kernel calls, 3 through the
- * kernel's paired entry. */
+ * kernel's paired entry, 4 a simultaneous exponentiation (BN_mod_exp2_mont). */
 static double batch(cs_ossl *api, const cs_bn_kernel *k, int ct, BIGNUM *r, BIGNUM *a,
                     BIGNUM *p, BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *mont, double secs)
 {
@@ -78,7 +85,10 @@ static double batch(cs_ossl *api, const cs_bn_kernel *k, int ct, BIGNUM *r, BIGN
     double t0 = cpu_now(), t;
     do {
         int ok;
-        if (ct == 3 && k)
+        if (ct == 4)
+            ok = k ? cs_modexp2_with(api, k, r, a, p, x2.a, x2.p, m, ctx) == 1
+                   : BN_mod_exp2_mont(r, a, p, x2.a, x2.p, m, ctx, mont);
+        else if (ct == 3 && k)
             ok = cs_modexp_x2_with(api, k, r, a, p, m, x2.r, x2.a, x2.p, x2.m, ctx) == 1;
         else if (ct >= 2)
             ok = k ? cs_modexp_with(api, k, 1, r, a, p, m, ctx) == 1 &&
@@ -133,16 +143,24 @@ static int measure(cs_ossl *api, struct cand *cands, int ncand, int ct, unsigned
              cli_random_operands(x2.m, x2.a, x2.p, (int)bits, (int)bits) &&
              BN_MONT_CTX_set(x2.mont, x2.m, ctx);
     }
-    if (ok && ct)
+    if (ct == 4) /* a second public exponent and a base below m */
+        ok = ok && BN_rand_range(x2.a, m) &&
+             BN_rand(x2.p, ec->ebits ? ec->ebits : (int)bits, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ANY);
+    if (ok && ct && ct < 4)
         BN_set_flags(p, BN_FLG_CONSTTIME);
     /* Every candidate must give libcrypto's answer before it is timed. */
     BIGNUM *check2 = BN_new();
-    ok = ok && check2 && BN_mod_exp_mont(check, a, p, m, ctx, mont) &&
-         (ct < 3 || BN_mod_exp_mont(check2, x2.a, x2.p, x2.m, ctx, x2.mont));
+    ok = ok && check2 &&
+         (ct == 4 ? BN_mod_exp2_mont(check, a, p, x2.a, x2.p, m, ctx, mont)
+                  : BN_mod_exp_mont(check, a, p, m, ctx, mont) &&
+                        (ct < 3 || BN_mod_exp_mont(check2, x2.a, x2.p, x2.m, ctx, x2.mont)));
     for (int i = 0; ok && i < ncand; i++) {
         med[i] = 0;
         const cs_bn_kernel *k = cands[i].k;
-        if (k && ct == 3 &&
+        if (k && ct == 4 &&
+            (cs_modexp2_with(api, k, r, a, p, x2.a, x2.p, m, ctx) != 1 || BN_cmp(r, check) != 0))
+            cands[i].k = NULL, med[i] = -1; /* no exp2 entry, or wrong: sits out */
+        else if (k && ct == 3 &&
             (cs_modexp_x2_with(api, k, r, a, p, m, x2.r, x2.a, x2.p, x2.m, ctx) != 1 ||
              BN_cmp(r, check) != 0 || BN_cmp(x2.r, check2) != 0))
             cands[i].k = NULL, med[i] = -1; /* no paired entry, or wrong: sits out */
@@ -259,14 +277,17 @@ int cli_calibrate(int argc, char **argv)
                  "# operation; a kernel is chosen only if %.0f%% faster than libcrypto in\n"
                  "# every case. pair: two full-length secret exps (RSA CRT), two kernel\n"
                  "# calls against libcrypto's BN_mod_exp_mont_consttime_x2; pair-x2: the\n"
-                 "# kernel's paired entry against the same (decides %s).\n",
-            ROUNDS, (MARGIN - 1) * 100, CS_OP_MOD_EXP_CT_X2);
+                 "# kernel's paired entry against the same (decides %s).\n"
+                 "# %s: a1^p1 * a2^p2 (DSA verify), exp2 entries against\n"
+                 "# BN_mod_exp2_mont.\n",
+            ROUNDS, (MARGIN - 1) * 100, CS_OP_MOD_EXP_CT_X2, CS_OP_MOD_EXP2);
 
     int status = 0;
-    for (int ct = 0; ct < 2; ct++) {
-        const char *op = ct ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP;
-        const struct ecase *cases = ct ? secret_cases : public_cases;
-        int ncases = ct ? 4 : 2;
+    /* ct 2: mod_exp2, public exponents, kernels with an exp2 entry. */
+    for (int ct = 0; ct < 3; ct++) {
+        const char *op = ct == 2 ? CS_OP_MOD_EXP2 : ct ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP;
+        const struct ecase *cases = ct == 2 ? exp2_cases : ct ? secret_cases : public_cases;
+        int ncases = ct == 2 ? EXP2_CASES : ct ? 4 : 2;
         unsigned lo = 0;
         for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++) {
             unsigned bits = classes[c];
@@ -280,7 +301,8 @@ int cli_calibrate(int argc, char **argv)
             memset(cands, 0, sizeof cands);
             cands[ncand++].k = NULL;
             for (const cs_bn_kernel *const *k = cs_bn_kernels; *k && ncand < MAX_CAND; k++)
-                if (cs_bn_kernel_usable(*k) && bits >= (*k)->min_bits && bits <= (*k)->max_bits)
+                if (cs_bn_kernel_usable(*k) && bits >= (*k)->min_bits && bits <= (*k)->max_bits &&
+                    (ct != 2 || (*k)->exp2))
                     cands[ncand++].k = *k;
             const cs_bn_kernel *names[MAX_CAND];
             for (int i = 0; i < ncand; i++)
@@ -303,14 +325,14 @@ int cli_calibrate(int argc, char **argv)
                  * characters and files of under 8 KiB. */
                 fprintf(out, "# %s %u %s:", op, bits, cases[e].label);
                 for (int i = 0; i < ncand; i++) {
-                    if (e == PAIR_X2_CASE && i && med[i] <= 0)
-                        continue; /* no paired entry */
+                    if ((ct == 2 || e == PAIR_X2_CASE) && i && med[i] <= 0)
+                        continue; /* no paired (or exp2) entry */
                     const char *name = names[i] ? names[i]->name : "libcrypto";
                     if (!strncmp(name, "x86_64-", 7))
                         name += 7;
                     fprintf(out, " %s %.*f", name, med[i] < 1e-4 ? 1 : 0, med[i] * 1e6);
                     double ratio = med[i] > 0 ? med[0] / med[i] : 0;
-                    if (e == PAIR_X2_CASE)
+                    if (ct == 1 && e == PAIR_X2_CASE)
                         x2_ratio[i] = ratio; /* its own rule, below */
                     else if (ratio < worst[i])
                         worst[i] = ratio;
@@ -326,7 +348,7 @@ int cli_calibrate(int argc, char **argv)
                         names[best]->name, worst[best]);
             fprintf(out, "%s %u %u libcrypto\n", op, lo + 1, bits);
             int best2 = 0;
-            for (int i = 1; ct && i < ncand; i++)
+            for (int i = 1; ct == 1 && i < ncand; i++)
                 if (x2_ratio[i] >= MARGIN && (best2 == 0 || x2_ratio[i] > x2_ratio[best2]))
                     best2 = i;
             /* No x2 rule where no paired entry wins: pairs then go by the

@@ -62,6 +62,13 @@ static void print_dispatch(void)
         printf(" %10s", k ? (decided ? k->name : "2 calls") : "libcrypto");
     }
     printf("\n");
+    /* a1^p1 * a2^p2 with public exponents (DSA verification). */
+    printf("  %-20s", CS_OP_MOD_EXP2);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const cs_bn_kernel *k = cs_dispatch_bn2(sizes[i]);
+        printf(" %10s", k ? k->name : "libcrypto");
+    }
+    printf("\n");
     static const int sets[] = {44, 65, 87};
     for (size_t i = 0; i < 3; i++) {
         const cs_mldsa_impl *impl = cs_dispatch_mldsa(sets[i]);

@@ -18,6 +18,7 @@ setup() {
     [ "$bad" -eq 0 ]
     grep -q '^mod_exp 8193 16384 libcrypto' policy.txt
     grep -q '^mod_exp_consttime 8193 16384 libcrypto' policy.txt
+    grep -q '^mod_exp2 8193 16384 libcrypto' policy.txt
     [ "$(wc -c <policy.txt)" -lt 8192 ]
     run env CRYPTOSHIM_POLICY="$PWD/policy.txt" "$CLI" info
     [ "$status" -eq 0 ]
