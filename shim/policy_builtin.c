@@ -86,8 +86,35 @@ const cs_policy_rule cs_policy_builtin[] = {
     {"mod_exp_consttime", 1025, 4096, "x86_64-ifma", ""},
     {"mod_exp_consttime", 1025, 4096, "x86_64-fma", "adx"},
     {"mod_exp_consttime", 0, 16384, "libcrypto", ""},
-    {"mod_exp2", 512, 4096, "x86_64-ifma", ""},
-    {"mod_exp2", 1025, 4096, "x86_64-fma", "adx"},
+    /* mod_exp2: a1^p1 * a2^p2 mod m with public exponents (BN_mod_exp2_mont,
+     * DSA verification), the kernels' exp2 entry (xv_exp2: one squaring
+     * chain, a sliding window per exponent) against libcrypto's function.
+     * `calibrate -t 0.5`, 2026-11-30 14:01 UTC, load 1.7-1.9, microseconds
+     * of thread CPU time, exponents of 160 bits | 256 bits | full length:
+     *   1024  libcrypto 55.7 / 84.8 / 309   ifma 28.4 / 42.6 / 151
+     *   1536  libcrypto 117 / 178 / 938     ifma 58.3 / 82.8 / 431
+     *   2048  libcrypto 199 / 305 / 2117    ifma 82.2 / 125 / 874
+     *   3072  libcrypto 440 / 654 / 6896    ifma 171 / 254 / 2732
+     *   4096  libcrypto 746 / 1176 / 15930  ifma 285 / 449 / 6418
+     * Haswell class (OPENSSL_ia32cap=~0x0:~0xd02b0000,
+     * CRYPTOSHIM_CPU=-adx,-avx512ifma), libcrypto against fma:
+     *   1024  76.2 / 119 / 428 against 57.3 / 88.8 / 323
+     *   2048  295 / 447 / 3093 against 172 / 257 / 1900
+     *   3072  653 / 983 / 10132 against 332 / 513 / 5322
+     *   4096  1124 / 1705 / 23551 against 527 / 799 / 11477
+     * Below 1024 bits (160-bit exponents, 20 ms batches, best of 7): the
+     * IFMA kernel's generic multiplication loses up to 768 bits (512 0.49x,
+     * 640 0.85x, 768 0.75x); from 831 bits (17 digits, its specialised
+     * 5-vector code) it wins (832 2.41x, 960 2.90x). Sizes between the
+     * specialised ones win by less (1280 1.05x, 2560 1.10x, 3584 1.18x;
+     * libcrypto's 4-limb code is quick there). FMA on the Haswell class:
+     * 512 0.77x, 640 1.02x, 768 1.21x, then 1.35-2.5x up to 4096. With ADX
+     * and without AVX-512 (OPENSSL_ia32cap=~0x0:~0xd0230000,
+     * CRYPTOSHIM_CPU=-avx512ifma) libcrypto wins at 1024 (55.0 against fma
+     * 57.0 for 160 bits) and FMA leads by 1.13-1.39x from 1536 up; measured
+     * on this Zen 4 only, so, as above, no rule claims it for such CPUs. */
+    {"mod_exp2", 831, 4096, "x86_64-ifma", ""},
+    {"mod_exp2", 768, 4096, "x86_64-fma", "adx"},
     {"mod_exp2", 0, 16384, "libcrypto", ""},
 #else
 #if defined(__sparc__) && !defined(__arch64__)
