@@ -40,48 +40,102 @@ static void from_digits(const xv_ctx *c, cs_limb *a, size_t n, const uint64_t *d
     }
 }
 
-/* x = x * 2^d mod m (d may be negative: halving), for x < m. The modulus
- * and these powers of two are public, so branches are fine here. */
-static void shift_mod(cs_limb *x, long d, const cs_limb *m, size_t n)
+/* out (outn limbs) = in (inn limbs) shifted up sh bits, truncated. */
+static void shl(cs_limb *out, size_t outn, const cs_limb *in, size_t inn, unsigned sh)
 {
-    for (; d > 0; d--) {
-        cs_limb top = x[n - 1] >> 63;
-        for (size_t i = n - 1; i > 0; i--)
-            x[i] = (x[i] << 1) | (x[i - 1] >> 63);
-        x[0] <<= 1;
-        int ge = top != 0;
-        if (!ge) {
-            ge = 1;
-            for (size_t i = n; i-- > 0;)
-                if (x[i] != m[i]) {
-                    ge = x[i] > m[i];
-                    break;
-                }
-        }
-        if (ge) {
-            cs_dlimb br = 0;
-            for (size_t i = 0; i < n; i++) {
-                cs_dlimb t = (cs_dlimb)x[i] - m[i] - br;
-                x[i] = (cs_limb)t;
-                br = (t >> 64) & 1;
-            }
-        }
+    size_t w = sh / 64;
+    unsigned b = sh % 64;
+    for (size_t i = 0; i < outn; i++) {
+        cs_limb lo = i >= w && i - w < inn ? in[i - w] : 0;
+        cs_limb lo2 = i >= w + 1 && i - w - 1 < inn ? in[i - w - 1] : 0;
+        out[i] = b ? (lo << b) | (lo2 >> (64 - b)) : lo;
     }
-    for (; d < 0; d++) {
-        cs_limb cy = 0;
-        if (x[0] & 1) {
-            cs_dlimb s = 0;
-            for (size_t i = 0; i < n; i++) {
-                s += (cs_dlimb)x[i] + m[i];
-                x[i] = (cs_limb)s;
-                s >>= 64;
-            }
-            cy = (cs_limb)s;
-        }
-        for (size_t i = 0; i + 1 < n; i++)
-            x[i] = (x[i] >> 1) | (x[i + 1] << 63);
-        x[n - 1] = (x[n - 1] >> 1) | (cy << 63);
+}
+
+/* y -= q*m over n+1 limbs (m has n); returns the borrow out of the top. */
+static cs_limb sub_mul(cs_limb *y, const cs_limb *m, size_t n, cs_limb q)
+{
+    cs_limb mc = 0, br = 0;
+    for (size_t i = 0; i <= n; i++) {
+        cs_dlimb p = (cs_dlimb)(i < n ? m[i] : 0) * q + mc;
+        mc = (cs_limb)(p >> 64);
+        cs_dlimb t = (cs_dlimb)y[i] - (cs_limb)p - br;
+        y[i] = (cs_limb)t;
+        br = (cs_limb)(t >> 64) & 1;
     }
+    return br;
+}
+
+/* Whether y (n+1 limbs) >= m (n limbs). */
+static int geq1(const cs_limb *y, const cs_limb *m, size_t n)
+{
+    if (y[n])
+        return 1;
+    for (size_t i = n; i-- > 0;)
+        if (y[i] != m[i])
+            return y[i] > m[i];
+    return 1;
+}
+
+/* x = x * 2^k mod m for 0 < k < 64 and x < m. With m moved up to a full top
+ * limb (M), the quotient of x 2^k by m is one limb, estimated from the top
+ * two limbs against M's top limb plus one: never above the true quotient
+ * and at most a few below it, so a few subtractions finish. */
+static void mul_pow2(cs_limb *x, unsigned k, const cs_mont *mt)
+{
+    size_t n = mt->n;
+    unsigned s = (unsigned)(64 * n - mt->bits);
+    cs_limb M[CS_BN_MAX_LIMBS + 1], Y[CS_BN_MAX_LIMBS + 1];
+    shl(M, n, mt->m, n, s);
+    shl(Y, n + 1, x, n, k + s);
+    cs_dlimb top = ((cs_dlimb)Y[n] << 64) | Y[n - 1];
+    cs_dlimb q = top / ((cs_dlimb)M[n - 1] + 1);
+    sub_mul(Y, M, n, (cs_limb)q);
+    while (geq1(Y, M, n))
+        sub_mul(Y, M, n, 1);
+    /* Y = (x 2^k mod m) 2^s: move it back down (s may exceed a limb when
+     * m's top limbs are zero). */
+    size_t w = s / 64;
+    unsigned b = s % 64;
+    for (size_t i = 0; i < n; i++) {
+        cs_limb lo = i + w <= n ? Y[i + w] : 0, hi = i + w + 1 <= n ? Y[i + w + 1] : 0;
+        x[i] = b ? (lo >> b) | (hi << (64 - b)) : lo;
+    }
+}
+
+/* x = x / 2^k mod m for 0 < k < 64 and x < m: add the multiple of m that
+ * clears the low k bits (t = x n0 mod 2^k), shift, subtract m if needed. */
+static void div_pow2(cs_limb *x, unsigned k, const cs_mont *mt)
+{
+    size_t n = mt->n;
+    cs_limb Y[CS_BN_MAX_LIMBS + 1];
+    cs_limb t = (x[0] * mt->n0) & (((cs_limb)1 << k) - 1);
+    cs_limb c = 0;
+    for (size_t i = 0; i < n; i++) {
+        cs_dlimb p = (cs_dlimb)mt->m[i] * t + x[i] + c;
+        Y[i] = (cs_limb)p;
+        c = (cs_limb)(p >> 64);
+    }
+    Y[n] = c;
+    for (size_t i = 0; i < n; i++)
+        x[i] = (Y[i] >> k) | (Y[i + 1] << (64 - k));
+    cs_limb z[CS_BN_MAX_LIMBS + 1];
+    memcpy(z, x, n * sizeof *x);
+    z[n] = Y[n] >> k;
+    if (geq1(z, mt->m, n))
+        sub_mul(z, mt->m, n, 1);
+    memcpy(x, z, n * sizeof *x);
+}
+
+/* x = x * 2^d mod m (d may be negative: halving), for x < m, up to 63 bits
+ * at a time. The modulus and these powers of two are public, so branches
+ * are fine here. */
+static void shift_mod(cs_limb *x, long d, const cs_mont *mt)
+{
+    for (long u = d; u > 0; u -= 63)
+        mul_pow2(x, (unsigned)(u < 63 ? u : 63), mt);
+    for (long u = -d; u > 0; u -= 63)
+        div_pow2(x, (unsigned)(u < 63 ? u : 63), mt);
 }
 
 /* See xv.h. */
@@ -103,7 +157,7 @@ int xv_setup(xv_ctx *c, const cs_mont *mont, unsigned w, xv_amm_fn *amm, xv_amm_
     to_digits(c, c->m, mont->m, n);
     cs_limb t[CS_BN_MAX_LIMBS];
     memcpy(t, mont->rr, n * sizeof *t);
-    shift_mod(t, 2 * (long)(w * c->iters) - 128 * (long)n, mont->m, n);
+    shift_mod(t, 2 * (long)(w * c->iters) - 128 * (long)n, mont);
     to_digits(c, c->rr, t, n);
     memset(c->one, 0, sizeof c->one);
     c->one[0] = 1;
@@ -149,7 +203,7 @@ void xv_mont_mul(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *b
     /* a*b/R = amm(amm(a, b), 2^(2w*iters - 64n)) since R' = 2^(w*iters) and
      * R = 2^(64n). */
     memcpy(x, c->mont->one, n * sizeof *x);
-    shift_mod(x, 2 * (long)(c->w * c->iters) - 128 * (long)n, c->mont->m, n);
+    shift_mod(x, 2 * (long)(c->w * c->iters) - 128 * (long)n, c->mont);
     to_digits(c, dx, x, n);
     to_digits(c, da, a, n);
     to_digits(c, db, b, n);
