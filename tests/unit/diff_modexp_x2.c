@@ -25,8 +25,7 @@ static BN_CTX *ctx;
 /* A random number below m from the test RNG. */
 static void rand_below(BIGNUM *x, const BIGNUM *m)
 {
-    rand_bits(x, BN_num_bits(m) + 8, 0);
-    BN_mod(x, x, m, ctx);
+    rand_below_bn(x, m, ctx);
 }
 
 /* The pair through the shim's x2 entry against libcrypto's own paired

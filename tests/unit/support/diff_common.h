@@ -41,4 +41,11 @@ static inline void rand_bits(BIGNUM *x, int bits, int odd)
     BN_bin2bn(buf, bytes, x);
 }
 
+/* x = a random number below m (m > 0), ctx for the reduction. */
+static inline void rand_below_bn(BIGNUM *x, const BIGNUM *m, BN_CTX *ctx)
+{
+    rand_bits(x, BN_num_bits(m) + 8, 0);
+    BN_mod(x, x, m, ctx);
+}
+
 #endif
