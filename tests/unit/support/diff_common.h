@@ -26,6 +26,17 @@ static inline void force_kernel(const char *name)
     cs_dispatch_init();
 }
 
+/* Forces kernel k as force_kernel does; 0, after a TAP skip, when this CPU
+ * lacks its features. */
+static inline int force_usable_kernel(const cs_bn_kernel *k)
+{
+    force_kernel(k->name);
+    if (cs_bn_kernel_usable(k))
+        return 1;
+    tap_skip("%s: this CPU lacks its features", k->name);
+    return 0;
+}
+
 /* x = a random number of exactly `bits` bits (odd if asked). */
 static inline void rand_bits(BIGNUM *x, int bits, int odd)
 {
