@@ -67,28 +67,25 @@ static void mulx_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
     scalar_mont(r, a, a, mont->m, mont->n0, mont->n, row_c);
 }
 
+/* Fills c for mont with 64-bit digits over mulx_amm; -1 above SCALAR_MAX_BITS. */
+static int mulx_setup(xv_ctx *c, const cs_mont *mont)
+{
+    if (mont->bits > SCALAR_MAX_BITS)
+        return -1;
+    return xv_setup(c, mont, 64, mulx_amm, mulx_amm);
+}
+
 /* Kernel entry: r = a^e mod m over the shared ladders with 64-bit digits. */
 static int mulx_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
                     const cs_mont *mont, int consttime)
 {
     xv_ctx c;
-    if (ebits > CS_BN_MAX_EXP_BITS || mont->bits > SCALAR_MAX_BITS ||
-        xv_setup(&c, mont, 64, mulx_amm, mulx_amm))
+    if (ebits > CS_BN_MAX_EXP_BITS || mulx_setup(&c, mont))
         return -1;
     return xv_exp(&c, r, a, e, ebits, consttime);
 }
 
-/* Kernel entry: r = a0^e0 * a1^e1 mod m (public exponents) over the shared
- * interleaved ladder with 64-bit digits. */
-static int mulx_exp2(cs_limb *r, const cs_limb *a0, const cs_limb *e0, size_t ebits0,
-                    const cs_limb *a1, const cs_limb *e1, size_t ebits1, const cs_mont *mont)
-{
-    xv_ctx c;
-    if (ebits0 > CS_BN_MAX_EXP_BITS || ebits1 > CS_BN_MAX_EXP_BITS ||
-        mont->bits > SCALAR_MAX_BITS || xv_setup(&c, mont, 64, mulx_amm, mulx_amm))
-        return -1;
-    return xv_exp2(&c, r, a0, e0, ebits0, a1, e1, ebits1);
-}
+XV_KERNEL_EXP2(mulx, mulx_setup)
 
 const cs_bn_kernel cs_bn_x86_mulx = {
     .name = "x86_64-mulx",
