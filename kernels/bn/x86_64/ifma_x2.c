@@ -92,8 +92,11 @@ static inline __attribute__((always_inline)) void normalise(uint64_t *r, const _
 static inline uint64_t lo52(uint64_t a, uint64_t b) { return (a * b) & M52; }
 static inline uint64_t hi52m(uint64_t a, uint64_t b) { return hi52((unsigned __int128)a * b); }
 
-/* x = p (interleaved digits) moved up 0..3 digits. */
-static inline __attribute__((always_inline)) void make_shifted(shifted x, const uint64_t *p)
+/* x = p (interleaved digits) moved up 0..3 digits. all = 0 skips what no
+ * multiplication step reads: x[0] (p itself is read instead) and x[3]'s
+ * lowest vector. */
+static inline __attribute__((always_inline)) void make_shifted(shifted x, const uint64_t *p,
+                                                               const int all)
 {
     __m512i P[NV + 1];
     const __m512i zero = _mm512_setzero_si512();
@@ -104,29 +107,11 @@ static inline __attribute__((always_inline)) void make_shifted(shifted x, const 
 #pragma GCC unroll 8
     for (size_t k = 0; k <= NV; k++) {
         const __m512i lo = k ? P[k - 1] : zero;
-        _mm512_storeu_si512((__m512i *)(x[0] + 8 * k), P[k]);
+        if (all)
+            _mm512_storeu_si512((__m512i *)(x[0] + 8 * k), P[k]);
         _mm512_storeu_si512((__m512i *)(x[1] + 8 * k), _mm512_alignr_epi64(P[k], lo, 6));
         _mm512_storeu_si512((__m512i *)(x[2] + 8 * k), _mm512_alignr_epi64(P[k], lo, 4));
-        _mm512_storeu_si512((__m512i *)(x[3] + 8 * k), _mm512_alignr_epi64(P[k], lo, 2));
-    }
-}
-
-/* x[1..3] of make_shifted, but for x[3]'s lowest vector, which no step
- * reads (x[0] is p itself, whose sixth vector no step reads either). */
-static inline __attribute__((always_inline)) void make_shifted13(shifted x, const uint64_t *p)
-{
-    __m512i P[NV + 1];
-    const __m512i zero = _mm512_setzero_si512();
-#pragma GCC unroll 8
-    for (size_t v = 0; v < NV; v++)
-        P[v] = _mm512_loadu_si512((const __m512i *)(p + 8 * v));
-    P[NV] = zero;
-#pragma GCC unroll 8
-    for (size_t k = 0; k <= NV; k++) {
-        const __m512i lo = k ? P[k - 1] : zero;
-        _mm512_storeu_si512((__m512i *)(x[1] + 8 * k), _mm512_alignr_epi64(P[k], lo, 6));
-        _mm512_storeu_si512((__m512i *)(x[2] + 8 * k), _mm512_alignr_epi64(P[k], lo, 4));
-        if (k)
+        if (all || k)
             _mm512_storeu_si512((__m512i *)(x[3] + 8 * k), _mm512_alignr_epi64(P[k], lo, 2));
     }
 }
@@ -231,7 +216,7 @@ static inline __m512i spread(__m256i Q)
 static void amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_ctx *pc)
 {
     shifted xs;
-    make_shifted13(xs, a);
+    make_shifted(xs, a, 0);
     const uint64_t *const xa[4] = {a, xs[1], xs[2], xs[3]};
     const uint64_t *const ms[4] = {pc->ms[0], pc->ms[1], pc->ms[2], pc->ms[3]};
     const __m512i zero = _mm512_setzero_si512();
@@ -297,7 +282,7 @@ static inline __m512i above(size_t p, __m512i AI)
 static void asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
 {
     shifted xs;
-    make_shifted13(xs, a);
+    make_shifted(xs, a, 0);
     const uint64_t *const xa[4] = {a, xs[1], xs[2], xs[3]};
     const uint64_t *const ms[4] = {pc->ms[0], pc->ms[1], pc->ms[2], pc->ms[3]};
     const __m512i zero = _mm512_setzero_si512();
@@ -485,7 +470,7 @@ int cs_ifma_exp_x2(cs_limb *r0, const cs_limb *a0, const cs_limb *e0, size_t ebi
     pair am, rr, one, onem, acc;
     uint64_t d0[ND], d1[ND];
     interleave(pc.m, c[0].m, c[1].m);
-    make_shifted(pc.ms, pc.m);
+    make_shifted(pc.ms, pc.m, 1);
     pc.n0[0] = c[0].n0, pc.n0[1] = c[1].n0;
     interleave(rr, c[0].rr, c[1].rr);
     interleave(one, c[0].one, c[1].one);
