@@ -4,7 +4,7 @@
 BUILD ?= build
 PREFIX ?= /usr/local
 DESTDIR ?=
-VECTORS ?= $(abspath ../shared/vectors)
+VECTORS ?= $(abspath tests/vectors)
 
 # Cross builds: make CROSS=s390x|sparc32 builds the shim library and the
 # kernel tests for that target; test-unit runs the tests under qemu. The

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 QEMU=${QEMU:-}
 JOBS=${JOBS:-2}
-export VECTORS=${VECTORS:-$(cd .. && pwd)/shared/vectors}
+export VECTORS=${VECTORS:-$(pwd)/tests/vectors}
 export CS_BUILD=$(cd "$BUILD" && pwd)
 export CS_ROOT=$(pwd)
 logs=$BUILD/test-logs

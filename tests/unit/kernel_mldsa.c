@@ -1,4 +1,4 @@
-/* ML-DSA kernel against the Wycheproof vectors in ../shared/vectors, for
+/* ML-DSA kernel against the Wycheproof vectors in tests/vectors, for
  * every built-in implementation this CPU can run: key from seed (public key
  * must match), deterministic and hedged signing, external mu, invalid
  * contexts and key lengths (mldsa_*_sign_seed_test.json), and verification

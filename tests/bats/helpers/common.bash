@@ -7,7 +7,7 @@
 cs_env() {
     : "${CS_ROOT:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
     : "${CS_BUILD:=$CS_ROOT/build}"
-    : "${VECTORS:=$(cd "$CS_ROOT/.." && pwd)/shared/vectors}"
+    : "${VECTORS:=$CS_ROOT/tests/vectors}"
     SHIM=$CS_BUILD/libcryptoshim.so
     CLI=$CS_BUILD/cryptoshim
     export CS_ROOT CS_BUILD VECTORS SHIM CLI

@@ -55,7 +55,7 @@ int tap_done(void)
 const char *tap_vectors_dir(void)
 {
     const char *v = getenv("VECTORS");
-    return v && *v ? v : "../shared/vectors";
+    return v && *v ? v : "tests/vectors";
 }
 
 char *tap_read_file(const char *path, size_t *len)

@@ -13,7 +13,7 @@ void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the plan and returns the exit status (0 if all passed). */
 int tap_done(void);
 
-/* Directory of ../shared/vectors ($VECTORS), or the default relative path. */
+/* Directory of the test vectors ($VECTORS), or tests/vectors relative to the repository. */
 const char *tap_vectors_dir(void);
 /* Reads a whole file; NULL on failure. Caller frees. */
 char *tap_read_file(const char *path, size_t *len);
