@@ -50,12 +50,14 @@ LDHARDEN := -Wl,-z,relro,-z,now -Wl,-z,noexecstack
 KERNEL_SRCS := $(wildcard kernels/*.c kernels/bn/*.c kernels/mldsa/*.c) \
                $(wildcard kernels/bn/$(ARCH)/*.c kernels/mldsa/$(ARCH)/*.c) \
                $(wildcard kernels/bn/$(ARCH)/*.S kernels/mldsa/$(ARCH)/*.S)
-# shim/interpose_*.c define libcrypto's symbols: only in the preloaded library.
-SHIM_ALL := $(wildcard shim/*.c)
-SHIM_INTERPOSE := $(wildcard shim/interpose_*.c)
+# shim/interpose_*.c and interpose/*.c define libcrypto's symbols: only in the
+# preloaded library. runtime/ and bn/ (the redesign's layout, issue 15) are core
+# code like shim/*.c; cli/ is the CLI like shim/cli/.
+SHIM_ALL := $(wildcard shim/*.c runtime/*.c bn/*.c interpose/*.c)
+SHIM_INTERPOSE := $(wildcard shim/interpose_*.c interpose/*.c)
 SHIM_CORE := $(filter-out $(SHIM_INTERPOSE),$(SHIM_ALL))
 PROVIDER_SRCS := $(wildcard provider/*.c)
-CLI_SRCS := $(wildcard shim/cli/*.c)
+CLI_SRCS := $(wildcard shim/cli/*.c cli/*.c)
 
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(1)))
 KERNEL_OBJS := $(call obj,$(KERNEL_SRCS))

@@ -55,13 +55,15 @@ static uint64_t slot_key(const char *op, const char *kernel, unsigned bits)
     return h ? h : 1;
 }
 
-static void copy_name(char *dst, const char *src)
+static void copy_text(char *dst, size_t size, const char *src)
 {
     size_t i = 0;
-    for (; i + 1 < CS_STATS_NAME && src[i]; i++)
+    for (; i + 1 < size && src[i]; i++)
         dst[i] = src[i];
     dst[i] = 0;
 }
+
+static void copy_name(char *dst, const char *src) { copy_text(dst, CS_STATS_NAME, src); }
 
 void cs_stats_count(const char *op, const char *kernel, unsigned bits)
 {
@@ -91,4 +93,26 @@ void cs_stats_count(const char *op, const char *kernel, unsigned bits)
         }
     }
     __atomic_fetch_add(&f->dropped, 1, __ATOMIC_RELAXED);
+}
+
+void cs_stats_note(const char *key, const char *value)
+{
+    cs_stats_file *f = stats_map;
+    if (!f)
+        return;
+    uint64_t h = slot_key(key, "", 0);
+    for (unsigned i = 0; i < CS_STATS_NOTES; i++) {
+        cs_stats_note_slot *s = &f->note[(h + i) % CS_STATS_NOTES];
+        uint64_t expect = 0;
+        if (__atomic_compare_exchange_n(&s->key, &expect, h, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+            copy_text(s->name, sizeof s->name, key);
+            __atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
+            expect = h;
+        }
+        if (expect == h) {
+            copy_text(s->value, sizeof s->value, value);
+            return;
+        }
+    }
 }

@@ -40,6 +40,12 @@ int cli_stats(int argc, char **argv)
         printf("%.*s\t%.*s\t%u\t%llu\n", CS_STATS_NAME, s->op, CS_STATS_NAME, s->kernel,
                s->bits, (unsigned long long)__atomic_load_n(&s->calls, __ATOMIC_RELAXED));
     }
+    /* Status notes (routes taken) after the counter rows, as comment lines. */
+    for (unsigned i = 0; i < CS_STATS_NOTES; i++) {
+        const cs_stats_note_slot *n = &f->note[i];
+        if (__atomic_load_n(&n->ready, __ATOMIC_ACQUIRE))
+            printf("# %.*s: %.*s\n", CS_STATS_NOTE_KEY, n->name, CS_STATS_NOTE_VALUE, n->value);
+    }
     if (f->dropped)
         fprintf(stderr, "cryptoshim stats: %llu calls found no free counter\n",
                 (unsigned long long)f->dropped);
