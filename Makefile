@@ -135,7 +135,9 @@ install: all
 test-unit: $(KERNEL_TESTS)
 	@BUILD=$(BUILD) QEMU="$(QEMU)" VECTORS=$(VECTORS) scripts/run-tests.sh unit
 
-test: tests-build
+# `make deps` (mk/deps.mk) first: on a fresh machine nothing builds without it.
+test: deps
+	@$(MAKE) --no-print-directory $(sub_jobs) tests-build
 	@BUILD=$(BUILD) VECTORS=$(VECTORS) scripts/run-tests.sh all
 
 # Cross kernel tests and the emulated end-to-end suites, including the SPARC

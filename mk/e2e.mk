@@ -26,5 +26,7 @@ install-e2e: all
 	install -m 0644 scripts/ab/*.py $(DESTDIR)$(PREFIX)/share/cryptoshim/scripts/ab/
 
 # A short A/B run of each kind on built-in defaults (under 10 minutes).
-demo: all
+# `make deps` (mk/deps.mk) first: packages and OpenSSL 3.5 for the ML-DSA run.
+demo: deps
+	@$(MAKE) --no-print-directory $(sub_jobs) all
 	@BUILD=$(BUILD) scripts/ab/demo.sh $(DEMO_OUT)
