@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
-# Usage: fetch-debian-openssl.sh DEST SUITE PACKAGE...
+# Usage: fetch-debian-openssl.sh DEST SUITE[,SUITE...] PACKAGE[/SUITE]...
 # Fetches another Debian release's OpenSSL (the `openssl` program, its
 # libssl/libcrypto package and the runtime libraries they need) into DEST
 # without installing anything on the system, and writes DEST/bin/openssl, a
 # wrapper that runs the unpacked binary through the unpacked dynamic loader
-# so LD_PRELOAD in the environment still applies. Idempotent: does nothing
-# once DEST/.done exists. Used for OpenSSL 3.5 (Debian 13, `make openssl35`)
-# and OpenSSL 1.1.1 (Debian 11, `make openssl11`).
+# so LD_PRELOAD in the environment still applies, and DEST/bin/run, the same
+# for any program (`DEST/bin/run /usr/sbin/sshd -D ...`). Idempotent: does
+# nothing once DEST/.done exists. Used for OpenSSL 1.1.1 (Debian 11), 3.5
+# (Debian 13), 3.6 (sid) and 4.0 (experimental with sid's C library):
+# `make openssl11|openssl35|openssl36|openssl40`.
+#
+# Several suites may be listed; PACKAGE/SUITE takes that package from that
+# suite (experimental is never a default candidate). DEST/VERSION records
+# the unpacked packages' versions. Sid and experimental are moving suites: a
+# package they no longer carry is not an error of ours, so it is reported,
+# naming the suite, on stderr and in DEST/.missing (the tests skip with that
+# text) and the script exits 0. Other failures (no network, no source) exit 1.
 #
 # apt runs with a private state, cache and source list. The sources are
 # derived from the machine's configured Debian sources (so whatever mirror
 # this machine uses), keeping only Debian archive entries and replacing the
-# release suite with SUITE. No host name is written here.
+# release suite with each SUITE. No host name is written here.
 set -euo pipefail
 
 if [ $# -lt 3 ]; then
-    echo "usage: $0 DEST SUITE PACKAGE..." >&2
+    echo "usage: $0 DEST SUITE[,SUITE...] PACKAGE[/SUITE]..." >&2
     exit 2
 fi
-DEST=$1 SUITE=$2
+DEST=$1 SUITES=$2
 shift 2
 PKGS=("$@")
 ARCH=$(dpkg --print-architecture)
@@ -30,9 +39,10 @@ MULTIARCH=x86_64-linux-gnu
 
 mkdir -p "$DEST"
 DEST=$(cd "$DEST" && pwd)
-if [ -f "$DEST/.done" ] && [ -x "$DEST/bin/openssl" ]; then
+if [ -f "$DEST/.done" ] && [ -x "$DEST/bin/openssl" ] && [ -x "$DEST/bin/run" ]; then
     exit 0
 fi
+rm -f "$DEST/.done" "$DEST/.missing"
 
 APT=$DEST/apt
 mkdir -p "$APT/state/lists/partial" "$APT/cache/archives/partial" \
@@ -94,7 +104,9 @@ while read -r uri suite comps signed; do
     case ${uri%/} in */debian) ;; *) continue ;; esac
     opts="arch=$ARCH"
     [ "$signed" != "-" ] && opts="$opts signed-by=$signed"
-    echo "deb [$opts] $uri $SUITE ${comps//,/ }" >>"$list"
+    for s in ${SUITES//,/ }; do
+        echo "deb [$opts] $uri $s ${comps//,/ }" >>"$list"
+    done
 done < <(debian_sources | sort -u)
 if [ ! -s "$list" ]; then
     echo "fetch-debian-openssl: no Debian archive source configured in /etc/apt" >&2
@@ -118,7 +130,20 @@ apt-get -q "${aptopts[@]}" update >"$APT/update.log" 2>&1 || {
     cat "$APT/update.log" >&2
     exit 1
 }
+rm -f "$APT"/debs/*.deb
 (cd "$APT/debs" && apt-get -q "${aptopts[@]}" download "${PKGS[@]}") >"$APT/download.log" 2>&1 || {
+    # Packages the archive does not carry now (in the asked suite): name them.
+    missing=$(sed -nE "s/^E: Unable to locate package (.*)/\1/p
+        s/^E: Release '([^']*)' for '([^']*)' was not found/\2 in \1/p
+        s/^E: Package '?([^' ]*)'? has no installation candidate/\1/p
+        s/^E: Can't select candidate version from package ([^ ]*) .*/\1/p" \
+        "$APT/download.log" | paste -sd' ')
+    if [ -n "$missing" ]; then
+        msg="Debian $SUITES does not carry $missing now (a moving suite; wanted: ${PKGS[*]})"
+        echo "$msg" >"$DEST/.missing"
+        echo "fetch-debian-openssl: $msg; the tests needing $DEST skip" >&2
+        exit 0
+    fi
     cat "$APT/download.log" >&2
     exit 1
 }
@@ -161,13 +186,22 @@ fi
 # directory is still set so the system's 3.0 modules are never picked up.
 modules=usr/lib/$MULTIARCH/ossl-modules
 
-mkdir -p "$DEST/bin"
-cat >"$DEST/bin/openssl.tmp" <<EOF
+# write_wrapper NAME [PROGRAM]: DEST/bin/NAME runs PROGRAM (a path inside the
+# tree), or without PROGRAM its first argument, through the loader with the
+# unpacked libraries.
+write_wrapper() {
+    local name=$1 prog=${2:-} what=$1 run='"$@"'
+    if [ -n "$prog" ]; then
+        run="\"\$R/$prog\" \"\$@\""
+    else
+        what="program (first argument)"
+    fi
+    cat >"$DEST/bin/$name.tmp" <<EOF
 #!/bin/sh
-# Debian $SUITE's openssl run through a dynamic loader and the unpacked libraries
-# (written by scripts/fetch-debian-openssl.sh). LD_PRELOAD still applies: the
-# loader reads it from the environment. Configuration and modules default to
-# the unpacked tree's; set OPENSSL_CONF / OPENSSL_MODULES to override.
+# Debian $SUITES's $what run through a dynamic loader and the unpacked
+# libraries (written by scripts/fetch-debian-openssl.sh). LD_PRELOAD still
+# applies: the loader reads it from the environment. Configuration and modules
+# default to the unpacked tree's; set OPENSSL_CONF / OPENSSL_MODULES to override.
 # No subprocess here: each one would also get the preloaded library.
 case \$0 in */*) R=\${0%/*}/../root ;; *) R=\$(command -v "\$0"); R=\${R%/*}/../root ;; esac
 L=
@@ -175,10 +209,14 @@ for d in $(echo "$libdirs" | tr ':' ' '); do L=\${L:+\$L:}\$R/\$d; done
 : "\${OPENSSL_CONF:=\$R/usr/lib/ssl/openssl.cnf}"
 : "\${OPENSSL_MODULES:=\$R/$modules}"
 export OPENSSL_CONF OPENSSL_MODULES
-exec "${loader_path:-\$R/$loader}" --library-path "\$L" "\$R/usr/bin/openssl" "\$@"
+exec "${loader_path:-\$R/$loader}" --library-path "\$L" $run
 EOF
-chmod 0755 "$DEST/bin/openssl.tmp"
-mv "$DEST/bin/openssl.tmp" "$DEST/bin/openssl"
+    chmod 0755 "$DEST/bin/$name.tmp"
+    mv "$DEST/bin/$name.tmp" "$DEST/bin/$name"
+}
+mkdir -p "$DEST/bin"
+write_wrapper openssl usr/bin/openssl
+write_wrapper run
 
 # The unpacked openssl.cnf is a symlink to /etc/ssl/openssl.cnf: point it at
 # the unpacked copy so the system's configuration is never read.
@@ -187,5 +225,7 @@ if [ -L "$ROOT/usr/lib/ssl/openssl.cnf" ] && [ -f "$ROOT/etc/ssl/openssl.cnf" ];
 fi
 
 "$DEST/bin/openssl" version >/dev/null
+pkgs=$(for deb in "$APT"/debs/*.deb; do dpkg-deb --show --showformat='${Package} ${Version}\n' "$deb"; done | paste -sd,)
+echo "$("$DEST/bin/openssl" version) [Debian $SUITES: ${pkgs//,/, }]" >"$DEST/VERSION"
 touch "$DEST/.done"
-echo "$("$DEST/bin/openssl" version) ($SUITE) in $DEST"
+echo "$(cat "$DEST/VERSION") in $DEST"
