@@ -98,8 +98,10 @@ static int km_match(const void *v1, const void *v2, int selection)
     return 0;
 }
 
-/* For a key pair, recomputes the public key from the private key and checks
- * it is the stored one. */
+/* OpenSSL's validation: the key must hold what selection names, and a
+ * key-pair selection is a pairwise check: t1 and t0 recomputed from (rho,
+ * s1, s2) must be the key's (pk_from_sk also checks the ranges of s1, s2
+ * and tr). Other selections need nothing more. */
 static int km_validate(const void *vkey, int selection, int checktype)
 {
     const cs_mldsa_key *key = vkey;
@@ -113,16 +115,15 @@ static int km_validate(const void *vkey, int selection, int checktype)
     return memcmp(pk, key->pk, cs_mldsa_pk_bytes(key->ps)) == 0;
 }
 
-/* Sets the key from an expanded private key: the public key is recomputed,
- * and tr inside sk must be H(pk) as FIPS 204 defines it. */
+/* Sets the key from an expanded private key, refusing one OpenSSL refuses:
+ * s1, s2 out of [-eta, eta], t0 not the one (rho, s1, s2) give, tr not
+ * H(pk) (all checked by pk_from_sk while it recomputes pk). The check
+ * runs here, once per import, not on each signature. */
 static int key_from_sk(cs_mldsa_key *key, const uint8_t *sk)
 {
-    uint8_t tr[CS_MLDSA_TR_BYTES];
     size_t skn = cs_mldsa_sk_bytes(key->ps);
     memcpy(key->sk, sk, skn);
     if (cs_mldsa_pk_from_sk(cs_dispatch_mldsa(key->ps), key->ps, key->pk, key->sk) != 0)
-        return 0;
-    if (cs_mldsa_pk_tr(key->ps, tr, key->pk) != 0 || memcmp(tr, key->sk + 64, sizeof tr) != 0)
         return 0;
     key->has_priv = key->has_pub = 1;
     return 1;

@@ -182,10 +182,13 @@ struct cs_mldsa_impl {
     /* BitPack(t0, 2^12-1, 2^12); t0 in (-2^12, 2^12]. */
     void (*pack_t0)(uint8_t r[CS_MLDSA_POLY_T0_BYTES], const cs_mldsa_poly *a);
     void (*unpack_t0)(cs_mldsa_poly *a, const uint8_t r[CS_MLDSA_POLY_T0_BYTES]);
-    /* BitPack(s, eta, eta), 3 or 4 bits per coefficient. unpack_eta returns
-     * values eta - field without range checking (FIPS 204 skDecode). */
+    /* BitPack(s, eta, eta), 3 or 4 bits per coefficient. unpack_eta stores
+     * eta - field for every field and returns nonzero iff some field
+     * exceeds 2*eta (a coefficient outside [-eta, eta]: a corrupted key,
+     * which FIPS 204 skDecode leaves undefined and OpenSSL rejects). The
+     * flag is accumulated without a branch: the fields are secret. */
     void (*pack_eta)(uint8_t *r, const cs_mldsa_poly *a, unsigned eta);
-    void (*unpack_eta)(cs_mldsa_poly *a, const uint8_t *r, unsigned eta);
+    int (*unpack_eta)(cs_mldsa_poly *a, const uint8_t *r, unsigned eta);
     /* BitPack(z, gamma1-1, gamma1), 18 or 20 bits; z in (-gamma1, gamma1]. */
     void (*pack_z)(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1);
     void (*unpack_z)(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);

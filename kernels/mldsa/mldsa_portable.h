@@ -52,7 +52,7 @@ void cs_mldsa_unpack_t1_portable(cs_mldsa_poly *a, const uint8_t *r);
 void cs_mldsa_pack_t0_portable(uint8_t *r, const cs_mldsa_poly *a);
 void cs_mldsa_unpack_t0_portable(cs_mldsa_poly *a, const uint8_t *r);
 void cs_mldsa_pack_eta_portable(uint8_t *r, const cs_mldsa_poly *a, unsigned eta);
-void cs_mldsa_unpack_eta_portable(cs_mldsa_poly *a, const uint8_t *r, unsigned eta);
+int cs_mldsa_unpack_eta_portable(cs_mldsa_poly *a, const uint8_t *r, unsigned eta);
 void cs_mldsa_pack_z_portable(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1);
 void cs_mldsa_unpack_z_portable(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 void cs_mldsa_pack_w1_portable(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);

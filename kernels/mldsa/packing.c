@@ -94,12 +94,18 @@ void cs_mldsa_pack_eta_portable(uint8_t *r, const cs_mldsa_poly *a, unsigned eta
         pack_offset(r, a, 4, 1, 4);
 }
 
-void cs_mldsa_unpack_eta_portable(cs_mldsa_poly *a, const uint8_t *r, unsigned eta)
+/* The range flag: eta - field < -eta exactly when 2*eta - field is
+ * negative, so the sign bits of 2*eta - field are ORed over all fields. */
+int cs_mldsa_unpack_eta_portable(cs_mldsa_poly *a, const uint8_t *r, unsigned eta)
 {
+    uint32_t bad = 0;
     if (eta == 2)
         unpack_offset(a, r, 2, 1, 3);
     else
         unpack_offset(a, r, 4, 1, 4);
+    for (unsigned i = 0; i < 256; i++)
+        bad |= (uint32_t)(a->c[i] + (int32_t)eta);
+    return (int)(bad >> 31);
 }
 
 /* z: gamma1 - z in 18 bits (gamma1 = 2^17) or 20 bits (2^19). */

@@ -224,8 +224,22 @@ int cs_mldsa_pk_tr(int ps, uint8_t tr[CS_MLDSA_TR_BYTES], const uint8_t *pk)
 struct pkfromsk_ws {
     cs_mldsa_poly mat[MAXK * MAXL];
     cs_mldsa_poly s1[MAXL], s2[MAXK], t[MAXK], t1[MAXK], t0[MAXK];
+    uint8_t t0packed[CS_MLDSA_POLY_T0_BYTES];
+    uint8_t tr[CS_MLDSA_TR_BYTES];
 };
 
+/* Byte difference of a and b ORed together: 0 iff equal, read in full. */
+static uint32_t diff_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    uint32_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d |= (uint32_t)(a[i] ^ b[i]);
+    return d;
+}
+
+/* Every defect is ORed into one flag while the secret parts are read, and
+ * only the verdict is declassified: whether a key is well formed is
+ * public (OpenSSL refuses a malformed one), which coefficient is not. */
 int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const uint8_t *sk)
 {
     const cs_mldsa_params *p = cs_mldsa_params_get(ps);
@@ -234,23 +248,34 @@ int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const ui
     struct pkfromsk_ws *w = ws_alloc(sizeof *w);
     if (!w)
         return -1;
+    uint32_t bad = 0;
     const uint8_t *s = sk + 128;
     for (unsigned i = 0; i < p->l; i++, s += p->poly_eta_bytes)
-        impl->unpack_eta(&w->s1[i], s, p->eta);
+        bad |= (uint32_t)impl->unpack_eta(&w->s1[i], s, p->eta);
     for (unsigned i = 0; i < p->k; i++, s += p->poly_eta_bytes)
-        impl->unpack_eta(&w->s2[i], s, p->eta);
+        bad |= (uint32_t)impl->unpack_eta(&w->s2[i], s, p->eta);
     uint8_t rho[32];
     memcpy(rho, sk, 32);
     CS_DECLASSIFY(rho, 32); /* public: it is also in pk */
     impl->expand_a(impl, w->mat, rho, p->k, p->l);
     compute_t(impl, p, w->t, w->mat, w->s1, w->s2);
-    for (unsigned i = 0; i < p->k; i++)
+    for (unsigned i = 0; i < p->k; i++, s += CS_MLDSA_POLY_T0_BYTES) {
         impl->power2round(&w->t1[i], &w->t0[i], &w->t[i]);
+        /* t0 from (rho, s1, s2) must be the key's own */
+        impl->pack_t0(w->t0packed, &w->t0[i]);
+        bad |= diff_bytes(w->t0packed, s, CS_MLDSA_POLY_T0_BYTES);
+    }
     pack_pk(impl, p, pk, rho, w->t1);
+    /* pk depends on the secret s1, s2 but is public once computed (the
+     * key's owner publishes it), as in keygen */
     CS_DECLASSIFY(pk, p->pk_bytes);
+    shake256_3(impl, w->tr, sizeof w->tr, pk, p->pk_bytes, NULL, 0, NULL, 0);
+    bad |= diff_bytes(w->tr, sk + 64, sizeof w->tr);
+    bad = 0u - ((bad | (0u - bad)) >> 31); /* all ones iff any defect */
+    CS_DECLASSIFY(&bad, sizeof bad);
     wipe(w->s1, sizeof *w - offsetof(struct pkfromsk_ws, s1));
     free(w);
-    return 0;
+    return bad ? -1 : 0;
 }
 
 /* HintBitPack: positions of ones per row, then running counts. h is

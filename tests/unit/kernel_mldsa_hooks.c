@@ -393,12 +393,24 @@ static void test_packing(const cs_mldsa_impl *im)
         ROUNDTRIP(-(1 << 19) + 1, 1 << 19, im->pack_z(b1, &a, 1 << 19),
                   P->pack_z(b2, &a, 1 << 19), im->unpack_z(&x, b1, 1 << 19),
                   P->unpack_z(&y, b1, 1 << 19), 640);
-        /* unpackers on arbitrary bytes (malformed keys/signatures) */
+        /* unpackers on arbitrary bytes (malformed keys/signatures); the
+         * eta range flag is set iff a coefficient leaves [-eta, eta] */
         tap_rng_bytes(b1, sizeof b1);
-        im->unpack_eta(&x, b1, 2), P->unpack_eta(&y, b1, 2);
-        ok &= eq(&x, &y);
-        im->unpack_eta(&x, b1, 4), P->unpack_eta(&y, b1, 4);
-        ok &= eq(&x, &y);
+        for (unsigned eta = 2; eta <= 4; eta += 2) {
+            int f1 = im->unpack_eta(&x, b1, eta), f2 = P->unpack_eta(&y, b1, eta);
+            ok &= eq(&x, &y) && (f1 != 0) == (f2 != 0) && (f1 != 0) == !bounded(&x, eta + 1);
+            /* a valid encoding, then one field set to the smallest bad value */
+            rnd_poly(&a, -(int32_t)eta, (int32_t)eta);
+            im->pack_eta(b2, &a, eta);
+            ok &= im->unpack_eta(&x, b2, eta) == 0 && P->unpack_eta(&y, b2, eta) == 0;
+            unsigned bits = eta == 2 ? 3 : 4, i = (unsigned)(tap_rng_u64() % 256);
+            unsigned pos = i * bits, field = 2 * eta + 1;
+            for (unsigned j = 0; j < bits; j++, pos++) {
+                b2[pos / 8] &= (uint8_t)~(1u << (pos % 8));
+                b2[pos / 8] |= (uint8_t)(((field >> j) & 1) << (pos % 8));
+            }
+            ok &= im->unpack_eta(&x, b2, eta) != 0 && P->unpack_eta(&y, b2, eta) != 0;
+        }
         im->unpack_z(&x, b1, 1 << 17), P->unpack_z(&y, b1, 1 << 17);
         ok &= eq(&x, &y);
         im->unpack_z(&x, b1, 1 << 19), P->unpack_z(&y, b1, 1 << 19);
@@ -437,6 +449,62 @@ static void test_packing(const cs_mldsa_impl *im)
 }
 
 /* Whole operations: same keys, deterministic and hedged signatures. */
+/* pk_from_sk refuses expanded private keys OpenSSL refuses: one bit of
+ * t0 flipped, tr changed, an s1 or s2 coefficient out of [-eta, eta]
+ * (even with tr recomputed for the resulting pk); and still accepts the
+ * key itself. */
+static void test_corrupt_sk(const cs_mldsa_impl *im)
+{
+    static const int sets[3] = {44, 65, 87};
+    int ok = 1;
+    for (int t = 0; t < 6; t++) {
+        int ps = sets[t % 3];
+        unsigned k = ps == 44 ? 4 : ps == 65 ? 6 : 8, l = ps == 44 ? 4 : ps == 65 ? 5 : 7;
+        unsigned eta = ps == 65 ? 4 : 2, etab = eta == 2 ? 96 : 128;
+        size_t skb = cs_mldsa_sk_bytes(ps), t0off = 128 + (k + l) * etab;
+        uint8_t seed[32];
+        static uint8_t pk[CS_MLDSA_MAX_PK_BYTES], sk[CS_MLDSA_MAX_SK_BYTES],
+            bad[CS_MLDSA_MAX_SK_BYTES], pk2[CS_MLDSA_MAX_PK_BYTES];
+        tap_rng_bytes(seed, 32);
+        ok &= cs_mldsa_keygen(P, ps, pk, sk, seed) == 0;
+        ok &= cs_mldsa_pk_from_sk(im, ps, pk2, sk) == 0;
+        memcpy(bad, sk, skb);
+        bad[t0off + tap_rng_u64() % (skb - t0off)] ^= (uint8_t)(1u << (tap_rng_u64() % 8));
+        ok &= cs_mldsa_pk_from_sk(im, ps, pk2, bad) != 0 && !memcmp(pk2, pk, cs_mldsa_pk_bytes(ps));
+        memcpy(bad, sk, skb);
+        bad[64 + tap_rng_u64() % 64] ^= 0x80;
+        ok &= cs_mldsa_pk_from_sk(im, ps, pk2, bad) != 0;
+        /* the last s2 coefficient set to the all-ones field (-5 for eta
+         * 2, -11 for eta 4: out of range), with t0, t1 and tr made consistent
+         * with it (s2 enters t = A*s1 + s2 without an NTT, so t moves by
+         * the same delta): only the range check can catch this key */
+        memcpy(bad, sk, skb);
+        memcpy(pk2, pk, cs_mldsa_pk_bytes(ps));
+        cs_mldsa_poly s2, t0, t1, tt, n1, n0;
+        uint8_t *s2p = bad + 128 + (l + k - 1) * etab, *t0p = bad + t0off + (k - 1) * 416,
+                *t1p = pk2 + 32 + (k - 1) * 320;
+        P->unpack_eta(&s2, s2p, eta);
+        int32_t old = s2.c[255];
+        if (eta == 2)
+            s2p[95] |= 0xe0;
+        else
+            s2p[127] |= 0xf0;
+        ok &= P->unpack_eta(&s2, s2p, eta) != 0;
+        int32_t delta = s2.c[255] - old;
+        P->unpack_t0(&t0, t0p);
+        P->unpack_t1(&t1, t1p);
+        for (unsigned i = 0; i < 256; i++)
+            tt.c[i] = t1.c[i] * (1 << 13) + t0.c[i];
+        tt.c[255] = (tt.c[255] + delta + 8380417) % 8380417;
+        P->power2round(&n1, &n0, &tt);
+        P->pack_t0(t0p, &n0);
+        P->pack_t1(t1p, &n1);
+        cs_mldsa_pk_tr(ps, bad + 64, pk2);
+        ok &= cs_mldsa_pk_from_sk(im, ps, pk2, bad) != 0;
+    }
+    tap_ok(ok, "%s pk_from_sk rejects corrupted expanded keys (t0, tr, s1/s2 range)", im->name);
+}
+
 static void test_whole(const cs_mldsa_impl *im)
 {
     static const int sets[3] = {44, 65, 87};
@@ -464,6 +532,7 @@ static void test_whole(const cs_mldsa_impl *im)
         ok &= cs_mldsa_pk_from_sk(im, ps, pk2, sk1) == 0 && !memcmp(pk1, pk2, cs_mldsa_pk_bytes(ps));
     }
     tap_ok(ok, "%s keygen/sign/verify/pk_from_sk agree with portable (30 random)", im->name);
+    test_corrupt_sk(im);
 }
 
 int main(void)

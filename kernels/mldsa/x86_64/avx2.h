@@ -102,7 +102,7 @@ void cs_mldsa_unpack_t1_avx2(cs_mldsa_poly *a, const uint8_t *r);
 void cs_mldsa_pack_t0_avx2(uint8_t *r, const cs_mldsa_poly *a);
 void cs_mldsa_unpack_t0_avx2(cs_mldsa_poly *a, const uint8_t *r);
 void cs_mldsa_pack_eta_avx2(uint8_t *r, const cs_mldsa_poly *a, unsigned eta);
-void cs_mldsa_unpack_eta_avx2(cs_mldsa_poly *a, const uint8_t *r, unsigned eta);
+int cs_mldsa_unpack_eta_avx2(cs_mldsa_poly *a, const uint8_t *r, unsigned eta);
 void cs_mldsa_pack_z_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1);
 void cs_mldsa_unpack_z_avx2(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 void cs_mldsa_pack_w1_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);

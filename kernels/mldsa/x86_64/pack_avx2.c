@@ -144,11 +144,13 @@ void cs_mldsa_pack_eta_avx2(uint8_t *r, const cs_mldsa_poly *a, unsigned eta)
     }
 }
 
-/* eta - field for each 3- or 4-bit field (no range check: FIPS 204
- * skDecode); each group of 8 fields is one 24- or 32-bit word. */
-static inline __attribute__((always_inline)) void unpack_eta8(cs_mldsa_poly *a, const uint8_t *r,
-                                                              unsigned gb, int32_t eta)
+/* eta - field for each 3- or 4-bit field, each group of 8 fields one 24-
+ * or 32-bit word; returns nonzero iff some field exceeds 2*eta (the sign
+ * bits of eta + coefficient, ORed lane-wise: no branch on the fields). */
+static inline __attribute__((always_inline)) int unpack_eta8(cs_mldsa_poly *a, const uint8_t *r,
+                                                             unsigned gb, int32_t eta)
 {
+    __m256i bad = _mm256_setzero_si256();
     const __m256i base = _mm256_set1_epi32(eta);
     const __m256i sh = gb == 3 ? _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21)
                                : _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
@@ -161,16 +163,19 @@ static inline __attribute__((always_inline)) void unpack_eta8(cs_mldsa_poly *a, 
         if (gb == 4)
             w |= (uint32_t)g[3] << 24;
         __m256i v = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)w), sh), mask);
-        avx2_store(a->c + 8 * i, _mm256_sub_epi32(base, v));
+        __m256i c = _mm256_sub_epi32(base, v);
+        bad = _mm256_or_si256(bad, _mm256_add_epi32(c, base));
+        avx2_store(a->c + 8 * i, c);
     }
+    /* movemask of the sign bits: a data-independent instruction */
+    return _mm256_movemask_ps(_mm256_castsi256_ps(bad)) != 0;
 }
 
-void cs_mldsa_unpack_eta_avx2(cs_mldsa_poly *a, const uint8_t *r, unsigned eta)
+int cs_mldsa_unpack_eta_avx2(cs_mldsa_poly *a, const uint8_t *r, unsigned eta)
 {
     if (eta == 2)
-        unpack_eta8(a, r, 3, 2);
-    else
-        unpack_eta8(a, r, 4, (int32_t)eta);
+        return unpack_eta8(a, r, 3, 2);
+    return unpack_eta8(a, r, 4, (int32_t)eta);
 }
 
 /* Packs 8 b-bit lanes (16 < b <= 20) into b bytes: pairs merged in 64-bit

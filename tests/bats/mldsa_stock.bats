@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# The ML-DSA provider against stock OpenSSL (3.5, and 3.6 / 4.0 when their
+# trees exist): tests/bats/helpers/mldsa_stock_driver walks corrupted
+# expanded keys, key checks, parameter edge cases and failure points, once
+# without and once with the shim preloaded, and the two runs must agree:
+# the same outcome everywhere, the same output where it is deterministic,
+# and an error left on the queue wherever stock leaves one.
+
+load mldsa_helpers
+
+DRIVER="$CS_BUILD/tests/e2e/mldsa_stock_driver"
+
+# drive VER LIB ALG [GROUP]: the driver on OpenSSL VER's libraries (through
+# its loader, which still reads LD_PRELOAD), LIB preloaded unless "none".
+drive() {
+    local root="$CS_BUILD/openssl$1/root" lib=$2
+    shift 2
+    local libdir="$root/usr/lib/x86_64-linux-gnu"
+    local envs=(OPENSSL_CONF="$root/usr/lib/ssl/openssl.cnf" OPENSSL_MODULES="$libdir/ossl-modules"
+        CRYPTOSHIM_STATS=)
+    if [ "$lib" = none ]; then
+        env -u LD_PRELOAD "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$DRIVER" "$@"
+    else
+        env LD_PRELOAD="$lib" "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$DRIVER" "$@"
+    fi
+}
+
+# have VER: the OpenSSL VER tree is there with a libcrypto.so.3 the driver
+# can run on.
+have() {
+    [ -e "$CS_BUILD/openssl$1/root/usr/lib/x86_64-linux-gnu/libcrypto.so.3" ]
+}
+
+# both VER GROUP: runs GROUP for every parameter set with and without the
+# shim into stock.txt and shim.txt; checks the shim's provider served it.
+both() {
+    local ver=$1 group=$2 alg
+    : >stock.txt
+    : >shim.txt
+    for alg in ML-DSA-44 ML-DSA-65 ML-DSA-87; do
+        drive "$ver" none "$alg" "$group" >>stock.txt
+        drive "$ver" "$SHIMLIB" "$alg" "$group" >>shim.txt
+    done
+    grep -q '^# provider default' stock.txt
+    if grep -v '^# provider cryptoshim' shim.txt | grep -q '^# provider'; then
+        echo "the shim's provider did not serve ML-DSA:" >&2
+        grep '^# provider' shim.txt >&2
+        return 1
+    fi
+}
+
+# same_outcome FIELDS: the lines of stock.txt and shim.txt agree on the
+# given cut(1) fields (2 = point, 3 = rc, 5 = output hash).
+same_outcome() {
+    diff <(grep -v '^#' stock.txt | cut -d' ' -f1,"$1") <(grep -v '^#' shim.txt | cut -d' ' -f1,"$1")
+}
+
+# missing_errors: points where stock leaves an error and the shim none.
+missing_errors() {
+    awk 'NR == FNR { if ($4 != "err=none") s[$1 " " $2] = 1; next }
+         ($1 " " $2) in s && $4 == "err=none" { print; n++ }
+         END { exit n > 0 }' stock.txt shim.txt
+}
+
+# each_version BODY: runs the function BODY for 3.5, then 3.6 and 4.0 when
+# present (noting the ones absent).
+each_version() {
+    local ver
+    for ver in 35 36 40; do
+        if ! have "$ver"; then
+            [ "$ver" = 35 ] && { echo "missing OpenSSL 3.5 tree (make openssl35)" >&2; return 1; }
+            echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
+            continue
+        fi
+        "$1" "$ver"
+    done
+}
+
+setup() {
+    mldsa_require
+    [ -x "$DRIVER" ] || { echo "missing $DRIVER (make tests-build)" >&2; return 1; }
+    cd "$BATS_TEST_TMPDIR"
+}
+
+key_check() {
+    both "$1" key
+    same_outcome 2,3,5
+}
+
+@test "corrupted expanded private keys (t0, s1/s2 range, tr, pk mismatch) and key checks: stock's outcome" {
+    each_version key_check
+}
