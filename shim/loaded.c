@@ -6,6 +6,7 @@
 #include <link.h>
 #include <string.h>
 
+#include "../runtime/route.h"
 #include "loaded.h"
 
 struct find {
@@ -13,6 +14,7 @@ struct find {
     const char *path; /* the loaded object's name as the loader holds it */
 };
 
+/* Matches the object whose file name is exactly f->soname. */
 static int match(struct dl_phdr_info *info, size_t size, void *data)
 {
     struct find *f = data;
@@ -40,9 +42,11 @@ void *cs_loaded_open(const char *soname)
 void *cs_loaded_sym(const char *soname, const char *name, const char *version)
 {
     void *h = cs_loaded_open(soname);
-    if (!h)
-        return NULL;
-    void *sym = dlvsym(h, name, version);
-    dlclose(h); /* the process keeps its own reference */
-    return sym;
+    void *sym = h ? dlvsym(h, name, version) : NULL;
+    if (h)
+        dlclose(h); /* the process keeps its own reference */
+    /* A libcrypto under another file name (an auditwheel-style
+     * libcrypto-9a1b2c3d.so.3): whichever loaded object defines the symbol
+     * at that version node. */
+    return sym ? sym : cs_route_find_sym(name, version);
 }

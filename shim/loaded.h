@@ -9,7 +9,8 @@
 void *cs_loaded_open(const char *soname);
 
 /* name@version from the loaded object whose file name is soname (e.g.
- * "libcrypto.so.3"), or NULL if no such object is loaded. Loads nothing. */
+ * "libcrypto.so.3"), else from any loaded object defining name@version
+ * (a libcrypto under another file name); NULL if none. Loads nothing. */
 void *cs_loaded_sym(const char *soname, const char *name, const char *version);
 
 #endif

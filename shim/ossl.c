@@ -1,64 +1,114 @@
 /* Run-time resolution of libcrypto functions. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stddef.h>
 
-#include "loaded.h"
+#include "../runtime/route.h"
 #include "ossl.h"
 
 cs_ossl cs_ossl30 = {.version = "OPENSSL_3.0.0"};
 cs_ossl cs_ossl11 = {.version = "OPENSSL_1_1_0"};
+cs_ossl cs_ossl40 = {.version = "OPENSSL_4.0.0"};
+
+/* Serialises writers: a table's fields are written by one thread, once,
+ * before its ready flag is released; readers look at them only after an
+ * acquire load of ready == 1, so no field is ever read while written. */
+static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Stands for "search the link map" among handles (NULL is RTLD_DEFAULT). */
+static char link_map_search;
+#define LINK_MAP ((void *)&link_map_search)
 
 static void *sym(void *handle, const cs_ossl *api, const char *name)
 {
-    return dlvsym(handle, name, api->version);
+    return handle == LINK_MAP ? cs_route_find_sym(name, api->version)
+                              : dlvsym(handle, name, api->version);
+}
+
+/* Fills t from handle (LINK_MAP: any loaded object defining the names at the
+ * table's node, found through the link map). Returns 1 when complete. */
+static int fill(cs_ossl *t, void *h)
+{
+    t->mod_exp_mont = (cs_mod_exp_fn)sym(h, t, "BN_mod_exp_mont");
+    t->mod_exp_mont_consttime = (cs_mod_exp_fn)sym(h, t, "BN_mod_exp_mont_consttime");
+    t->mod_exp_mont_consttime_x2 = (cs_mod_exp_x2_fn)sym(h, t, "BN_mod_exp_mont_consttime_x2");
+    t->mod_exp2_mont = (cs_mod_exp2_fn)sym(h, t, "BN_mod_exp2_mont");
+    *(void **)&t->num_bits = sym(h, t, "BN_num_bits");
+    *(void **)&t->is_odd = sym(h, t, "BN_is_odd");
+    *(void **)&t->is_negative = sym(h, t, "BN_is_negative");
+    *(void **)&t->is_zero = sym(h, t, "BN_is_zero");
+    *(void **)&t->get_flags = sym(h, t, "BN_get_flags");
+    *(void **)&t->ucmp = sym(h, t, "BN_ucmp");
+    *(void **)&t->bn2lebinpad = sym(h, t, "BN_bn2lebinpad");
+    *(void **)&t->lebin2bn = sym(h, t, "BN_lebin2bn");
+    *(void **)&t->nnmod = sym(h, t, "BN_nnmod");
+    *(void **)&t->ctx_start = sym(h, t, "BN_CTX_start");
+    *(void **)&t->ctx_get = sym(h, t, "BN_CTX_get");
+    *(void **)&t->ctx_end = sym(h, t, "BN_CTX_end");
+    return t->mod_exp_mont && t->mod_exp_mont_consttime && t->num_bits && t->is_odd &&
+           t->is_negative && t->is_zero && t->get_flags && t->ucmp && t->bn2lebinpad &&
+           t->lebin2bn && t->nnmod && t->ctx_start && t->ctx_get && t->ctx_end;
+}
+
+/* Resolves api under the lock from the first of handles[0..n) that has every
+ * function; fields are written only while ready is 0 and only here. */
+static int resolve_locked(cs_ossl *api, void *const *handles, int n)
+{
+    int ok = 1;
+    pthread_mutex_lock(&resolve_lock);
+    if (!__atomic_load_n(&api->ready, __ATOMIC_RELAXED)) {
+        cs_ossl t = {.version = api->version};
+        ok = 0;
+        for (int i = 0; i < n && !ok; i++)
+            ok = fill(&t, handles[i]);
+        if (ok) {
+            t.ready = 0;
+            *api = t;
+            __atomic_store_n(&api->ready, 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&resolve_lock);
+    return ok;
 }
 
 int cs_ossl_resolve_from(cs_ossl *api, void *h)
 {
-    cs_ossl t = *api;
     if (__atomic_load_n(&api->ready, __ATOMIC_ACQUIRE))
         return 1;
-    t.mod_exp_mont = (cs_mod_exp_fn)sym(h, api, "BN_mod_exp_mont");
-    t.mod_exp_mont_consttime = (cs_mod_exp_fn)sym(h, api, "BN_mod_exp_mont_consttime");
-    t.mod_exp_mont_consttime_x2 = (cs_mod_exp_x2_fn)sym(h, api, "BN_mod_exp_mont_consttime_x2");
-    t.mod_exp2_mont = (cs_mod_exp2_fn)sym(h, api, "BN_mod_exp2_mont");
-    *(void **)&t.num_bits = sym(h, api, "BN_num_bits");
-    *(void **)&t.is_odd = sym(h, api, "BN_is_odd");
-    *(void **)&t.is_negative = sym(h, api, "BN_is_negative");
-    *(void **)&t.is_zero = sym(h, api, "BN_is_zero");
-    *(void **)&t.get_flags = sym(h, api, "BN_get_flags");
-    *(void **)&t.ucmp = sym(h, api, "BN_ucmp");
-    *(void **)&t.bn2lebinpad = sym(h, api, "BN_bn2lebinpad");
-    *(void **)&t.lebin2bn = sym(h, api, "BN_lebin2bn");
-    *(void **)&t.nnmod = sym(h, api, "BN_nnmod");
-    *(void **)&t.ctx_start = sym(h, api, "BN_CTX_start");
-    *(void **)&t.ctx_get = sym(h, api, "BN_CTX_get");
-    *(void **)&t.ctx_end = sym(h, api, "BN_CTX_end");
-    if (!t.mod_exp_mont || !t.mod_exp_mont_consttime || !t.num_bits || !t.is_odd ||
-        !t.is_negative || !t.is_zero || !t.get_flags || !t.ucmp || !t.bn2lebinpad ||
-        !t.lebin2bn || !t.nnmod || !t.ctx_start || !t.ctx_get || !t.ctx_end)
-        return 0;
-    /* Publish the pointers before the flag; racing resolvers write the same
-     * values. */
-    t.ready = 0;
-    *api = t;
-    __atomic_store_n(&api->ready, 1, __ATOMIC_RELEASE);
-    return 1;
+    void *hs[1] = {h};
+    return resolve_locked(api, hs, 1);
 }
 
 int cs_ossl_resolve(cs_ossl *api)
 {
     if (__atomic_load_n(&api->ready, __ATOMIC_ACQUIRE))
         return 1;
-    if (cs_ossl_resolve_from(api, RTLD_NEXT))
+    /* The next definitions after the shim; then any loaded libcrypto at this
+     * node, whatever its file name (opened RTLD_LOCAL, outside the global
+     * scope), found through the link map without loading or searching. */
+    void *hs[2] = {RTLD_NEXT, LINK_MAP};
+    return resolve_locked(api, hs, 2);
+}
+
+int cs_ossl_resolve_path(cs_ossl *api, const char *path)
+{
+    if (__atomic_load_n(&api->ready, __ATOMIC_ACQUIRE))
         return 1;
-    /* libcrypto opened later with RTLD_LOCAL is not in the global scope:
-     * reach it through the link map, without loading or searching. */
-    void *h = cs_loaded_open(api == &cs_ossl11 ? "libcrypto.so.1.1" : "libcrypto.so.3");
+    void *h = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
     if (!h)
-        return 0;
-    int ok = cs_ossl_resolve_from(api, h);
-    dlclose(h);
+        return cs_ossl_resolve(api);
+    void *hs[3] = {h, RTLD_NEXT, LINK_MAP};
+    int ok = resolve_locked(api, hs, 3);
+    dlclose(h); /* the process keeps its own reference */
     return ok;
+}
+
+cs_ossl *cs_ossl_for_node(const char *node)
+{
+    cs_ossl *all[] = {&cs_ossl30, &cs_ossl40, &cs_ossl11};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (node && !__builtin_strcmp(node, all[i]->version))
+            return all[i];
+    return NULL;
 }

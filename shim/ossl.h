@@ -36,17 +36,28 @@ typedef struct cs_ossl {
     void (*ctx_end)(BN_CTX *ctx);
 } cs_ossl;
 
-/* The tables for OpenSSL 3.x and 1.1.x processes (only one resolves). */
+/* The tables per libcrypto ABI (version node of BN_mod_exp_mont): 3.x, 1.1.x
+ * and 4.x. A process may hold more than one. */
 extern cs_ossl cs_ossl30;
 extern cs_ossl cs_ossl11;
+extern cs_ossl cs_ossl40;
+
+/* The table for a version node ("OPENSSL_4.0.0"), or NULL. */
+cs_ossl *cs_ossl_for_node(const char *node);
 
 /* Resolves api's functions from the libcrypto loaded in this process (the
- * next definition after the shim, or an already-loaded libcrypto.so.3).
- * Returns 1 when ready. Cheap once resolved; thread-safe (idempotent). */
+ * next definition after the shim, or any loaded object defining them at the
+ * table's version node, whatever its file name). Returns 1 when ready. Cheap
+ * once resolved (one acquire load); thread-safe: fields are written once,
+ * under a lock, before ready is released. */
 int cs_ossl_resolve(cs_ossl *api);
 
 /* As cs_ossl_resolve, but from a given dlopen handle or RTLD_DEFAULT (for
  * tests and the CLI, which link libcrypto themselves). */
 int cs_ossl_resolve_from(cs_ossl *api, void *handle);
+
+/* As cs_ossl_resolve, but from the loaded object at path first (a libcrypto
+ * found by cs_route_scan); loads nothing. */
+int cs_ossl_resolve_path(cs_ossl *api, const char *path);
 
 #endif

@@ -1,10 +1,15 @@
 /* `cryptoshim info`: what the shim sees here and what it would do. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <openssl/crypto.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../../kernels/cpu_features.h"
 #include "../controls.h"
 #include "../dispatch.h"
+#include "../../runtime/route.h"
 #include "cli.h"
 
 
@@ -77,16 +82,73 @@ static void print_dispatch(void)
     }
 }
 
+/* OpenSSL_version(OPENSSL_VERSION) of the loaded object at path, or NULL. */
+static const char *version_of(const char *path)
+{
+    void *h = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+    const char *(*ver)(int) = NULL;
+    if (h) {
+        *(void **)&ver = dlsym(h, "OpenSSL_version");
+        dlclose(h); /* still loaded: the process holds it */
+    }
+    return ver ? ver(0 /* OPENSSL_VERSION */) : NULL;
+}
+
+/* Each libcrypto in this process (the CLI's own, and any given with
+ * --lib), the route the preloaded shim would take in a process holding it,
+ * and what is not reachable and why. */
+static void print_routes(void)
+{
+    cs_libcrypto lc[CS_ROUTE_MAX];
+    int n = cs_route_scan(lc, CS_ROUTE_MAX);
+    printf("\nlibcryptos in this process (a preloaded shim decides the same per library):\n");
+    for (int i = 0; i < n; i++) {
+        const cs_libcrypto *c = &lc[i];
+        const char *v = version_of(c->path);
+        printf("  %s\n    version          %s (BN_mod_exp_mont at %s, newest node %s%s)\n",
+               c->path, v ? v : "unknown", c->abi, c->newest,
+               c->symbolic ? ", DT_SYMBOLIC" : "");
+        printf("    modexp route     %s: %s (%d relocation%s naming BN_mod_exp_mont*, %d "
+               "reaching the shim)\n",
+               cs_route_kind_name(c->modexp), c->why, c->modexp_relocs,
+               c->modexp_relocs == 1 ? "" : "s", c->reachable_relocs);
+        if (c->modexp == CS_ROUTE_METHOD)
+            printf("                     RSA/DH/DSA default methods installed at the "
+                   "application's first\n                     init, config, SSL_CTX_new, "
+                   "key reader or key constructor call;\n                     not where the "
+                   "application set its own method, nor for keys made before\n");
+        if (c->mldsa)
+            printf("    ML-DSA route     provider, installed at the application's first "
+                   "EVP_PKEY_CTX_new*\n                     (calls it makes through "
+                   "dlsym on its own handle do not reach the shim)\n");
+        else
+            printf("    ML-DSA route     none: no OPENSSL_3.5.0 node (ML-DSA needs 3.5 or "
+                   "later)\n");
+    }
+    if (!n)
+        printf("  none (the shim stays dormant in such a process)\n");
+}
+
 int cli_info(int argc, char **argv)
 {
+    /* --lib PATH: load another libcrypto privately to show its route. */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--lib") && !dlopen(argv[++i], RTLD_NOW | RTLD_LOCAL)) {
+            fprintf(stderr, "cryptoshim info: %s\n", dlerror());
+            return 1;
+        }
+    const char *route = getenv("CRYPTOSHIM_ROUTE");
+    cs_route_set_forced_method(route && !strcmp(route, "method"));
     const char *lib = cli_library_path();
     printf("library            %s\n", lib ? lib : "(not found)");
     printf("libcrypto          %s\n", OpenSSL_version(OPENSSL_VERSION));
     print_features("cpu detected", cs_cpu_detected());
     print_features("cpu used", cs_cpu_features());
-    printf("controls           %s%s%s\n", cs_disabled() ? "CRYPTOSHIM_DISABLE " : "",
+    printf("controls           %s%s%s%s\n", cs_disabled() ? "CRYPTOSHIM_DISABLE " : "",
            cs_kernels_forced() ? "CRYPTOSHIM_KERNELS " : "",
-           cs_policy_path() ? "CRYPTOSHIM_POLICY" : "");
+           cs_policy_path() ? "CRYPTOSHIM_POLICY " : "",
+           cs_route_forced_method() ? "CRYPTOSHIM_ROUTE=method" : "");
+    print_routes();
     print_kernels();
     print_dispatch();
     return 0;

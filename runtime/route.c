@@ -1,0 +1,415 @@
+/* Route detection: every libcrypto in the link map, read in memory. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../shim/stats.h"
+#include "route.h"
+
+#if __ELF_NATIVE_CLASS == 64
+#define R_SYMIDX(info) ELF64_R_SYM(info)
+#else
+#define R_SYMIDX(info) ELF32_R_SYM(info)
+#endif
+
+static int forced_method;
+
+void cs_route_set_forced_method(int on) { forced_method = on; }
+int cs_route_forced_method(void) { return forced_method; }
+
+const char *cs_route_kind_name(cs_route_kind k)
+{
+    return k == CS_ROUTE_SYMBOLS ? "symbols" : k == CS_ROUTE_METHOD ? "method" : "none";
+}
+
+/* One loaded object's dynamic section, pointers made absolute. */
+struct dynobj {
+    uintptr_t base;
+    const char *name;
+    const ElfW(Sym) *symtab;
+    const char *strtab;
+    const uint32_t *gnu_hash, *sysv_hash;
+    const ElfW(Half) *versym;
+    const ElfW(Verdef) *verdef;
+    const ElfW(Verneed) *verneed;
+    size_t verdefnum, verneednum;
+    const void *rela, *jmprel;
+    size_t relasz, jmprelsz;
+    int rel_is_rela, plt_is_rela;
+    int symbolic;
+};
+
+/* glibc rewrites some d_ptr values to absolute addresses in place and leaves
+ * others as offsets: an offset is below the load address, an address not. */
+static const void *abs_ptr(uintptr_t base, ElfW(Addr) v)
+{
+    return (const void *)(v < base ? base + v : v);
+}
+
+static int read_dynamic(struct dl_phdr_info *info, struct dynobj *o)
+{
+    const ElfW(Dyn) *dyn = NULL;
+    memset(o, 0, sizeof *o);
+    o->base = info->dlpi_addr;
+    o->name = info->dlpi_name;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    if (!dyn)
+        return 0;
+    uintptr_t b = o->base;
+    for (; dyn->d_tag != DT_NULL; dyn++) {
+        switch (dyn->d_tag) {
+        case DT_SYMTAB: o->symtab = abs_ptr(b, dyn->d_un.d_ptr); break;
+        case DT_STRTAB: o->strtab = abs_ptr(b, dyn->d_un.d_ptr); break;
+        case DT_GNU_HASH: o->gnu_hash = abs_ptr(b, dyn->d_un.d_ptr); break;
+        case DT_HASH: o->sysv_hash = abs_ptr(b, dyn->d_un.d_ptr); break;
+        case DT_VERSYM: o->versym = abs_ptr(b, dyn->d_un.d_ptr); break;
+        case DT_VERDEF: o->verdef = abs_ptr(b, dyn->d_un.d_ptr); break;
+        case DT_VERDEFNUM: o->verdefnum = dyn->d_un.d_val; break;
+        case DT_VERNEED: o->verneed = abs_ptr(b, dyn->d_un.d_ptr); break;
+        case DT_VERNEEDNUM: o->verneednum = dyn->d_un.d_val; break;
+        case DT_RELA: o->rela = abs_ptr(b, dyn->d_un.d_ptr); o->rel_is_rela = 1; break;
+        case DT_RELASZ: o->relasz = dyn->d_un.d_val; break;
+        case DT_REL: o->rela = abs_ptr(b, dyn->d_un.d_ptr); o->rel_is_rela = 0; break;
+        case DT_RELSZ: o->relasz = dyn->d_un.d_val; break;
+        case DT_JMPREL: o->jmprel = abs_ptr(b, dyn->d_un.d_ptr); break;
+        case DT_PLTRELSZ: o->jmprelsz = dyn->d_un.d_val; break;
+        case DT_PLTREL: o->plt_is_rela = dyn->d_un.d_val == DT_RELA; break;
+        case DT_SYMBOLIC: o->symbolic = 1; break;
+        case DT_FLAGS:
+            if (dyn->d_un.d_val & DF_SYMBOLIC)
+                o->symbolic = 1;
+            break;
+        }
+    }
+    return o->symtab && o->strtab && (o->gnu_hash || o->sysv_hash);
+}
+
+/* Name of version index ndx (from DT_VERSYM) in o, or NULL. */
+static const char *version_name(const struct dynobj *o, unsigned ndx)
+{
+    ndx &= 0x7fff;
+    if (ndx < 2)
+        return NULL;
+    const ElfW(Verdef) *d = o->verdef;
+    for (size_t i = 0; d && i < o->verdefnum; i++) {
+        if (d->vd_ndx == ndx) {
+            const ElfW(Verdaux) *a = (const void *)((const char *)d + d->vd_aux);
+            return o->strtab + a->vda_name;
+        }
+        if (!d->vd_next)
+            break;
+        d = (const void *)((const char *)d + d->vd_next);
+    }
+    const ElfW(Verneed) *n = o->verneed;
+    for (size_t i = 0; n && i < o->verneednum; i++) {
+        const ElfW(Vernaux) *a = (const void *)((const char *)n + n->vn_aux);
+        for (unsigned j = 0; j < n->vn_cnt; j++) {
+            if (a->vna_other == ndx)
+                return o->strtab + a->vna_name;
+            a = (const void *)((const char *)a + a->vna_next);
+        }
+        if (!n->vn_next)
+            break;
+        n = (const void *)((const char *)n + n->vn_next);
+    }
+    return NULL;
+}
+
+/* Whether symbol idx is name, defined here, at version (NULL: the default,
+ * i.e. not hidden). Stores its version node name in *node. */
+static int sym_matches(const struct dynobj *o, uint32_t idx, const char *name,
+                       const char *version, const char **node)
+{
+    const ElfW(Sym) *s = &o->symtab[idx];
+    if (s->st_shndx == SHN_UNDEF || strcmp(o->strtab + s->st_name, name))
+        return 0;
+    unsigned vs = o->versym ? o->versym[idx] : 1;
+    const char *v = o->versym ? version_name(o, vs) : NULL;
+    if (version ? !v || strcmp(v, version) : (vs & 0x8000) != 0)
+        return 0;
+    *node = v;
+    return 1;
+}
+
+/* Symbol index of name@version defined in o, or 0. */
+static uint32_t lookup(const struct dynobj *o, const char *name, const char *version,
+                       const char **node)
+{
+    if (o->gnu_hash) {
+        const uint32_t *h = o->gnu_hash;
+        uint32_t nbuckets = h[0], symoffset = h[1], bloom_size = h[2];
+        const ElfW(Addr) *bloom = (const void *)&h[4];
+        const uint32_t *buckets = (const void *)&bloom[bloom_size];
+        const uint32_t *chain = &buckets[nbuckets];
+        uint32_t hash = 5381;
+        for (const unsigned char *c = (const void *)name; *c; c++)
+            hash = hash * 33 + *c;
+        if (!nbuckets)
+            return 0;
+        uint32_t idx = buckets[hash % nbuckets];
+        if (idx < symoffset)
+            return 0;
+        for (;; idx++) {
+            uint32_t ch = chain[idx - symoffset];
+            if ((ch | 1) == (hash | 1) && sym_matches(o, idx, name, version, node))
+                return idx;
+            if (ch & 1)
+                return 0;
+        }
+    }
+    const uint32_t *h = o->sysv_hash;
+    uint32_t nbucket = h[0], hash = 0, g;
+    const uint32_t *bucket = &h[2], *chain = &bucket[nbucket];
+    for (const unsigned char *c = (const void *)name; *c; c++) {
+        hash = (hash << 4) + *c;
+        g = hash & 0xf0000000u;
+        hash ^= g >> 24;
+        hash &= ~g;
+    }
+    if (!nbucket)
+        return 0;
+    for (uint32_t idx = bucket[hash % nbucket]; idx; idx = chain[idx])
+        if (sym_matches(o, idx, name, version, node))
+            return idx;
+    return 0;
+}
+
+/* Orders OPENSSL_1_1_0 < OPENSSL_1_1_1 < OPENSSL_3.0.0 < OPENSSL_3.10.0. */
+static long node_rank(const char *n)
+{
+    long part[3] = {0, 0, 0};
+    int i = 0;
+    for (n += 8; *n && i < 3; n++) {
+        if (*n >= '0' && *n <= '9')
+            part[i] = part[i] * 10 + (*n - '0');
+        else if (*n == '.' || *n == '_')
+            i++;
+        else
+            break;
+    }
+    return part[0] * 1000000 + part[1] * 1000 + part[2];
+}
+
+/* The newest OPENSSL_* node o defines, into out. */
+static void newest_node(const struct dynobj *o, char *out, size_t len)
+{
+    long best = -1;
+    const ElfW(Verdef) *d = o->verdef;
+    out[0] = 0;
+    for (size_t i = 0; d && i < o->verdefnum; i++) {
+        const ElfW(Verdaux) *a = (const void *)((const char *)d + d->vd_aux);
+        const char *n = o->strtab + a->vda_name;
+        if (!(d->vd_flags & VER_FLG_BASE) && !strncmp(n, "OPENSSL_", 8) && node_rank(n) > best) {
+            best = node_rank(n);
+            snprintf(out, len, "%s", n);
+        }
+        if (!d->vd_next)
+            break;
+        d = (const void *)((const char *)d + d->vd_next);
+    }
+}
+
+/* Whether the shim exports the BN_mod_exp* entry points at this node. */
+static int shim_exports_modexp_at(const char *node)
+{
+    return node && (!strcmp(node, "OPENSSL_3.0.0") || !strcmp(node, "OPENSSL_1_1_0"));
+}
+
+/* Whether the shim has a method-route table for this node. */
+static int shim_has_methods_at(const char *node)
+{
+    return !strcmp(node, "OPENSSL_3.0.0") || !strcmp(node, "OPENSSL_4.0.0");
+}
+
+static int is_modexp_name(const char *n)
+{
+    return !strcmp(n, "BN_mod_exp_mont") || !strcmp(n, "BN_mod_exp_mont_consttime") ||
+           !strcmp(n, "BN_mod_exp_mont_consttime_x2") || !strcmp(n, "BN_mod_exp2_mont");
+}
+
+/* Counts o's relocations naming BN_mod_exp_mont*, and those at a node the
+ * shim exports them at. */
+static void count_relocs(const struct dynobj *o, const void *tab, size_t size, int is_rela,
+                         cs_libcrypto *c)
+{
+    size_t ent = is_rela ? sizeof(ElfW(Rela)) : sizeof(ElfW(Rel));
+    for (size_t off = 0; tab && off + ent <= size; off += ent) {
+        const ElfW(Rel) *r = (const void *)((const char *)tab + off); /* r_info at the same place */
+        size_t idx = R_SYMIDX(r->r_info);
+        if (!idx)
+            continue;
+        const char *n = o->strtab + o->symtab[idx].st_name;
+        if (n[0] != 'B' || strncmp(n, "BN_mod_exp", 10) || !is_modexp_name(n))
+            continue;
+        c->modexp_relocs++;
+        if (shim_exports_modexp_at(o->versym ? version_name(o, o->versym[idx]) : NULL))
+            c->reachable_relocs++;
+    }
+}
+
+/* Chooses c's route from what was read. */
+static void decide(cs_libcrypto *c)
+{
+    int reachable = !c->symbolic && c->reachable_relocs > 0;
+    c->mldsa = node_rank(c->newest) >= node_rank("OPENSSL_3.5.0");
+    if (!shim_exports_modexp_at(c->abi) && !shim_has_methods_at(c->abi)) {
+        c->modexp = CS_ROUTE_NONE;
+        c->why = "its BN_mod_exp_mont is at a version node this shim has no table for";
+    } else if (reachable && !(forced_method && shim_has_methods_at(c->abi))) {
+        c->modexp = CS_ROUTE_SYMBOLS;
+        c->why = "its own BN_mod_exp_mont* references bind to the shim's exports";
+    } else if (shim_has_methods_at(c->abi)) {
+        c->modexp = CS_ROUTE_METHOD;
+        c->why = reachable ? "CRYPTOSHIM_ROUTE=method"
+                 : c->symbolic ? "linked DT_SYMBOLIC: its own calls stay inside it"
+                 : c->modexp_relocs ? "its BN_mod_exp_mont* references are at a node the shim does not export them at"
+                                    : "no relocation for BN_mod_exp_mont*: its own calls stay inside it";
+    } else {
+        c->modexp = CS_ROUTE_NONE;
+        c->why = c->symbolic ? "linked DT_SYMBOLIC, and no method route for this ABI"
+                             : "no relocation for BN_mod_exp_mont*, and no method route for this ABI";
+    }
+}
+
+/* Our own load address: the shim (or the program the core is linked into)
+ * is never a libcrypto of the process, whatever it exports. */
+static uintptr_t self_base(void)
+{
+    Dl_info di;
+    return dladdr((void *)self_base, &di) ? (uintptr_t)di.dli_fbase : 0;
+}
+
+struct scan {
+    cs_libcrypto *out;
+    int max, n;
+    uintptr_t self;
+};
+
+static int scan_one(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct scan *s = data;
+    struct dynobj o;
+    const char *node = NULL;
+    (void)size;
+    if (!info->dlpi_name || !*info->dlpi_name || info->dlpi_addr == s->self ||
+        s->n >= s->max || !read_dynamic(info, &o) || !o.verdef)
+        return 0;
+    uint32_t idx = lookup(&o, "BN_mod_exp_mont", NULL, &node);
+    if (!idx || !node || strncmp(node, "OPENSSL_", 8))
+        return 0;
+    cs_libcrypto *c = &s->out[s->n++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->path, sizeof c->path, "%s", info->dlpi_name);
+    c->base = o.base;
+    snprintf(c->abi, sizeof c->abi, "%s", node);
+    newest_node(&o, c->newest, sizeof c->newest);
+    c->symbolic = o.symbolic;
+    count_relocs(&o, o.rela, o.relasz, o.rel_is_rela, c);
+    count_relocs(&o, o.jmprel, o.jmprelsz, o.plt_is_rela, c);
+    decide(c);
+    return 0;
+}
+
+int cs_route_scan(cs_libcrypto *out, int max)
+{
+    struct scan s = {out, max, 0, self_base()};
+    dl_iterate_phdr(scan_one, &s);
+    return s.n;
+}
+
+struct find {
+    const char *name, *version;
+    uintptr_t self;
+    void *addr;
+};
+
+static int find_one(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct find *f = data;
+    struct dynobj o;
+    const char *node;
+    (void)size;
+    if (!info->dlpi_name || !*info->dlpi_name || info->dlpi_addr == f->self ||
+        !read_dynamic(info, &o))
+        return 0;
+    uint32_t idx = lookup(&o, f->name, f->version, &node);
+    if (!idx)
+        return 0;
+    const ElfW(Sym) *s = &o.symtab[idx];
+    if (ELF64_ST_TYPE(s->st_info) == STT_GNU_IFUNC || s->st_shndx == SHN_ABS)
+        return 0; /* needs the loader: not what libcrypto exports */
+    f->addr = (void *)(o.base + s->st_value);
+    return 1;
+}
+
+void *cs_route_find_sym(const char *name, const char *version)
+{
+    struct find f = {name, version, self_base(), NULL};
+    dl_iterate_phdr(find_one, &f);
+    return f.addr;
+}
+
+struct findpath {
+    const char *abi;
+    uintptr_t self;
+    const char *path;
+};
+
+static int path_one(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct findpath *f = data;
+    struct dynobj o;
+    const char *node;
+    (void)size;
+    if (!info->dlpi_name || !*info->dlpi_name || info->dlpi_addr == f->self ||
+        !read_dynamic(info, &o) || !lookup(&o, "BN_mod_exp_mont", f->abi, &node))
+        return 0;
+    f->path = info->dlpi_name;
+    return 1;
+}
+
+const char *cs_route_libcrypto_path(const char *abi)
+{
+    struct findpath f = {abi, self_base(), NULL};
+    dl_iterate_phdr(path_one, &f);
+    return f.path;
+}
+
+/* "route NAME": the key of a libcrypto's note (the file name, shortened to
+ * fit the note key). */
+static void note_key(const char *path, char *key, size_t len)
+{
+    const char *b = strrchr(path, '/');
+    snprintf(key, len, "route %s", b ? b + 1 : path);
+}
+
+static void route_text(const cs_libcrypto *c, char *out, size_t len)
+{
+    snprintf(out, len, "%s modexp %s; ml-dsa %s", c->newest[0] ? c->newest : c->abi,
+             cs_route_kind_name(c->modexp),
+             c->mldsa ? "provider (from EVP_PKEY_CTX_new*)" : "none (before 3.5)");
+}
+
+void cs_route_note_all(const cs_libcrypto *lc, int n)
+{
+    char key[CS_STATS_NOTE_KEY], val[CS_STATS_NOTE_VALUE];
+    if (!n)
+        cs_stats_note("route", "dormant: no libcrypto loaded at start");
+    for (int i = 0; i < n; i++) {
+        note_key(lc[i].path, key, sizeof key);
+        route_text(&lc[i], val, sizeof val);
+        cs_stats_note(key, val);
+    }
+}
+
+void cs_route_note(const char *path, const char *text)
+{
+    char key[CS_STATS_NOTE_KEY];
+    note_key(path, key, sizeof key);
+    cs_stats_note(key, text);
+}
