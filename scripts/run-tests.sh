@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs test suites that speak TAP and ends with one line "N passed, N failed".
-# Usage: run-tests.sh unit|unit-diff|ct|cross|valgrind|all
+# Usage: run-tests.sh unit|unit-diff|ct|cross|valgrind|fuzz|all
 # Compute-bound suites (unit, differential, constant-time, emulated) run two
 # at a time; suites that start servers run one after another. A suite that
 # exits non-zero without reporting a failure counts one failure. Logs go to
@@ -121,6 +121,15 @@ valgrind_suites() {
     done
 }
 
+# Each fuzz target (mk/fuzz.mk) for a few seconds on the tree's corpus.
+fuzz_suites() {
+    local t
+    for t in "${FUZZ_BUILD:-build/fuzz}"/fuzz_*; do
+        [ -x "$t" ] || continue
+        queue "fuzz/$(basename "$t")" 300 tests/fuzz/smoke.sh "$t"
+    done
+}
+
 bats_suites() {
     local f dir
     for dir in tests/bats tests/ssh; do
@@ -148,8 +157,9 @@ case ${1:-all} in
     ct) ct_suites ;;
     unit-diff) unit_suites; diff_suites ;;
     valgrind) valgrind_suites ;;
-    all) diff_suites; unit_suites; ct_suites; cross_suites; cross_e2e_suites; bats_suites ;;
-    *) echo "usage: $0 unit|unit-diff|ct|cross|valgrind|all" >&2; exit 2 ;;
+    fuzz) fuzz_suites ;;
+    all) diff_suites; unit_suites; ct_suites; fuzz_suites; cross_suites; cross_e2e_suites; bats_suites ;;
+    *) echo "usage: $0 unit|unit-diff|ct|cross|valgrind|fuzz|all" >&2; exit 2 ;;
 esac
 wait
 for n in "${names[@]}"; do

@@ -8,6 +8,7 @@
 # module, so the C library's and libgcc's v8 versions are never bound.
 # Result: DEST/install/usr/local/{bin/openssl,lib/libcrypto.so.3,...}.
 # libatomic: 32-bit SPARC has no compare-and-swap, so C11 atomics are calls.
+# It goes in LDLIBS: Configure refuses a bare -latomic beside LDFLAGS=.
 # Idempotent: skips the build once DEST/.done exists. Slow (about 30-60
 # minutes on one core); runs nice'd and with one job.
 # Usage: build-openssl-v7.sh [DEST]   (default build/oldhw/openssl-v7)
@@ -49,7 +50,8 @@ if [ ! -f Makefile ]; then
     "$SRC/Configure" linux-generic32 no-asm shared no-tests no-engine \
         --cross-compile-prefix=$CROSS --prefix=/usr/local --libdir=lib \
         --openssldir=/usr/local/ssl "CFLAGS=-O2 -m32 -mcpu=v7" \
-        "LDFLAGS=-m32 $RT/v7_mul.o $RT/v7_arith.o" -latomic >"$DEST/configure.log" 2>&1
+        "LDFLAGS=-m32 $RT/v7_mul.o $RT/v7_arith.o" "LDLIBS=-latomic" >"$DEST/configure.log" 2>&1 ||
+        { rm -f Makefile; echo "Configure failed, see $DEST/configure.log" >&2; tail -5 "$DEST/configure.log" >&2; exit 1; }
 fi
 nice -n 10 make -j"$JOBS" build_sw >"$DEST/build.log" 2>&1
 rm -rf "$DEST/install"

@@ -1,0 +1,123 @@
+/* Shared by the modular-exponentiation fuzz targets: reading operands from
+ * the fuzz input, forcing the kernel the input picks (or the built-in policy)
+ * through the shim's own controls, and stopping on any difference from
+ * libcrypto. Header-only, like tests/unit/support/diff_common.h. */
+#ifndef CRYPTOSHIM_FUZZ_BN_H
+#define CRYPTOSHIM_FUZZ_BN_H
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <openssl/bn.h>
+#include <openssl/err.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/bn/bn_kernel.h"
+#include "shim/controls.h"
+#include "shim/dispatch.h"
+#include "shim/modexp.h"
+
+/* A cursor over the fuzz input; reads past the end give zeros. */
+typedef struct fuzz_in {
+    const uint8_t *p;
+    size_t left;
+} fuzz_in;
+
+static inline unsigned fuzz_byte(fuzz_in *in)
+{
+    if (!in->left)
+        return 0;
+    in->left--;
+    return *in->p++;
+}
+
+static inline unsigned fuzz_u16(fuzz_in *in)
+{
+    unsigned hi = fuzz_byte(in);
+    return hi << 8 | fuzz_byte(in);
+}
+
+/* A length of up to `max` bytes from 2 input bytes: one value in eight
+ * ranges over all of 0..max, the rest stay within 0..max/4 (big moduli are
+ * slow, and the kernels' logic repeats across sizes). */
+static inline size_t fuzz_len(fuzz_in *in, size_t max)
+{
+    unsigned v = fuzz_u16(in);
+    return (v >> 13) == 7 ? v % (max + 1) : v % (max / 4 + 1);
+}
+
+/* A BIGNUM from the next min(len, what is left) bytes (big-endian). */
+static inline BIGNUM *fuzz_bn(fuzz_in *in, size_t len)
+{
+    if (len > in->left)
+        len = in->left;
+    BIGNUM *x = BN_bin2bn(in->p, (int)len, NULL);
+    in->p += len, in->left -= len;
+    if (!x)
+        abort();
+    return x;
+}
+
+/* Kernels usable on this CPU, and the number of them; slot `count` means
+ * "no kernel forced" (the built-in policy decides). */
+static const cs_bn_kernel *fuzz_kernels[32];
+static unsigned fuzz_nkernels;
+static int fuzz_forced = -2; /* slot last forced; -2: none yet */
+static cs_ossl fuzz_api = {.version = "OPENSSL_3.0.0"};
+static BN_CTX *fuzz_ctx;
+
+/* One-time set-up: libcrypto's functions, the usable kernels, a BN_CTX. */
+static inline void fuzz_bn_init(void)
+{
+    if (fuzz_ctx)
+        return;
+    if (!cs_ossl_resolve_from(&fuzz_api, RTLD_DEFAULT)) {
+        fprintf(stderr, "libcrypto functions not resolved\n");
+        abort();
+    }
+    cs_controls_load();
+    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k && fuzz_nkernels < 32; k++)
+        if (cs_bn_kernel_usable(*k))
+            fuzz_kernels[fuzz_nkernels++] = *k;
+    fuzz_ctx = BN_CTX_new();
+}
+
+/* Forces the kernel in slot `pick` modulo (kernels + 1) as CRYPTOSHIM_KERNELS
+ * would; the last slot unsets it. Re-reads the controls only on a change.
+ * Returns the kernel's name ("policy" for the built-in policy). */
+static inline const char *fuzz_force(unsigned pick)
+{
+    int slot = (int)(pick % (fuzz_nkernels + 1));
+    const char *name = slot < (int)fuzz_nkernels ? fuzz_kernels[slot]->name : NULL;
+    if (slot != fuzz_forced) {
+        if (name)
+            setenv("CRYPTOSHIM_KERNELS", name, 1);
+        else
+            unsetenv("CRYPTOSHIM_KERNELS");
+        cs_controls_load();
+        cs_dispatch_init();
+        fuzz_forced = slot;
+    }
+    return name ? name : "policy";
+}
+
+/* The first error code on the queue (0 if empty), clearing the queue. */
+static inline unsigned long fuzz_take_error(void)
+{
+    unsigned long e = ERR_peek_last_error();
+    ERR_clear_error();
+    return e;
+}
+
+/* Stops the run (a finding) with what differed, if `ok` is false. */
+#define FUZZ_CHECK(ok, kernel, what)                                                          \
+    do {                                                                                      \
+        if (!(ok)) {                                                                          \
+            fprintf(stderr, "DIVERGENCE (kernel %s): %s\n", (kernel), (what));                \
+            abort();                                                                          \
+        }                                                                                     \
+    } while (0)
+
+#endif

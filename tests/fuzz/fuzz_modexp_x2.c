@@ -1,0 +1,93 @@
+/* Differential fuzz target: the interposed BN_mod_exp_mont_consttime_x2
+ * (cs_modexp_x2_entry, RSA's paired CRT halves) against libcrypto's own
+ * function, with the kernel the input picks forced (or the built-in policy).
+ * Same return, same error code, same two results.
+ * Input: kernel, flags, then per half: modulus length (2 bytes), exponent
+ * length (2 bytes), then modulus, exponent and base bytes of half 1, then of
+ * half 2 (base 2 takes what is left). */
+#include "fuzz_bn.h"
+
+/* One half's operands, with BN_FLG_CONSTTIME on the exponent as RSA sets it. */
+struct half {
+    BIGNUM *a, *p, *m;
+    BN_MONT_CTX *mont;
+};
+
+/* Reads one half; `last` gives the base every remaining byte. `mont_bit`
+ * set: the caller's BN_MONT_CTX for an odd positive modulus. */
+static void read_half(fuzz_in *in, struct half *h, int last, int mont_bit, int neg_a)
+{
+    size_t mlen = fuzz_len(in, CS_BN_MAX_BITS / 16 + 8); /* CRT halves: up to 4096 bits */
+    size_t pcap = mlen > 256 ? 16 : mlen > 128 ? 64 : mlen + 16;
+    size_t plen = fuzz_u16(in) % (pcap + 1);
+    h->m = fuzz_bn(in, mlen);
+    h->p = fuzz_bn(in, plen);
+    h->a = fuzz_bn(in, last ? in->left : (in->left ? fuzz_byte(in) % (mlen + 9) : 0));
+    BN_set_flags(h->p, BN_FLG_CONSTTIME);
+    if (neg_a)
+        BN_set_negative(h->a, 1);
+    h->mont = NULL;
+    if (mont_bit && BN_is_odd(h->m)) {
+        h->mont = BN_MONT_CTX_new();
+        if (!BN_MONT_CTX_set(h->mont, h->m, fuzz_ctx))
+            abort();
+    }
+}
+
+static void free_half(struct half *h)
+{
+    BN_free(h->a), BN_free(h->p), BN_free(h->m);
+    BN_MONT_CTX_free(h->mont);
+}
+
+/* flags: caller's BN_MONT_CTX for half 1/2 (bits 0-1), rr1 aliases a1 (bit
+ * 2), rr2 aliases a2 (bit 3), half 2 the same modulus as half 1 (bit 4), a1/a2
+ * negative (bits 5-6). */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_bn_init();
+    fuzz_in in = {data, size};
+    const char *kname = fuzz_force(fuzz_byte(&in));
+    unsigned flags = fuzz_byte(&in);
+    struct half h1, h2;
+    read_half(&in, &h1, 0, flags & 1, flags & 32);
+    read_half(&in, &h2, 1, flags & 2, flags & 64);
+    if (flags & 16) { /* RSA-like: both halves of one size */
+        BN_free(h2.m);
+        h2.m = BN_dup(h1.m);
+        BN_MONT_CTX_free(h2.mont);
+        h2.mont = NULL;
+        if ((flags & 2) && BN_is_odd(h2.m)) {
+            h2.mont = BN_MONT_CTX_new();
+            if (!BN_MONT_CTX_set(h2.mont, h2.m, fuzz_ctx))
+                abort();
+        }
+    }
+    BIGNUM *w1 = BN_new(), *w2 = BN_new(), *g1 = BN_new(), *g2 = BN_new();
+
+    ERR_clear_error();
+    int rw = BN_mod_exp_mont_consttime_x2(w1, h1.a, h1.p, h1.m, h1.mont, w2, h2.a, h2.p, h2.m,
+                                          h2.mont, fuzz_ctx);
+    unsigned long ew = fuzz_take_error();
+    const BIGNUM *b1 = h1.a, *b2 = h2.a;
+    if (flags & 4) {
+        if (!BN_copy(g1, h1.a))
+            abort();
+        b1 = g1;
+    }
+    if (flags & 8) {
+        if (!BN_copy(g2, h2.a))
+            abort();
+        b2 = g2;
+    }
+    int rg = cs_modexp_x2_entry(&fuzz_api, g1, b1, h1.p, h1.m, h1.mont, g2, b2, h2.p, h2.m,
+                                h2.mont, fuzz_ctx);
+    unsigned long eg = fuzz_take_error();
+
+    FUZZ_CHECK(rw == rg, kname, "return value");
+    FUZZ_CHECK(ew == eg, kname, "error queue");
+    FUZZ_CHECK(!rw || (BN_cmp(w1, g1) == 0 && BN_cmp(w2, g2) == 0), kname, "results");
+    free_half(&h1), free_half(&h2);
+    BN_free(w1), BN_free(w2), BN_free(g1), BN_free(g2);
+    return 0;
+}

@@ -1,0 +1,15 @@
+# Sourced by run.sh and smoke.sh: fuzz_options NAME prints libFuzzer options
+# for target NAME: the longest input worth trying (its largest operands; a
+# longer one only repeats them) and a per-input time limit generous enough
+# for a loaded machine (a slow input is not a finding).
+fuzz_options() {
+    local max
+    case $1 in
+        fuzz_modexp) max=2200 ;;     # 8192-bit modulus, exponent, base
+        fuzz_modexp_x2) max=1400 ;;  # two 4096-bit halves
+        fuzz_modexp2) max=1400 ;;    # 4096-bit modulus, two bases
+        fuzz_mldsa) max=7400 ;;      # ML-DSA-87 public key and signature
+        *) max=4096 ;;
+    esac
+    echo "-max_len=$max -timeout=120 -rss_limit_mb=2048 -print_final_stats=1"
+}
