@@ -22,6 +22,8 @@ static rand_priv_fn resolve_rand(void)
     f = (rand_priv_fn)dlvsym(RTLD_DEFAULT, "RAND_priv_bytes_ex", "OPENSSL_3.0.0");
     if (!f)
         f = (rand_priv_fn)cs_loaded_sym("libcrypto.so.3", "RAND_priv_bytes_ex", "OPENSSL_3.0.0");
+    if (!f) /* OpenSSL 4.x: every symbol at OPENSSL_4.0.0 */
+        f = (rand_priv_fn)cs_loaded_sym("libcrypto.so.4", "RAND_priv_bytes_ex", "OPENSSL_4.0.0");
     if (f)
         __atomic_store_n(&cached, f, __ATOMIC_RELEASE);
     return f;

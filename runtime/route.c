@@ -385,31 +385,23 @@ const char *cs_route_libcrypto_path(const char *abi)
 static void note_key(const char *path, char *key, size_t len)
 {
     const char *b = strrchr(path, '/');
-    snprintf(key, len, "route %s", b ? b + 1 : path);
+    snprintf(key, len, "route %.25s", b ? b + 1 : path); /* keys hold 31 */
 }
 
-static void route_text(const cs_libcrypto *c, char *out, size_t len)
+void cs_route_note_lib(const cs_libcrypto *c, const char *detail)
 {
-    snprintf(out, len, "%s modexp %s; ml-dsa %s", c->newest[0] ? c->newest : c->abi,
-             cs_route_kind_name(c->modexp),
-             c->mldsa ? "provider (from EVP_PKEY_CTX_new*)" : "none (before 3.5)");
+    char key[CS_STATS_NOTE_KEY], val[CS_STATS_NOTE_VALUE];
+    note_key(c->path, key, sizeof key);
+    snprintf(val, sizeof val, "%s modexp %s%s%s%s; ml-dsa %s", c->newest[0] ? c->newest : c->abi,
+             cs_route_kind_name(c->modexp), detail ? " (" : "", detail ? detail : "",
+             detail ? ")" : "", c->mldsa ? "provider" : "none (before 3.5)");
+    cs_stats_note(key, val);
 }
 
 void cs_route_note_all(const cs_libcrypto *lc, int n)
 {
-    char key[CS_STATS_NOTE_KEY], val[CS_STATS_NOTE_VALUE];
     if (!n)
-        cs_stats_note("route", "dormant: no libcrypto loaded at start");
-    for (int i = 0; i < n; i++) {
-        note_key(lc[i].path, key, sizeof key);
-        route_text(&lc[i], val, sizeof val);
-        cs_stats_note(key, val);
-    }
-}
-
-void cs_route_note(const char *path, const char *text)
-{
-    char key[CS_STATS_NOTE_KEY];
-    note_key(path, key, sizeof key);
-    cs_stats_note(key, text);
+        cs_stats_note("route", "dormant in a process with no libcrypto at start");
+    for (int i = 0; i < n; i++)
+        cs_route_note_lib(&lc[i], NULL);
 }

@@ -61,8 +61,8 @@ const char *cs_route_kind_name(cs_route_kind k);
  * stats are off. */
 void cs_route_note_all(const cs_libcrypto *lc, int n);
 
-/* Records an event for libcrypto at path (e.g. "method installed from
- * SSL_CTX_new") in its stats note, keeping the route text. */
-void cs_route_note(const char *path, const char *text);
+/* Writes c's stats note, with detail (e.g. "rsa dh dsa from SSL_CTX_new")
+ * after its modexp route when not NULL. */
+void cs_route_note_lib(const cs_libcrypto *c, const char *detail);
 
 #endif

@@ -20,11 +20,16 @@
 #include <openssl/evp.h>
 
 #include "../provider/provider.h"
+#include "../runtime/route.h"
+#include "../runtime/route_method.h"
 #include "controls.h"
-#include "loaded.h"
 
-#define OSSL_VER "OPENSSL_3.0.0"
+#define NODE30 "OPENSSL_3.0.0"
+#define NODE40 "OPENSSL_4.0.0"
 #define MAX_LIBCTX 16
+/* A slot whose library context was freed (OSSL_LIB_CTX_free below): skipped
+ * by lookups, reused by the next context. */
+#define FREED_CTX ((OSSL_LIB_CTX *)1)
 
 /* libcrypto functions the installer calls, resolved from the libcrypto that
  * the interposed call would have reached. */
@@ -42,14 +47,17 @@ static struct {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int default_done;                 /* atomic: NULL libctx handled */
 static OSSL_LIB_CTX *done_ctx[MAX_LIBCTX]; /* atomic slots: handled libctxs */
+/* The providers loaded, kept reachable for the life of the process (the
+ * shim runs nothing at exit; libcrypto unloads them in OPENSSL_cleanup). */
+static OSSL_PROVIDER *loaded_prov[MAX_LIBCTX + 1];
 static __thread int installing;          /* no re-entry from our own calls */
 
-/* The next definition of name (libcrypto's), reached even when libcrypto was
- * opened RTLD_LOCAL; NULL if libcrypto 3 is not loaded. */
-static void *real_sym(const char *name)
+/* The next definition of name@node (libcrypto's), reached even when
+ * libcrypto was opened RTLD_LOCAL under any file name; NULL if none. */
+static void *real_sym(const char *name, const char *node)
 {
-    void *f = dlvsym(RTLD_NEXT, name, OSSL_VER);
-    return f ? f : cs_loaded_sym("libcrypto.so.3", name, OSSL_VER);
+    void *f = dlvsym(RTLD_NEXT, name, node);
+    return f ? f : cs_route_find_sym(name, node);
 }
 
 /* Resolves the installer's functions from the library holding `from`.
@@ -85,14 +93,16 @@ static int handled(OSSL_LIB_CTX *libctx)
 {
     if (!libctx)
         return __atomic_load_n(&default_done, __ATOMIC_ACQUIRE);
+    int free_slot = 0;
     for (int i = 0; i < MAX_LIBCTX; i++) {
         OSSL_LIB_CTX *c = __atomic_load_n(&done_ctx[i], __ATOMIC_ACQUIRE);
         if (c == libctx)
             return 1;
         if (!c)
             return 0;
+        free_slot |= c == FREED_CTX;
     }
-    return 1; /* table full: leave further contexts alone */
+    return !free_slot; /* table full: leave further contexts alone */
 }
 
 /* Records libctx as handled. Lock held. */
@@ -103,10 +113,33 @@ static void mark_handled(OSSL_LIB_CTX *libctx)
         return;
     }
     for (int i = 0; i < MAX_LIBCTX; i++)
-        if (!done_ctx[i]) {
+        if (!done_ctx[i] || done_ctx[i] == FREED_CTX) {
             __atomic_store_n(&done_ctx[i], libctx, __ATOMIC_RELEASE);
             return;
         }
+}
+
+/* Forgets libctx (about to be freed): a new context at its address is a new
+ * context. Lock held. */
+static void forget_handled(OSSL_LIB_CTX *libctx)
+{
+    for (int i = 0; i < MAX_LIBCTX; i++)
+        if (done_ctx[i] == libctx) {
+            __atomic_store_n(&done_ctx[i], FREED_CTX, __ATOMIC_RELEASE);
+            loaded_prov[i + 1] = NULL; /* freed with its context */
+        }
+}
+
+/* Slot in loaded_prov for libctx's provider (0: the default context). Lock
+ * held; called before mark_handled. */
+static OSSL_PROVIDER **prov_slot(OSSL_LIB_CTX *libctx)
+{
+    if (!libctx)
+        return &loaded_prov[0];
+    for (int i = 0; i < MAX_LIBCTX; i++)
+        if (!done_ctx[i] || done_ctx[i] == FREED_CTX)
+            return &loaded_prov[i + 1];
+    return NULL;
 }
 
 /* Installs the provider into libctx if everything allows it. Lock held. */
@@ -135,10 +168,13 @@ static void install(OSSL_LIB_CTX *libctx)
         return;
     /* ML-DSA must be what the default provider would have served: if it is
      * not available here (e.g. only fips or legacy loaded), change nothing. */
-    if (api.available(libctx, "default") &&
+    OSSL_PROVIDER **slot = prov_slot(libctx), *prov = NULL;
+    if (slot && api.available(libctx, "default") &&
         api.add_builtin(libctx, CS_PROVIDER_NAME, cs_provider_init) &&
-        api.try_load(libctx, CS_PROVIDER_NAME, 1))
+        (prov = api.try_load(libctx, CS_PROVIDER_NAME, 1)) != NULL) {
+        *slot = prov; /* the reference stays reachable */
         api.set_props(libctx, merged);
+    }
     free(merged);
 }
 
@@ -159,60 +195,147 @@ static void maybe_install(OSSL_LIB_CTX *libctx, void *real)
     installing = 0;
 }
 
-/* Declares the cached pointer to libcrypto's definition of NAME. */
-#define REAL(type, name)                                                      \
-    static type real_##name;                                                  \
-    type fn_##name = __atomic_load_n(&real_##name, __ATOMIC_ACQUIRE);         \
-    if (!fn_##name) {                                                         \
-        *(void **)&fn_##name = real_sym(#name);                               \
-        __atomic_store_n(&real_##name, fn_##name, __ATOMIC_RELEASE);          \
+/* The pointer to libcrypto's definition of NAME at NODE, cached in SLOT. */
+#define REAL(type, slot, name, node)                                          \
+    type fn = __atomic_load_n(&slot, __ATOMIC_ACQUIRE);                        \
+    if (!fn) {                                                                 \
+        *(void **)&fn = real_sym(name, node);                                  \
+        __atomic_store_n(&slot, fn, __ATOMIC_RELEASE);                         \
     }
 
 typedef EVP_PKEY_CTX *(*new_fn)(EVP_PKEY *, ENGINE *);
 typedef EVP_PKEY_CTX *(*new_id_fn)(int, ENGINE *);
 typedef EVP_PKEY_CTX *(*new_from_name_fn)(OSSL_LIB_CTX *, const char *, const char *);
 typedef EVP_PKEY_CTX *(*new_from_pkey_fn)(OSSL_LIB_CTX *, EVP_PKEY *, const char *);
+typedef void (*libctx_free_fn)(OSSL_LIB_CTX *);
 
-/* libcrypto's EVP_PKEY_CTX_new, after installing the provider if due. */
+/* libcrypto's EVP_PKEY_CTX_new, after installing what is due. */
+static EVP_PKEY_CTX *pkey_ctx_new(const char *node, new_fn *slot, EVP_PKEY *pkey, ENGINE *e)
+{
+    REAL(new_fn, *slot, "EVP_PKEY_CTX_new", node)
+    if (!fn)
+        return NULL;
+    cs_route_trigger(node, "EVP_PKEY_CTX_new");
+    maybe_install(NULL, (void *)fn);
+    return fn(pkey, e);
+}
+
+/* libcrypto's EVP_PKEY_CTX_new_id, after installing what is due. */
+static EVP_PKEY_CTX *pkey_ctx_new_id(const char *node, new_id_fn *slot, int id, ENGINE *e)
+{
+    REAL(new_id_fn, *slot, "EVP_PKEY_CTX_new_id", node)
+    if (!fn)
+        return NULL;
+    cs_route_trigger(node, "EVP_PKEY_CTX_new_id");
+    maybe_install(NULL, (void *)fn);
+    return fn(id, e);
+}
+
+/* libcrypto's EVP_PKEY_CTX_new_from_name, after installing what is due into
+ * libctx. */
+static EVP_PKEY_CTX *pkey_ctx_new_from_name(const char *node, new_from_name_fn *slot,
+                                            OSSL_LIB_CTX *libctx, const char *name,
+                                            const char *propquery)
+{
+    REAL(new_from_name_fn, *slot, "EVP_PKEY_CTX_new_from_name", node)
+    if (!fn)
+        return NULL;
+    cs_route_trigger(node, "EVP_PKEY_CTX_new_from_name");
+    maybe_install(libctx, (void *)fn);
+    return fn(libctx, name, propquery);
+}
+
+/* libcrypto's EVP_PKEY_CTX_new_from_pkey, after installing what is due into
+ * libctx. */
+static EVP_PKEY_CTX *pkey_ctx_new_from_pkey(const char *node, new_from_pkey_fn *slot,
+                                            OSSL_LIB_CTX *libctx, EVP_PKEY *pkey,
+                                            const char *propquery)
+{
+    REAL(new_from_pkey_fn, *slot, "EVP_PKEY_CTX_new_from_pkey", node)
+    if (!fn)
+        return NULL;
+    cs_route_trigger(node, "EVP_PKEY_CTX_new_from_pkey");
+    maybe_install(libctx, (void *)fn);
+    return fn(libctx, pkey, propquery);
+}
+
+/* libcrypto's OSSL_LIB_CTX_free, after forgetting the context: a new one
+ * allocated at the same address must be handled afresh. */
+static void libctx_free(const char *node, libctx_free_fn *slot, OSSL_LIB_CTX *libctx)
+{
+    REAL(libctx_free_fn, *slot, "OSSL_LIB_CTX_free", node)
+    if (libctx && !installing) {
+        pthread_mutex_lock(&lock);
+        forget_handled(libctx);
+        pthread_mutex_unlock(&lock);
+    }
+    if (fn)
+        fn(libctx);
+}
+
+static new_fn new30, new40;
+static new_id_fn new_id30, new_id40;
+static new_from_name_fn from_name30, from_name40;
+static new_from_pkey_fn from_pkey30, from_pkey40;
+static libctx_free_fn free30, free40;
+
+EVP_PKEY_CTX *cs40_EVP_PKEY_CTX_new(EVP_PKEY *pkey, ENGINE *e);
+EVP_PKEY_CTX *cs40_EVP_PKEY_CTX_new_id(int id, ENGINE *e);
+EVP_PKEY_CTX *cs40_EVP_PKEY_CTX_new_from_name(OSSL_LIB_CTX *libctx, const char *name,
+                                              const char *propquery);
+EVP_PKEY_CTX *cs40_EVP_PKEY_CTX_new_from_pkey(OSSL_LIB_CTX *libctx, EVP_PKEY *pkey,
+                                              const char *propquery);
+void cs40_OSSL_LIB_CTX_free(OSSL_LIB_CTX *libctx);
+__asm__(".symver cs40_EVP_PKEY_CTX_new, EVP_PKEY_CTX_new@" NODE40);
+__asm__(".symver cs40_EVP_PKEY_CTX_new_id, EVP_PKEY_CTX_new_id@" NODE40);
+__asm__(".symver cs40_EVP_PKEY_CTX_new_from_name, EVP_PKEY_CTX_new_from_name@" NODE40);
+__asm__(".symver cs40_EVP_PKEY_CTX_new_from_pkey, EVP_PKEY_CTX_new_from_pkey@" NODE40);
+__asm__(".symver cs40_OSSL_LIB_CTX_free, OSSL_LIB_CTX_free@" NODE40);
+
 EVP_PKEY_CTX *EVP_PKEY_CTX_new(EVP_PKEY *pkey, ENGINE *e)
 {
-    REAL(new_fn, EVP_PKEY_CTX_new)
-    if (!fn_EVP_PKEY_CTX_new)
-        return NULL;
-    maybe_install(NULL, (void *)fn_EVP_PKEY_CTX_new);
-    return fn_EVP_PKEY_CTX_new(pkey, e);
+    return pkey_ctx_new(NODE30, &new30, pkey, e);
 }
 
-/* libcrypto's EVP_PKEY_CTX_new_id, after installing the provider if due. */
+EVP_PKEY_CTX *cs40_EVP_PKEY_CTX_new(EVP_PKEY *pkey, ENGINE *e)
+{
+    return pkey_ctx_new(NODE40, &new40, pkey, e);
+}
+
 EVP_PKEY_CTX *EVP_PKEY_CTX_new_id(int id, ENGINE *e)
 {
-    REAL(new_id_fn, EVP_PKEY_CTX_new_id)
-    if (!fn_EVP_PKEY_CTX_new_id)
-        return NULL;
-    maybe_install(NULL, (void *)fn_EVP_PKEY_CTX_new_id);
-    return fn_EVP_PKEY_CTX_new_id(id, e);
+    return pkey_ctx_new_id(NODE30, &new_id30, id, e);
 }
 
-/* libcrypto's EVP_PKEY_CTX_new_from_name, after installing the provider
- * into libctx if due. */
+EVP_PKEY_CTX *cs40_EVP_PKEY_CTX_new_id(int id, ENGINE *e)
+{
+    return pkey_ctx_new_id(NODE40, &new_id40, id, e);
+}
+
 EVP_PKEY_CTX *EVP_PKEY_CTX_new_from_name(OSSL_LIB_CTX *libctx, const char *name,
                                          const char *propquery)
 {
-    REAL(new_from_name_fn, EVP_PKEY_CTX_new_from_name)
-    if (!fn_EVP_PKEY_CTX_new_from_name)
-        return NULL;
-    maybe_install(libctx, (void *)fn_EVP_PKEY_CTX_new_from_name);
-    return fn_EVP_PKEY_CTX_new_from_name(libctx, name, propquery);
+    return pkey_ctx_new_from_name(NODE30, &from_name30, libctx, name, propquery);
 }
 
-/* libcrypto's EVP_PKEY_CTX_new_from_pkey, after installing the provider
- * into libctx if due. */
+EVP_PKEY_CTX *cs40_EVP_PKEY_CTX_new_from_name(OSSL_LIB_CTX *libctx, const char *name,
+                                              const char *propquery)
+{
+    return pkey_ctx_new_from_name(NODE40, &from_name40, libctx, name, propquery);
+}
+
 EVP_PKEY_CTX *EVP_PKEY_CTX_new_from_pkey(OSSL_LIB_CTX *libctx, EVP_PKEY *pkey,
                                          const char *propquery)
 {
-    REAL(new_from_pkey_fn, EVP_PKEY_CTX_new_from_pkey)
-    if (!fn_EVP_PKEY_CTX_new_from_pkey)
-        return NULL;
-    maybe_install(libctx, (void *)fn_EVP_PKEY_CTX_new_from_pkey);
-    return fn_EVP_PKEY_CTX_new_from_pkey(libctx, pkey, propquery);
+    return pkey_ctx_new_from_pkey(NODE30, &from_pkey30, libctx, pkey, propquery);
 }
+
+EVP_PKEY_CTX *cs40_EVP_PKEY_CTX_new_from_pkey(OSSL_LIB_CTX *libctx, EVP_PKEY *pkey,
+                                              const char *propquery)
+{
+    return pkey_ctx_new_from_pkey(NODE40, &from_pkey40, libctx, pkey, propquery);
+}
+
+void OSSL_LIB_CTX_free(OSSL_LIB_CTX *libctx) { libctx_free(NODE30, &free30, libctx); }
+
+void cs40_OSSL_LIB_CTX_free(OSSL_LIB_CTX *libctx) { libctx_free(NODE40, &free40, libctx); }

@@ -1,0 +1,100 @@
+/* Entry points every OpenSSL program reaches before it has a key: library
+ * initialisation, configuration loading, SSL_CTX_new, key readers and
+ * decoders, key-object constructors. Each installs the method route if due
+ * (runtime/route_method.c), then forwards to the real function. Exported at
+ * OPENSSL_3.0.0 (interpose.map) and at OPENSSL_4.0.0 (.symver below), so
+ * libcrypto.so.4 processes reach them too. The EVP_PKEY_CTX_new* entries
+ * are in shim/interpose_provider.c (they also install the ML-DSA provider). */
+#define _GNU_SOURCE
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <dlfcn.h>
+#include <stdio.h>
+
+#include <openssl/conf.h>
+#include <openssl/crypto.h>
+#include <openssl/decoder.h>
+#include <openssl/dh.h>
+#include <openssl/dsa.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+#include "../runtime/route.h"
+#include "../runtime/route_method.h"
+
+#define NODE30 "OPENSSL_3.0.0"
+#define NODE40 "OPENSSL_4.0.0"
+
+/* The definition of name@node the caller would have reached without the
+ * shim: the next one in the global scope, else any loaded object defining
+ * it (a library opened RTLD_LOCAL). Cached in *slot. */
+static void *real_fn(void **slot, const char *name, const char *node)
+{
+    void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (!f) {
+        f = dlvsym(RTLD_NEXT, name, node);
+        if (!f)
+            f = cs_route_find_sym(name, node);
+        __atomic_store_n(slot, f, __ATOMIC_RELEASE);
+    }
+    return f;
+}
+
+/* One trigger at both nodes: NAME@@OPENSSL_3.0.0 and NAME@OPENSSL_4.0.0. */
+#define TRIGGER(ret, name, params, args)                                       \
+    ret name params;                                                           \
+    ret cs40_##name params;                                                    \
+    __asm__(".symver cs40_" #name ", " #name "@" NODE40);                      \
+    ret name params                                                            \
+    {                                                                          \
+        static void *real;                                                     \
+        ret(*f) params = (ret(*) params)real_fn(&real, #name, NODE30);         \
+        cs_route_trigger(NODE30, #name);                                       \
+        return f args;                                                         \
+    }                                                                          \
+    ret cs40_##name params                                                     \
+    {                                                                          \
+        static void *real;                                                     \
+        ret(*f) params = (ret(*) params)real_fn(&real, #name, NODE40);         \
+        cs_route_trigger(NODE40, #name);                                       \
+        return f args;                                                         \
+    }
+
+TRIGGER(int, OPENSSL_init_crypto, (uint64_t opts, const OPENSSL_INIT_SETTINGS *settings),
+        (opts, settings))
+TRIGGER(int, OPENSSL_init_ssl, (uint64_t opts, const OPENSSL_INIT_SETTINGS *settings),
+        (opts, settings))
+TRIGGER(int, CONF_modules_load_file, (const char *file, const char *app, unsigned long flags),
+        (file, app, flags))
+TRIGGER(int, CONF_modules_load_file_ex,
+        (OSSL_LIB_CTX * libctx, const char *file, const char *app, unsigned long flags),
+        (libctx, file, app, flags))
+TRIGGER(SSL_CTX *, SSL_CTX_new, (const SSL_METHOD *meth), (meth))
+TRIGGER(SSL_CTX *, SSL_CTX_new_ex,
+        (OSSL_LIB_CTX * libctx, const char *propq, const SSL_METHOD *meth),
+        (libctx, propq, meth))
+TRIGGER(EVP_PKEY *, EVP_PKEY_new, (void), ())
+TRIGGER(RSA *, RSA_new, (void), ())
+TRIGGER(DH *, DH_new, (void), ())
+TRIGGER(DSA *, DSA_new, (void), ())
+TRIGGER(EVP_PKEY *, PEM_read_bio_PrivateKey,
+        (BIO * bp, EVP_PKEY **x, pem_password_cb *cb, void *u), (bp, x, cb, u))
+TRIGGER(EVP_PKEY *, PEM_read_bio_PrivateKey_ex,
+        (BIO * bp, EVP_PKEY **x, pem_password_cb *cb, void *u, OSSL_LIB_CTX *libctx,
+         const char *propq),
+        (bp, x, cb, u, libctx, propq))
+TRIGGER(EVP_PKEY *, PEM_read_PrivateKey, (FILE * fp, EVP_PKEY **x, pem_password_cb *cb, void *u),
+        (fp, x, cb, u))
+TRIGGER(EVP_PKEY *, PEM_read_bio_PUBKEY, (BIO * bp, EVP_PKEY **x, pem_password_cb *cb, void *u),
+        (bp, x, cb, u))
+TRIGGER(EVP_PKEY *, d2i_PrivateKey, (int type, EVP_PKEY **a, const unsigned char **pp, long len),
+        (type, a, pp, len))
+TRIGGER(EVP_PKEY *, d2i_AutoPrivateKey, (EVP_PKEY * *a, const unsigned char **pp, long len),
+        (a, pp, len))
+TRIGGER(EVP_PKEY *, d2i_PUBKEY, (EVP_PKEY * *a, const unsigned char **pp, long len), (a, pp, len))
+TRIGGER(OSSL_DECODER_CTX *, OSSL_DECODER_CTX_new_for_pkey,
+        (EVP_PKEY * *pkey, const char *input_type, const char *input_struct, const char *keytype,
+         int selection, OSSL_LIB_CTX *libctx, const char *propquery),
+        (pkey, input_type, input_struct, keytype, selection, libctx, propquery))
