@@ -1,0 +1,121 @@
+/* Drives the method route from an application's side (linked with the
+ * system libcrypto). Usage: route_driver MODE KEY.pem, MODE one of
+ *   plain      read the key, sign;                       prints the signature
+ *   own-before set the application's own default RSA method, then read the
+ *              key and sign; prints the signature and "own method calls N"
+ *   own-after  OPENSSL_init_crypto first (the shim installs its methods),
+ *              then the application's own method, then read and sign
+ *   threads    8 threads race the first call (each reads the key and signs);
+ *              prints each thread's signature
+ *   fork       init, read, then fork: the child signs, then the parent;
+ *              prints both signatures
+ * Signatures are RSA PKCS#1 v1.5 over SHA-256 of a fixed message: the same
+ * key gives the same bytes, shim or not. Exit 0 when every step worked. */
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/bio.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *key_path;
+static int own_calls;
+
+/* The application's own RSA bn_mod_exp: counts, then does what stock does. */
+static int own_exp(BIGNUM *r, const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx,
+                   BN_MONT_CTX *mont)
+{
+    __atomic_add_fetch(&own_calls, 1, __ATOMIC_RELAXED);
+    return BN_mod_exp_mont(r, a, p, m, ctx, mont);
+}
+
+static void set_own_method(void)
+{
+    RSA_METHOD *m = RSA_meth_dup(RSA_PKCS1_OpenSSL());
+    RSA_meth_set_bn_mod_exp(m, own_exp);
+    RSA_set_default_method(m);
+}
+
+/* Reads the key, signs the fixed message; hex signature into out. */
+static int sign_hex(char *out, size_t outlen)
+{
+    FILE *f = fopen(key_path, "r");
+    if (!f)
+        return 0;
+    EVP_PKEY *k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+    fclose(f);
+    unsigned char sig[1024];
+    size_t siglen = sizeof sig;
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    int ok = k && md && EVP_DigestSignInit(md, NULL, EVP_sha256(), NULL, k) > 0 &&
+             EVP_DigestSign(md, sig, &siglen, (const unsigned char *)"cryptoshim", 10) > 0;
+    EVP_MD_CTX_free(md);
+    EVP_PKEY_free(k);
+    if (!ok || siglen * 2 + 1 > outlen)
+        return 0;
+    for (size_t i = 0; i < siglen; i++)
+        sprintf(out + 2 * i, "%02x", sig[i]);
+    return 1;
+}
+
+static void *thread_main(void *arg)
+{
+    return sign_hex(arg, 2100) ? arg : NULL;
+}
+
+int main(int argc, char **argv)
+{
+    static char sig[9][2100];
+    if (argc < 3)
+        return 2;
+    const char *mode = argv[1];
+    key_path = argv[2];
+    if (!strcmp(mode, "threads")) {
+        pthread_t t[8];
+        int bad = 0;
+        for (int i = 0; i < 8; i++)
+            pthread_create(&t[i], NULL, thread_main, sig[i]);
+        for (int i = 0; i < 8; i++) {
+            void *r;
+            pthread_join(t[i], &r);
+            bad += !r;
+            printf("%s\n", r ? sig[i] : "FAILED");
+        }
+        return bad ? 1 : 0;
+    }
+    if (!strcmp(mode, "fork")) {
+        OPENSSL_init_crypto(0, NULL);
+        fflush(stdout);
+        pid_t p = fork();
+        if (p == 0) {
+            int ok = sign_hex(sig[0], sizeof sig[0]);
+            printf("child %s\n", ok ? sig[0] : "FAILED");
+            fflush(stdout);
+            _exit(ok ? 0 : 1);
+        }
+        int st = 0;
+        waitpid(p, &st, 0);
+        int ok = sign_hex(sig[1], sizeof sig[1]);
+        printf("parent %s\n", ok ? sig[1] : "FAILED");
+        return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+    }
+    if (!strcmp(mode, "own-before"))
+        set_own_method();
+    if (!strcmp(mode, "own-after")) {
+        OPENSSL_init_crypto(0, NULL);
+        set_own_method();
+    }
+    if (!sign_hex(sig[0], sizeof sig[0])) {
+        printf("FAILED\n");
+        return 1;
+    }
+    printf("%s\n", sig[0]);
+    if (strcmp(mode, "plain"))
+        printf("own method calls %d\n", own_calls);
+    return 0;
+}

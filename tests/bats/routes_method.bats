@@ -1,0 +1,148 @@
+#!/usr/bin/env bats
+# The method route on the system OpenSSL 3.0, for real: a copy of its
+# libcrypto.so.3 with DF_SYMBOLIC set (helpers/set_symbolic.py; the loader then
+# binds the library's own calls to its own definitions, as with Debian's 3.6),
+# found first through LD_LIBRARY_PATH. The preloaded shim cannot reach
+# libcrypto's own BN_mod_exp_mont* there, so it installs RSA/DH/DSA default
+# methods from the application's first trigger call. Also odd processes: the
+# application's own RSA method set before or after the shim's, 8 threads
+# racing the first call, fork after installation, CRYPTOSHIM_ROUTE=method on
+# the unpatched library. Every case's expected result is written in its
+# name: RSA PKCS#1 v1.5 signatures are deterministic, so each must equal the
+# signature made without the shim. About 15 s.
+
+load "helpers/common"
+
+setup_file() {
+    cs_env
+    cs_ready || return 0
+    local d=$BATS_FILE_TMPDIR
+    cc -O2 -o "$d/route_driver" "$BATS_TEST_DIRNAME/helpers/route_driver.c" -lcrypto -pthread
+    mkdir -p "$d/symlib"
+    cp "$(cc -print-file-name=libcrypto.so.3)" "$d/symlib/libcrypto.so.3"
+    python3 "$BATS_TEST_DIRNAME/helpers/set_symbolic.py" "$d/symlib/libcrypto.so.3"
+    openssl genrsa -out "$d/key.pem" 2048 2>/dev/null
+    "$d/route_driver" plain "$d/key.pem" >"$d/want"
+}
+
+setup() {
+    cs_env
+    cs_require
+    D=$BATS_FILE_TMPDIR
+    DRV=$D/route_driver
+    WANT=$(cat "$D/want")
+    STATS=$BATS_TEST_TMPDIR/s.stats
+}
+
+# sym CMD...: CMD against the DF_SYMBOLIC copy, shim preloaded, portable kernel.
+sym() {
+    CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" LD_LIBRARY_PATH="$D/symlib" \
+        LD_PRELOAD="$SHIM" "$@"
+}
+
+note() {
+    "$CLI" stats "$STATS" | grep '^# route libcrypto.so.3:'
+}
+
+@test "DF_SYMBOLIC copy without the shim: the same signature as the system library" {
+    [ "$(LD_LIBRARY_PATH="$D/symlib" "$DRV" plain "$D/key.pem")" = "$WANT" ]
+}
+
+@test "DF_SYMBOLIC copy: info shows DT_SYMBOLIC and the method route" {
+    run "$CLI" info --lib "$D/symlib/libcrypto.so.3"
+    [ "$status" -eq 0 ]
+    echo "$output" | grep -A2 -F "$D/symlib/libcrypto.so.3" | grep -q 'DT_SYMBOLIC'
+    echo "$output" | grep -A2 -F "$D/symlib/libcrypto.so.3" | grep -q 'modexp route *method'
+}
+
+@test "DF_SYMBOLIC copy under the shim: same signature, 4 kernel calls, methods installed at the first trigger" {
+    run sym "$DRV" plain "$D/key.pem"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$WANT" ]
+    # two CRT halves, blinding, and the verification after signing
+    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 2 ]
+    [ "$(stats_sum "$STATS" portable '*' 2048)" -eq 2 ]
+    note | grep -q 'modexp method (rsa dh dsa from PEM_read_PrivateKey)'
+}
+
+@test "DF_SYMBOLIC copy, CRYPTOSHIM_DISABLE=1: same signature, no kernel call, no method installed" {
+    run env CRYPTOSHIM_DISABLE=1 CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" \
+        LD_LIBRARY_PATH="$D/symlib" LD_PRELOAD="$SHIM" "$DRV" plain "$D/key.pem"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$WANT" ]
+    [ "$(stats_sum "$STATS" portable)" -eq 0 ]
+    note | grep -q 'modexp method; '
+}
+
+@test "application's own RSA method set before the shim's: kept (its hook runs), shim installs DH and DSA only" {
+    run sym "$DRV" own-before "$D/key.pem"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "$WANT" ]
+    [[ "${lines[1]}" =~ ^own\ method\ calls\ [1-9] ]]
+    note | grep -q "modexp method (dh dsa rsa-app's from"
+}
+
+@test "application's own RSA method set after the shim's: the application's wins for its keys" {
+    run sym "$DRV" own-after "$D/key.pem"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "$WANT" ]
+    [[ "${lines[1]}" =~ ^own\ method\ calls\ [1-9] ]]
+    note | grep -q 'modexp method (rsa dh dsa from OPENSSL_init_crypto)'
+}
+
+@test "8 threads racing the first call: 8 correct signatures, installed once, every signature through the kernel" {
+    run sym "$DRV" threads "$D/key.pem"
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 8 ]
+    for l in "${lines[@]}"; do [ "$l" = "$WANT" ]; done
+    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 16 ]
+    [ "$(note | wc -l)" -eq 1 ]
+    note | grep -q 'modexp method (rsa dh dsa from'
+}
+
+@test "fork after installation: child and parent sign correctly through the kernel" {
+    run sym "$DRV" fork "$D/key.pem"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "child $WANT" ]
+    [ "${lines[1]}" = "parent $WANT" ]
+    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 4 ]
+    note | grep -q 'modexp method (rsa dh dsa from OPENSSL_init_crypto)'
+}
+
+@test "CRYPTOSHIM_ROUTE=method on the unpatched system library: same signature, method installed" {
+    run env CRYPTOSHIM_ROUTE=method CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" \
+        LD_PRELOAD="$SHIM" "$DRV" plain "$D/key.pem"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$WANT" ]
+    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 2 ]
+    note | grep -q 'modexp method (rsa dh dsa from'
+}
+
+@test "default route on the unpatched system library: symbols, no method installed" {
+    run env CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" LD_PRELOAD="$SHIM" \
+        "$DRV" plain "$D/key.pem"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$WANT" ]
+    note | grep -q 'modexp symbols; '
+}
+
+@test "DF_SYMBOLIC copy opened later RTLD_LOCAL and used only through dlsym: works as stock (no trigger reached)" {
+    cc -O2 -o "$BATS_TEST_TMPDIR/dlk" "$BATS_TEST_DIRNAME/helpers/dlopen_keygen.c" -ldl
+    run env CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" LD_PRELOAD="$SHIM" \
+        "$BATS_TEST_TMPDIR/dlk" "$D/symlib/libcrypto.so.3"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "rsa keygen ok" ]
+    [ "${lines[1]}" = "rsa sign and verify ok" ]
+    [ "${lines[2]}" = "ec keygen ok" ]
+}
+
+@test "cryptoshim run warns once when nothing could be hooked, and not otherwise" {
+    run "$CLI" run -- /bin/true
+    [ "$status" -eq 0 ]
+    [ "$(grep -c 'nothing was hooked' <<<"$output")" -eq 1 ]
+    run "$CLI" run -- openssl version
+    [ "$status" -eq 0 ]
+    ! grep -q 'nothing was hooked' <<<"$output"
+    run "$CLI" run -- sh -c 'exit 7'
+    [ "$status" -eq 7 ]
+}
