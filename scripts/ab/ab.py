@@ -42,6 +42,68 @@ SSH_KEX = {
 }
 
 
+class Missing(Exception):
+    """What the run needs is absent; the message is one sentence."""
+
+
+class Interrupted(Exception):
+    """The harness got SIGINT, SIGTERM or SIGHUP."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def on_signal(signum, _frame):
+    """First signal: ignore any further one (so the clean-up is not cut
+    short) and unwind through run()'s clean-up."""
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_IGN)
+    raise Interrupted(signum)
+
+
+def executable(prog):
+    """Path of prog if it can be run (a name is looked up on PATH), else None."""
+    if not prog:
+        return None
+    if "/" not in prog:
+        return shutil.which(prog)
+    return prog if os.path.isfile(prog) and os.access(prog, os.X_OK) else None
+
+
+def preflight(args):
+    """Before anything starts: every program the mode needs is there and the
+    run can capture; raises Missing naming everything absent in one sentence."""
+    need = []  # (program, what it is, how to get it)
+    if args.mode in ("tls", "nginx"):
+        if args.openssl == "openssl":
+            need.append(("openssl", "openssl", "Debian package openssl"))
+        else:
+            need.append((args.openssl, args.openssl,
+                         "make openssl35 fetches OpenSSL 3.5" if "openssl35" in args.openssl
+                         else "the --openssl given"))
+    if args.mode == "nginx":
+        need.append((args.nginx, "nginx", "Debian package nginx"))
+    if args.mode == "ssh":
+        need += [(args.sshd, "sshd", "Debian package openssh-server"),
+                 ("ssh", "ssh", "Debian package openssh-client"),
+                 ("ssh-keygen", "ssh-keygen", "Debian package openssh-client")]
+    if not args.no_capture:
+        need.append((args.tcpdump or "tcpdump", "tcpdump",
+                     "Debian package tcpdump, or --no-capture for client-side latency only"))
+    missing = ["%s (%s)" % (what, how) for prog, what, how in need if not executable(prog)]
+    if missing:
+        raise Missing("not installed: %s." % ", ".join(missing))
+    if args.mode == "ssh" and os.geteuid() != 0:
+        raise Missing("ab ssh needs root: sshd with privilege separation runs only as root.")
+    if not args.no_capture and os.geteuid() != 0:
+        raise Missing("capturing on loopback with tcpdump needs root: run as root or pass "
+                      "--no-capture (client-side latency only).")
+    if not shutil.which("gnuplot"):
+        print("cryptoshim ab: gnuplot is not installed (Debian package gnuplot-nox): "
+              "no plots, the report and CSV are still written.", file=sys.stderr)
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="cryptoshim ab", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -68,6 +130,7 @@ def parse_args(argv):
     p.add_argument("--client", help="tls/nginx: the ab-tls-client binary")
     p.add_argument("--nginx", default="/usr/sbin/nginx")
     p.add_argument("--sshd", default="/usr/sbin/sshd")
+    p.add_argument("--tcpdump", help="tcpdump binary (default: tcpdump on PATH)")
     p.add_argument("--hostkey", type=int, default=3072, help="ssh: RSA host key bits (3072)")
     p.add_argument("--hostkey-alg", default="rsa-sha2-512", help="ssh: rsa-sha2-256|rsa-sha2-512")
     p.add_argument("--kex", default="group16",
@@ -80,7 +143,7 @@ def parse_args(argv):
     if a.handshakes < 2 or a.block < 1:
         p.error("need --handshakes >= 2 and --block >= 1")
     # Servers run in a work directory: make given paths absolute.
-    for name in ("openssl", "client", "nginx", "sshd", "lib", "cryptoshim", "bindir"):
+    for name in ("openssl", "client", "nginx", "sshd", "tcpdump", "lib", "cryptoshim", "bindir"):
         v = getattr(a, name)
         if v and "/" in v:
             setattr(a, name, os.path.abspath(v))
@@ -112,6 +175,10 @@ def side_envs(args, outdir):
     if args.kernels:
         b["CRYPTOSHIM_KERNELS"] = args.kernels
     b.update(env_pairs(args.b_env))
+    # Every process of this run (servers, their children, tcpdump, clients)
+    # carries the output directory: tests find leftovers by it.
+    for env in (a, b, base):
+        env["CS_AB_RUN"] = outdir
     return a, b, base
 
 
@@ -130,23 +197,21 @@ def find_client(args):
 class Capture:
     """tcpdump on loopback for the given ports, into a pcap file."""
 
-    def __init__(self, path, ports):
+    def __init__(self, path, ports, tcpdump, env):
         self.path, self.ports, self.proc = path, ports, None
+        self.tcpdump, self.env = tcpdump, env
         self.err = path + ".log"
 
     def start(self):
-        tcpdump = shutil.which("tcpdump") or "/usr/bin/tcpdump"
-        if not os.access(tcpdump, os.X_OK):
-            raise RuntimeError("tcpdump not installed")
+        tcpdump = self.tcpdump
         flt = "tcp and (%s)" % " or ".join("port %d" % p for p in self.ports)
         cmd = [tcpdump, "-i", "lo", "-n", "-s", "0", "-B", "16384", "--immediate-mode",
                "--time-stamp-precision", "nano", "-w", self.path]
         if os.geteuid() == 0:
             cmd += ["-Z", "root"]
-        errf = open(self.err, "w")
-        self.proc = subprocess.Popen(cmd + [flt], stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=errf)
-        errf.close()
+        with open(self.err, "w") as errf:
+            self.proc = servers.spawn(cmd + [flt], stdin=subprocess.DEVNULL, env=self.env,
+                                      stdout=subprocess.DEVNULL, stderr=errf)
         end = time.monotonic() + 10
         while time.monotonic() < end:  # bounded wait for "listening on lo"
             with open(self.err) as f:
@@ -157,22 +222,22 @@ class Capture:
                 break
             time.sleep(0.05)
         self.stop()
-        with open(self.err) as f:
-            raise RuntimeError("tcpdump did not start: %s" % f.read().strip())
+        with open(self.err, errors="replace") as f:
+            msg = " | ".join(line.strip() for line in f if line.strip())
+        raise RuntimeError("tcpdump did not start%s" % (": " + msg if msg else ""))
 
     def stop(self):
         """Stops tcpdump by its pid (SIGINT flushes the file); returns its
         summary lines."""
-        if self.proc is not None and self.proc.poll() is None:
-            time.sleep(0.3)
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        with open(self.err) as f:
-            return [line.strip() for line in f if "packets" in line]
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                time.sleep(0.3)
+            servers.stop_process(self.proc, signal.SIGINT, 10.0)
+        try:
+            with open(self.err, errors="replace") as f:
+                return [line.strip() for line in f if "packets" in line]
+        except OSError:
+            return []
 
 
 def unpacked_openssl(openssl):
@@ -281,20 +346,36 @@ def run(args):
     if os.path.exists(os.path.join(outdir, "b.stats")):
         os.unlink(os.path.join(outdir, "b.stats"))
     work = tempfile.mkdtemp(prefix="cryptoshim-ab-")
+    servers.PID_LOG = os.path.join(outdir, "pids")
+    if os.path.exists(servers.PID_LOG):
+        os.unlink(servers.PID_LOG)
+    try:
+        return measure(args, outdir, work)
+    finally:
+        # Whatever happened (error, signal): every process this run started
+        # is stopped by its pid, its process group with it.
+        servers.stop_all()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def measure(args, outdir, work):
+    """The run proper: servers, capture, alternating blocks, report. Returns
+    the exit status; raises on errors (the caller stops what was started)."""
     env_a, env_b, env_client = side_envs(args, outdir)
     srv_a, srv_b, ctx = make_servers(args, work, env_a, env_b)
     capture = None
     samples = {"A": [], "B": []}  # (block, us)
-    started = []
     notes = []
     try:
         for s in (srv_a, srv_b):
             s.start()
-            started.append(s)
+        print("cryptoshim ab: A (without the shim) on port %d, B (with it) on port %d; "
+              "%d handshakes each" % (srv_a.port, srv_b.port, args.handshakes), file=sys.stderr)
         if args.mode == "ssh":
             write_known_hosts(ctx, [srv_a.port, srv_b.port])
         if not args.no_capture:
-            capture = Capture(os.path.join(outdir, "capture.pcap"), [srv_a.port, srv_b.port])
+            capture = Capture(os.path.join(outdir, "capture.pcap"), [srv_a.port, srv_b.port],
+                              executable(args.tcpdump or "tcpdump"), env_client)
             capture.start()
         # Warm-up (not recorded): one handshake each, so caches and page-ins
         # do not land in the first block.
@@ -314,10 +395,12 @@ def run(args):
         if capture:
             notes += ["tcpdump: " + "; ".join(capture.stop())]
     finally:
-        if capture:
-            capture.stop()
-        for s in started:
-            s.stop()
+        try:
+            if capture:
+                capture.stop()
+        finally:
+            for s in (srv_b, srv_a):
+                s.stop()
     # Server-side latency from the wire, in connection order per port (the
     # warm-up connection first, dropped).
     server_lat = {"A": [], "B": []}
@@ -374,20 +457,44 @@ def run(args):
     print(md)
     print("Files: %s" % ", ".join(os.path.join(outdir, n) for n in
                                   ["report.md", "samples.csv"] + [os.path.basename(p) for p in plots]))
-    shutil.rmtree(work, ignore_errors=True)
     return 1 if ver == "slower" else 0
 
 
+def describe(e):
+    """One line for an error from the run (no traceback, no errno form)."""
+    if isinstance(e, subprocess.TimeoutExpired):
+        cmd = e.cmd[0] if isinstance(e.cmd, (list, tuple)) else str(e.cmd).split()[0]
+        return "%s did not finish within %d s" % (os.path.basename(cmd), e.timeout)
+    if isinstance(e, OSError):
+        what = e.filename if e.filename else "a system call"
+        return "%s: %s" % (what, (e.strerror or str(e)).lower())
+    return " ".join(str(e).split()) if isinstance(e, RuntimeError) else "%s: %s" % (
+        type(e).__name__, e)
+
+
 def main(argv):
-    args = parse_args(argv)
-    # A TERM (e.g. from timeout) unwinds through run()'s finally: every
-    # server and tcpdump is stopped by its pid.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    # SIGINT (Ctrl-C), SIGTERM (timeout, kill) and SIGHUP unwind through
+    # run()'s clean-up: every server and tcpdump is stopped by its pid.
+    # Set before anything starts, and even where the caller ignored SIGINT
+    # (a background job of a script).
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, on_signal)
     try:
+        args = parse_args(argv)
+        preflight(args)
         return run(args)
-    except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+    except Interrupted as e:
+        print("cryptoshim ab: stopped by %s; every server it started is stopped" %
+              signal.Signals(e.signum).name, file=sys.stderr)
+        return 128 + e.signum
+    except Missing as e:
         print("cryptoshim ab: %s" % e, file=sys.stderr)
         return 2
+    except Exception as e:  # one line, never a traceback
+        print("cryptoshim ab: %s" % describe(e), file=sys.stderr)
+        return 2
+    finally:
+        servers.stop_all()
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 """The servers the A/B harness compares, each started from a generated
 configuration on 127.0.0.1 and stopped by its own pid: `openssl s_server`,
 nginx and sshd. Also key/certificate generation and the SSH client login."""
+import ctypes
 import os
 import pwd
 import signal
@@ -11,6 +12,68 @@ import time
 
 
 _GIVEN_PORTS = set()
+
+# Every process spawn() started and stop_process() has not stopped yet.
+_LIVE = []
+# When set, spawn() appends "PID PROGRAM" for each process it starts (the
+# harness puts it in the output directory; tests check none is left).
+PID_LOG = None
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent):
+    """Child side of spawn(), before exec: SIGTERM when the harness exits,
+    however it exits (even SIGKILL), and exit now if it already has."""
+    _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def spawn(cmd, **kw):
+    """Starts a daemon the harness must stop: in its own session and process
+    group (stop_process signals the whole group: nginx's workers too), tied to
+    the harness's life, and recorded until it is stopped."""
+    parent = os.getpid()
+    proc = subprocess.Popen(cmd, start_new_session=True,
+                            preexec_fn=lambda: _die_with_parent(parent), **kw)
+    _LIVE.append(proc)
+    if PID_LOG:
+        with open(PID_LOG, "a") as f:
+            f.write("%d %s\n" % (proc.pid, os.path.basename(cmd[0])))
+    return proc
+
+
+def _signal_group(proc, sig):
+    """Sends sig to proc's process group; False when nothing is left in it."""
+    try:
+        os.killpg(proc.pid, sig)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+def stop_process(proc, sig=signal.SIGTERM, grace=5.0):
+    """Stops a spawn()ed process and its group: sig, then SIGKILL after grace
+    seconds. Harmless when it is already gone; never raises for that."""
+    if proc in _LIVE:
+        _LIVE.remove(proc)
+    if proc.poll() is None:
+        _signal_group(proc, sig)
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            _signal_group(proc, signal.SIGKILL)
+            proc.wait()
+    # The leader is gone; anything left in its group (a worker) goes too.
+    _signal_group(proc, signal.SIGKILL)
+
+
+def stop_all():
+    """Stops every process spawn() started that is still recorded, newest
+    first."""
+    while _LIVE:
+        stop_process(_LIVE[-1])
 
 
 def free_port():
@@ -59,8 +122,15 @@ def make_cert(workdir, kind, openssl="openssl"):
         newkey = "ML-DSA-%s" % kind[5:]
     else:
         raise ValueError("unknown certificate kind %s" % kind)
-    run([openssl, "req", "-x509", "-newkey", newkey, "-nodes", "-days", "2",
-         "-subj", "/CN=localhost", "-keyout", key, "-out", cert])
+    try:
+        run([openssl, "req", "-x509", "-newkey", newkey, "-nodes", "-days", "2",
+             "-subj", "/CN=localhost", "-keyout", key, "-out", cert])
+    except RuntimeError:
+        if not kind.startswith("mldsa"):
+            raise
+        raise RuntimeError("%s cannot make %s keys: ML-DSA needs OpenSSL 3.5 or later "
+                           "(--openssl build/openssl35/bin/openssl; make openssl35 fetches it)"
+                           % (openssl, newkey)) from None
     return cert, key
 
 
@@ -76,22 +146,27 @@ class Server:
         raise NotImplementedError
 
     def start(self):
-        log = open(os.path.join(self.workdir, "server-%s.log" % self.side), "w")
-        self.proc = subprocess.Popen(self.command(), env=self.env, stdin=subprocess.DEVNULL,
-                                     stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
-        log.close()
-        wait_port(self.port, self.proc)
+        """Starts the server (recorded for stop_all() before it is waited
+        for) and waits until it listens; raises with its log if it exits."""
+        self.log = os.path.join(self.workdir, "server-%s.log" % self.side)
+        cmd = self.command()
+        with open(self.log, "w") as log:
+            self.proc = spawn(cmd, env=self.env, stdin=subprocess.DEVNULL,
+                              stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
+        try:
+            wait_port(self.port, self.proc)
+        except RuntimeError as e:
+            with open(self.log, errors="replace") as f:
+                tail = " | ".join(line.strip() for line in f.readlines()[-3:] if line.strip())
+            raise RuntimeError("server %s (%s) did not start: %s%s" % (
+                self.side, os.path.basename(cmd[0]), e,
+                ": " + tail if tail else "")) from None
 
     def stop(self):
-        """Stops the server by its pid: TERM, then KILL after 5 s."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        """Stops the server and its process group by its pid: TERM, then
+        KILL after 5 s."""
+        if self.proc is not None:
+            stop_process(self.proc)
 
 
 class TlsServer(Server):

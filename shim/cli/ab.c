@@ -68,7 +68,8 @@ int cli_ab(int argc, char **argv)
     const char *scripts = cli_scripts_dir(), *lib = cli_library_path(), *dir = ab_exe_dir();
     static char script[PATH_MAX], exe[PATH_MAX];
     if (!scripts || snprintf(script, sizeof script, "%s/ab/ab.py", scripts) >= (int)sizeof script) {
-        fprintf(stderr, "cryptoshim ab: scripts/ab/ab.py not found\n");
+        fprintf(stderr, "cryptoshim ab: the harness scripts are missing (scripts/ab/ab.py beside "
+                        "the build directory, or share/cryptoshim/scripts/ab when installed).\n");
         return 2;
     }
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -94,7 +95,11 @@ int cli_ab(int argc, char **argv)
     av[k] = NULL;
     execv("/usr/bin/python3", av);
     execvp("python3", av);
-    fprintf(stderr, "cryptoshim ab: cannot run python3: %s\n", strerror(errno));
+    if (errno == ENOENT)
+        fprintf(stderr, "cryptoshim ab: python3 is not installed (Debian package python3); "
+                        "the A/B harness is a Python script.\n");
+    else
+        fprintf(stderr, "cryptoshim ab: python3 could not be started (%s).\n", strerror(errno));
     free(av);
     return 2;
 }
