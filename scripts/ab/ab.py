@@ -17,6 +17,9 @@ import sys
 import tempfile
 import time
 
+# No __pycache__ beside the scripts (a source tree, or /usr/share when
+# installed from the package, which must leave nothing dpkg does not know).
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import abstats  # noqa: E402
 import pcap_latency  # noqa: E402
