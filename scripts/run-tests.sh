@@ -75,6 +75,11 @@ unit_suites() {
 
 diff_suites() {
     local t
+    # Native-only C tests of the policy, controls and stats (mk/policy.mk).
+    for t in "$BUILD"/tests/policy_* "$BUILD"/tests/stats_*; do
+        [ -x "$t" ] || continue
+        queue "unit/$(basename "$t")" 600 "$t"
+    done
     for t in "$BUILD"/tests/diff_*; do
         [ -x "$t" ] || continue
         queue "diff/$(basename "$t")" 1800 $QEMU "$t" ${CS_DIFF_COUNT:-}

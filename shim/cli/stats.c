@@ -1,13 +1,26 @@
-/* `cryptoshim stats PATH`: the counters of a CRYPTOSHIM_STATS file. */
-#include <fcntl.h>
+/* `cryptoshim stats PATH`: the counters named by a CRYPTOSHIM_STATS file. */
 #include <stdio.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <stdlib.h>
 
 #include "../stats.h"
 #include "cli.h"
+
+/* Prints the rows of one counter table; overflow rows (size classes) show
+ * their range of bits as "LO..HI". */
+static void print_table(const cs_stats_slot *t, unsigned n, int classes)
+{
+    for (unsigned i = 0; i < n; i++) {
+        const cs_stats_slot *s = &t[i];
+        if (!s->ready)
+            continue;
+        if (classes)
+            printf("%.*s\t%.*s\t%u..%u\t%llu\n", CS_STATS_NAME, s->op, CS_STATS_NAME, s->kernel,
+                   s->bits / 2 + 1, s->bits, (unsigned long long)s->calls);
+        else
+            printf("%.*s\t%.*s\t%u\t%llu\n", CS_STATS_NAME, s->op, CS_STATS_NAME, s->kernel,
+                   s->bits, (unsigned long long)s->calls);
+    }
+}
 
 int cli_stats(int argc, char **argv)
 {
@@ -15,39 +28,26 @@ int cli_stats(int argc, char **argv)
         fprintf(stderr, "usage: cryptoshim stats PATH\n");
         return 2;
     }
-    int fd = open(argv[1], O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) < 0) {
-        perror(argv[1]);
-        return 1;
-    }
-    if (st.st_size < (off_t)sizeof(cs_stats_file)) {
-        fprintf(stderr, "%s: not a cryptoshim stats file\n", argv[1]);
-        close(fd);
-        return 1;
-    }
-    const cs_stats_file *f = mmap(NULL, sizeof *f, PROT_READ, MAP_SHARED, fd, 0);
-    close(fd);
-    if (f == MAP_FAILED || f->magic != CS_STATS_MAGIC) {
-        fprintf(stderr, "%s: not a cryptoshim stats file\n", argv[1]);
+    static cs_stats_segment seg;
+    char err[256];
+    if (cs_stats_read(argv[1], &seg, err, sizeof err) < 0) {
+        fprintf(stderr, "cryptoshim stats: %s\n", err);
         return 1;
     }
     printf("operation\tkernel\tbits\tcalls\n");
-    for (unsigned i = 0; i < CS_STATS_SLOTS; i++) {
-        const cs_stats_slot *s = &f->slot[i];
-        if (!__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE))
-            continue;
-        printf("%.*s\t%.*s\t%u\t%llu\n", CS_STATS_NAME, s->op, CS_STATS_NAME, s->kernel,
-               s->bits, (unsigned long long)__atomic_load_n(&s->calls, __ATOMIC_RELAXED));
-    }
+    print_table(seg.slot, CS_STATS_SLOTS, 0);
+    print_table(seg.overflow, CS_STATS_OVERFLOW, 1);
     /* Status notes (routes taken) after the counter rows, as comment lines. */
     for (unsigned i = 0; i < CS_STATS_NOTES; i++) {
-        const cs_stats_note_slot *n = &f->note[i];
-        if (__atomic_load_n(&n->ready, __ATOMIC_ACQUIRE))
+        const cs_stats_note_slot *n = &seg.note[i];
+        if (n->ready)
             printf("# %.*s: %.*s\n", CS_STATS_NOTE_KEY, n->name, CS_STATS_NOTE_VALUE, n->value);
     }
-    if (f->dropped)
-        fprintf(stderr, "cryptoshim stats: %llu calls found no free counter\n",
-                (unsigned long long)f->dropped);
+    if (seg.lost) {
+        printf("# lost: %llu\n", (unsigned long long)seg.lost);
+        fprintf(stderr, "cryptoshim stats: %llu calls found no counter\n",
+                (unsigned long long)seg.lost);
+        return 1;
+    }
     return 0;
 }
