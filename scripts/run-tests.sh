@@ -137,7 +137,7 @@ fuzz_suites() {
 
 bats_suites() {
     local f dir
-    for dir in tests/bats tests/ssh; do
+    for dir in tests/bats tests/ssh tests/versions; do
         for f in "$dir"/*.bats; do
             [ -f "$f" ] || continue
             serial "$dir/$(basename "$f" .bats)" 1800 bats --tap "$f"
