@@ -42,6 +42,7 @@ static struct {
     char *(*get1_props)(OSSL_LIB_CTX *);
     int (*set_props)(OSSL_LIB_CTX *, const char *);
     void (*crypto_free)(void *, const char *, int);
+    int (*unload)(OSSL_PROVIDER *);
 } api;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -79,6 +80,7 @@ static int resolve_api(void *from)
     *(void **)&api.try_load = dlsym(h, "OSSL_PROVIDER_try_load");
     *(void **)&api.get1_props = dlsym(h, "EVP_get1_default_properties");
     *(void **)&api.crypto_free = dlsym(h, "CRYPTO_free");
+    *(void **)&api.unload = dlsym(h, "OSSL_PROVIDER_unload");
     void *set = dlsym(h, "EVP_set_default_properties");
     dlclose(h); /* the process keeps its own reference to libcrypto */
     if (!api.version_num || !api.init_crypto || !api.available || !api.add_builtin ||
@@ -120,14 +122,18 @@ static void mark_handled(OSSL_LIB_CTX *libctx)
 }
 
 /* Forgets libctx (about to be freed): a new context at its address is a new
- * context. Lock held. */
-static void forget_handled(OSSL_LIB_CTX *libctx)
+ * context. Returns the provider reference the shim held in it (to release
+ * before the context goes), or NULL. Lock held. */
+static OSSL_PROVIDER *forget_handled(OSSL_LIB_CTX *libctx)
 {
+    OSSL_PROVIDER *prov = NULL;
     for (int i = 0; i < MAX_LIBCTX; i++)
         if (done_ctx[i] == libctx) {
             __atomic_store_n(&done_ctx[i], FREED_CTX, __ATOMIC_RELEASE);
-            loaded_prov[i + 1] = NULL; /* freed with its context */
+            prov = loaded_prov[i + 1];
+            loaded_prov[i + 1] = NULL;
         }
+    return prov;
 }
 
 /* Slot in loaded_prov for libctx's provider (0: the default context). Lock
@@ -266,8 +272,16 @@ static void libctx_free(const char *node, libctx_free_fn *slot, OSSL_LIB_CTX *li
     REAL(libctx_free_fn, *slot, "OSSL_LIB_CTX_free", node)
     if (libctx && !installing) {
         pthread_mutex_lock(&lock);
-        forget_handled(libctx);
+        OSSL_PROVIDER *prov = forget_handled(libctx);
         pthread_mutex_unlock(&lock);
+        /* Our reference would keep the provider (and its teardown) alive
+         * past the context: release it first, as the application would
+         * release its own. */
+        if (prov && api.unload) {
+            installing = 1;
+            api.unload(prov);
+            installing = 0;
+        }
     }
     if (fn)
         fn(libctx);
