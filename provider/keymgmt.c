@@ -13,7 +13,7 @@
 typedef struct gen_ctx {
     cs_prov *prov;
     int ps;
-    int has_seed;
+    size_t seed_len; /* 0: none given, 32: use it, else generation fails */
     uint8_t seed[CS_MLDSA_SEED_BYTES];
 } gen_ctx;
 
@@ -116,45 +116,82 @@ static int km_validate(const void *vkey, int selection, int checktype)
 }
 
 /* Sets the key from an expanded private key, refusing one OpenSSL refuses:
- * s1, s2 out of [-eta, eta], t0 not the one (rho, s1, s2) give, tr not
- * H(pk) (all checked by pk_from_sk while it recomputes pk). The check
- * runs here, once per import, not on each signature. */
+ * s1, s2 out of [-eta, eta] (silently, as OpenSSL's decoder), t0 not the
+ * one (rho, s1, s2) give or tr not H(pk) (with OpenSSL's error), all
+ * checked by pk_from_sk while it recomputes pk. The check runs here, once
+ * per import, not on each signature. */
 static int key_from_sk(cs_mldsa_key *key, const uint8_t *sk)
 {
     size_t skn = cs_mldsa_sk_bytes(key->ps);
     memcpy(key->sk, sk, skn);
-    if (cs_mldsa_pk_from_sk(cs_dispatch_mldsa(key->ps), key->ps, key->pk, key->sk) != 0)
+    int rc = cs_mldsa_pk_from_sk(cs_dispatch_mldsa(key->ps), key->ps, key->pk, key->sk);
+    if (rc == -1)
+        CS_RAISE(key->prov, CS_LIB_PROV, CS_PROV_R_INVALID_KEY,
+                 "%s private key does not match its pubkey part", cs_mldsa_alg_name(key->ps));
+    if (rc != 0)
         return 0;
     key->has_priv = key->has_pub = 1;
     return 1;
 }
 
+/* Reads one key part for import: absent, or given with no data, is len 0;
+ * given data must be exactly want bytes (an empty but present buffer is
+ * refused, as OpenSSL does), else 0 with OpenSSL's error raised. */
+static int import_part(const cs_prov *prov, const OSSL_PARAM *params, const char *name,
+                       size_t want, int reason, int ps, const void **data, size_t *len)
+{
+    const OSSL_PARAM *p = cs_param_locate(params, name);
+    *data = NULL;
+    *len = 0;
+    if (!p)
+        return 1;
+    if (!cs_param_get_octets_ptr(prov, p, data, len))
+        return 0;
+    /* no data is no part; so is an empty buffer from 4.0 on */
+    if (*data == NULL || (*len == 0 && prov->core_version >= 400)) {
+        *len = 0;
+        return 1;
+    }
+    if (*len != want) {
+        if (reason == CS_PROV_R_INVALID_SEED_LENGTH)
+            CS_RAISE(prov, CS_LIB_PROV, reason, NULL);
+        else
+            CS_RAISE(prov, CS_LIB_PROV, reason, "Invalid %s %s key length", cs_mldsa_alg_name(ps),
+                     name[1] == 'u' ? "public" : "private");
+        return 0;
+    }
+    return 1;
+}
+
 /* Imports seed / priv / pub as OpenSSL's own keymgmt does: the seed wins
  * (and must give the same expanded key if one is also given), else the
- * expanded key, else the public key; a given public key must match. */
+ * expanded key, else the public key; a given public key must match. Each
+ * refusal raises the error OpenSSL raises there. */
 static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
 {
     cs_mldsa_key *key = vkey;
     const void *seed = NULL, *sk = NULL, *pk = NULL;
     size_t seedn = 0, skn = 0, pkn = 0;
-    const OSSL_PARAM *p;
     if (!key || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return 0;
+    const cs_prov *prov = key->prov;
     int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
+    const char *alg = cs_mldsa_alg_name(key->ps);
     size_t want_pk = cs_mldsa_pk_bytes(key->ps), want_sk = cs_mldsa_sk_bytes(key->ps);
 
-    if ((p = cs_param_locate(params, CS_P_PUB)) &&
-        (!cs_param_get_octets_ptr(p, &pk, &pkn) || (pkn != 0 && pkn != want_pk)))
+    if (!import_part(prov, params, CS_P_PUB, want_pk, CS_PROV_R_INVALID_KEY_LENGTH, key->ps,
+                     &pk, &pkn))
         return 0;
-    if (priv && (p = cs_param_locate(params, CS_P_SEED)) &&
-        (!cs_param_get_octets_ptr(p, &seed, &seedn) ||
-         (seedn != 0 && seedn != CS_MLDSA_SEED_BYTES)))
+    if (priv && !import_part(prov, params, CS_P_SEED, CS_MLDSA_SEED_BYTES,
+                             CS_PROV_R_INVALID_SEED_LENGTH, key->ps, &seed, &seedn))
         return 0;
-    if (priv && (p = cs_param_locate(params, CS_P_PRIV)) &&
-        (!cs_param_get_octets_ptr(p, &sk, &skn) || (skn != 0 && skn != want_sk)))
+    if (priv && !import_part(prov, params, CS_P_PRIV, want_sk, CS_PROV_R_INVALID_KEY_LENGTH,
+                             key->ps, &sk, &skn))
         return 0;
-    if (seedn == 0 && skn == 0 && pkn == 0)
+    if (seedn == 0 && skn == 0 && pkn == 0) {
+        CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_MISSING_KEY, NULL);
         return 0;
+    }
 
     cs_key_prepared_reset(key); /* derived from the material replaced here */
     key->has_seed = key->has_priv = key->has_pub = 0;
@@ -162,22 +199,28 @@ static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
     if (seedn != 0) {
         memcpy(key->seed, seed, seedn);
         ok = key_from_seed(key);
-        if (ok && skn != 0)
-            ok = cs_prov_ct_equal(key->sk, sk, skn);
+        if (ok && skn != 0 && !cs_prov_ct_equal(key->sk, sk, skn)) {
+            CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_INVALID_KEY,
+                     "explicit %s private key does not match seed", alg);
+            ok = 0;
+        }
     } else if (skn != 0) {
         ok = key_from_sk(key, sk);
     } else {
         memcpy(key->pk, pk, pkn);
         key->has_pub = ok = 1;
     }
-    if (ok && pkn != 0 && (seedn != 0 || skn != 0))
-        ok = memcmp(key->pk, pk, pkn) == 0;
+    if (ok && pkn != 0 && (seedn != 0 || skn != 0) && memcmp(key->pk, pk, pkn) != 0) {
+        CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_INVALID_KEY,
+                 "explicit %s public key does not match private", alg);
+        ok = 0;
+    }
     if (!ok) {
         int ps = key->ps;
-        cs_prov *prov = key->prov;
+        cs_prov *owner = key->prov;
         cs_prov_cleanse(key, sizeof(*key));
         key->ps = ps;
-        key->prov = prov;
+        key->prov = owner;
     }
     return ok;
 }
@@ -236,28 +279,29 @@ static int km_get_params(void *vkey, OSSL_PARAM params[])
     OSSL_PARAM *p;
     if (!key)
         return 0;
+    const cs_prov *prov = key->prov;
     if ((p = cs_param_locate_mut(params, CS_P_BITS)) &&
-        !cs_param_set_int(p, 8 * (int64_t)cs_mldsa_pk_bytes(key->ps)))
+        !cs_param_set_int(prov, p, 8 * (int64_t)cs_mldsa_pk_bytes(key->ps)))
         return 0;
     if ((p = cs_param_locate_mut(params, CS_P_SECURITY_BITS)) &&
-        !cs_param_set_int(p, sec_bits(key->ps)))
+        !cs_param_set_int(prov, p, sec_bits(key->ps)))
         return 0;
     if ((p = cs_param_locate_mut(params, CS_P_SECURITY_CATEGORY)) &&
-        !cs_param_set_int(p, key->ps == 44 ? 2 : key->ps == 65 ? 3 : 5))
+        !cs_param_set_int(prov, p, key->ps == 44 ? 2 : key->ps == 65 ? 3 : 5))
         return 0;
     if ((p = cs_param_locate_mut(params, CS_P_MAX_SIZE)) &&
-        !cs_param_set_int(p, (int64_t)cs_mldsa_sig_bytes(key->ps)))
+        !cs_param_set_int(prov, p, (int64_t)cs_mldsa_sig_bytes(key->ps)))
         return 0;
     if ((p = cs_param_locate_mut(params, CS_P_SEED)) && key->has_seed &&
-        !cs_param_set_octets(p, key->seed, CS_MLDSA_SEED_BYTES))
+        !cs_param_set_octets(prov, p, key->seed, CS_MLDSA_SEED_BYTES))
         return 0;
     if ((p = cs_param_locate_mut(params, CS_P_PRIV)) && key->has_priv &&
-        !cs_param_set_octets(p, key->sk, cs_mldsa_sk_bytes(key->ps)))
+        !cs_param_set_octets(prov, p, key->sk, cs_mldsa_sk_bytes(key->ps)))
         return 0;
     if ((p = cs_param_locate_mut(params, CS_P_PUB)) && key->has_pub &&
-        !cs_param_set_octets(p, key->pk, cs_mldsa_pk_bytes(key->ps)))
+        !cs_param_set_octets(prov, p, key->pk, cs_mldsa_pk_bytes(key->ps)))
         return 0;
-    if ((p = cs_param_locate_mut(params, CS_P_MANDATORY_DIGEST)) && !cs_param_set_utf8(p, ""))
+    if ((p = cs_param_locate_mut(params, CS_P_MANDATORY_DIGEST)) && !cs_param_set_utf8(prov, p, ""))
         return 0;
     return 1;
 }
@@ -300,20 +344,19 @@ static void *km_dup(const void *vsrc, int selection)
     return key;
 }
 
-/* Reads the optional 32-byte seed for generation. */
+/* Reads the optional seed for generation as OpenSSL does: up to 32 bytes
+ * are taken here (more: error), an empty one means none, and a length
+ * other than 32 makes gen() fail. */
 static int gen_set_params(void *vgen, const OSSL_PARAM params[])
 {
     gen_ctx *g = vgen;
     const OSSL_PARAM *p;
-    size_t n;
     if (!g)
         return 0;
-    if ((p = cs_param_locate(params, CS_P_SEED))) {
-        if (!cs_param_get_octets(p, g->seed, sizeof g->seed, &n) || n != sizeof g->seed) {
-            g->has_seed = 0;
-            return 0;
-        }
-        g->has_seed = 1;
+    if ((p = cs_param_locate(params, CS_P_SEED)) &&
+        !cs_param_get_octets(g->prov, p, g->seed, sizeof g->seed, &g->seed_len)) {
+        g->seed_len = 0;
+        return 0;
     }
     return 1;
 }
@@ -346,9 +389,9 @@ static void *gen(void *vgen, OSSL_CALLBACK *cb, void *cbarg)
     cs_mldsa_key *key = g ? key_new(g->prov, g->ps) : NULL;
     if (!key)
         return NULL;
-    if (g->has_seed)
+    if (g->seed_len == sizeof key->seed)
         memcpy(key->seed, g->seed, sizeof key->seed);
-    else if (!cs_prov_random(g->prov, key->seed, sizeof key->seed))
+    else if (g->seed_len != 0 || !cs_prov_random(g->prov, key->seed, sizeof key->seed))
         goto err;
     if (!key_from_seed(key))
         goto err;

@@ -45,11 +45,52 @@
 #define CS_P_SIGNATURE "signature"
 #define CS_P_ALGORITHM_ID "algorithm-id"
 
-/* Provider context: the core handle and the library context it runs in. */
+/* Provider context: the core handle, the library context it runs in, and
+ * the core's error and secure-heap functions (NULL when not offered). */
 typedef struct cs_prov {
     const OSSL_CORE_HANDLE *handle;
     void *libctx; /* OSSL_LIB_CTX *, from the core's get_libctx */
+    int core_version; /* 305 for 3.5.x: errors follow that release's */
+    OSSL_FUNC_core_new_error_fn *new_error;
+    OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
+    OSSL_FUNC_core_vset_error_fn *vset_error;
+    OSSL_FUNC_CRYPTO_secure_zalloc_fn *secure_zalloc;
+    OSSL_FUNC_CRYPTO_secure_clear_free_fn *secure_clear_free;
 } cs_prov;
+
+/* Takes the error and secure-heap functions from the core's table. */
+void cs_prov_take_core(cs_prov *prov, const OSSL_DISPATCH *in);
+
+/* Error libraries and reasons as OpenSSL numbers them (err.h, proverr.h,
+ * cryptoerr.h of 3.5): the provider raises what OpenSSL's own ML-DSA
+ * raises at the same point. */
+#define CS_LIB_CRYPTO 15
+#define CS_LIB_PROV 57
+#define CS_PROV_R_INVALID_KEY_LENGTH 105
+#define CS_PROV_R_BAD_LENGTH 142 /* mu (3.6 on), signature (4.0 on) */
+#define CS_PROV_R_INVALID_DIGEST 122
+#define CS_PROV_R_MISSING_KEY 128
+#define CS_PROV_R_INVALID_SEED_LENGTH 154
+#define CS_PROV_R_INVALID_KEY 158
+#define CS_CRYPTO_R_TOO_SMALL_BUFFER 116
+#define CS_CRYPTO_R_PARAM_VALUE_TOO_LARGE 126
+#define CS_CRYPTO_R_PARAM_OF_INCOMPATIBLE_TYPE 129
+#define CS_CRYPTO_R_PARAM_NOT_INTEGER_TYPE 127
+
+/* Puts an error (library lib, reason) on the calling thread's queue through
+ * the core, with printf-style data (fmt may be NULL); nothing without a core. */
+void cs_prov_raise(const cs_prov *prov, int lib, int reason, const char *file, int line,
+                   const char *func, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+#define CS_RAISE(prov, lib, reason, ...) \
+    cs_prov_raise((prov), (lib), (reason), __FILE__, __LINE__, __func__, __VA_ARGS__)
+
+/* n zeroed bytes for secrets, 64-byte aligned: from the application's
+ * secure heap through the core when it offers one (the core falls back to
+ * plain memory when the heap is not enabled), else calloc. Freed (and
+ * wiped) by cs_prov_secret_free with the same prov and n. */
+void *cs_prov_secret_alloc(const cs_prov *prov, size_t n);
+void cs_prov_secret_free(const cs_prov *prov, void *p, size_t n);
 
 /* An ML-DSA key. pk is always set when sk is (derived on import); the seed
  * only when the key was generated or imported from one. */
@@ -98,17 +139,24 @@ int cs_prov_ct_equal(const uint8_t *a, const uint8_t *b, size_t n);
 /* OSSL_PARAM helpers (libcrypto's OSSL_PARAM_* functions are not linked). */
 const OSSL_PARAM *cs_param_locate(const OSSL_PARAM *p, const char *key);
 OSSL_PARAM *cs_param_locate_mut(OSSL_PARAM *p, const char *key);
-/* Reads an integer parameter of any width into *v; 0 if not an integer. */
-int cs_param_get_int(const OSSL_PARAM *p, int *v);
-/* Copies an octet-string parameter of at most max bytes; 0 if wrong type or
- * too long. */
-int cs_param_get_octets(const OSSL_PARAM *p, void *buf, size_t max, size_t *len);
-/* Points at an octet-string parameter's data without copying. */
-int cs_param_get_octets_ptr(const OSSL_PARAM *p, const void **data, size_t *len);
+/* Reads an integer parameter (integer or unsigned of 1-8 bytes, or an
+ * integral real) into *v as OSSL_PARAM_get_int does; 0 (error raised) if
+ * another type or out of an int's range. */
+int cs_param_get_int(const cs_prov *prov, const OSSL_PARAM *p, int *v);
+/* Copies an octet-string parameter (not an octet pointer, as
+ * OSSL_PARAM_get_octet_string) of at most max bytes; 0 (error raised) if of
+ * another type or too long. */
+int cs_param_get_octets(const cs_prov *prov, const OSSL_PARAM *p, void *buf, size_t max,
+                        size_t *len);
+/* Points at an octet-string or octet-pointer parameter's data without
+ * copying (OSSL_PARAM_get_octet_string_ptr); 0 (error raised) otherwise. */
+int cs_param_get_octets_ptr(const cs_prov *prov, const OSSL_PARAM *p, const void **data,
+                            size_t *len);
 /* Setters for get_params: each sets return_size, and writes data when the
- * caller's buffer is large enough (data == NULL asks only for the size). */
-int cs_param_set_int(OSSL_PARAM *p, int64_t v);
-int cs_param_set_octets(OSSL_PARAM *p, const void *v, size_t len);
-int cs_param_set_utf8(OSSL_PARAM *p, const char *s);
+ * caller's buffer is large enough (data == NULL asks only for the size);
+ * 0 (error raised) on a wrong type or a buffer too small. */
+int cs_param_set_int(const cs_prov *prov, OSSL_PARAM *p, int64_t v);
+int cs_param_set_octets(const cs_prov *prov, OSSL_PARAM *p, const void *v, size_t len);
+int cs_param_set_utf8(const cs_prov *prov, OSSL_PARAM *p, const char *s);
 
 #endif

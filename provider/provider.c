@@ -65,7 +65,7 @@ static const OSSL_PARAM *gettable_params(void *provctx)
 }
 
 /* Sets a UTF8 pointer or string parameter. */
-static int set_str(OSSL_PARAM *p, const char *s)
+static int set_str(const cs_prov *prov, OSSL_PARAM *p, const char *s)
 {
     if (p->data_type == OSSL_PARAM_UTF8_PTR) {
         p->return_size = strlen(s);
@@ -73,20 +73,20 @@ static int set_str(OSSL_PARAM *p, const char *s)
             *(const char **)p->data = s;
         return 1;
     }
-    return cs_param_set_utf8(p, s);
+    return cs_param_set_utf8(prov, p, s);
 }
 
 /* name, version, buildinfo and status (always running). */
 static int get_params(void *provctx, OSSL_PARAM params[])
 {
     OSSL_PARAM *p;
-    if ((p = cs_param_locate_mut(params, "name")) && !set_str(p, "cryptoshim ML-DSA provider"))
+    if ((p = cs_param_locate_mut(params, "name")) && !set_str(provctx, p, "cryptoshim ML-DSA provider"))
         return 0;
-    if ((p = cs_param_locate_mut(params, "version")) && !set_str(p, CS_PROVIDER_VERSION))
+    if ((p = cs_param_locate_mut(params, "version")) && !set_str(provctx, p, CS_PROVIDER_VERSION))
         return 0;
-    if ((p = cs_param_locate_mut(params, "buildinfo")) && !set_str(p, "cryptoshim " CS_PROVIDER_VERSION))
+    if ((p = cs_param_locate_mut(params, "buildinfo")) && !set_str(provctx, p, "cryptoshim " CS_PROVIDER_VERSION))
         return 0;
-    if ((p = cs_param_locate_mut(params, "status")) && !cs_param_set_int(p, 1))
+    if ((p = cs_param_locate_mut(params, "status")) && !cs_param_set_int(provctx, p, 1))
         return 0;
     return 1;
 }
@@ -116,6 +116,7 @@ int cs_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 {
     OSSL_FUNC_core_get_params_fn *get_params_fn = NULL;
     OSSL_FUNC_core_get_libctx_fn *get_libctx = NULL;
+    const OSSL_DISPATCH *in0 = in;
     for (; in && in->function_id != 0; in++) {
         if (in->function_id == OSSL_FUNC_CORE_GET_PARAMS)
             get_params_fn = OSSL_FUNC_core_get_params(in);
@@ -123,13 +124,16 @@ int cs_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
             get_libctx = OSSL_FUNC_core_get_libctx(in);
     }
     /* ML-DSA's names, OIDs and the message-signing API exist from 3.5 on. */
-    if (core_version(handle, get_params_fn) < 305 || !get_libctx)
+    int version = core_version(handle, get_params_fn);
+    if (version < 305 || !get_libctx)
         return 0;
     cs_prov *prov = calloc(1, sizeof(*prov));
     if (!prov)
         return 0;
     prov->handle = handle;
     prov->libctx = get_libctx(handle);
+    prov->core_version = version;
+    cs_prov_take_core(prov, in0);
     *provctx = prov;
     *out = provider_functions;
     return 1;

@@ -13,7 +13,8 @@
 #define OP_SIGN 1
 #define OP_VERIFY 2
 
-/* Message encodings (EVP_SIGNATURE-ML-DSA(7)): raw takes M' as given. */
+/* Message encodings (EVP_SIGNATURE-ML-DSA(7)): raw (0) takes M' as given;
+ * any other value is pure, as OpenSSL reads it. */
 #define ENCODE_RAW 0
 #define ENCODE_PURE 1
 
@@ -85,26 +86,33 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     size_t n;
     if (!c)
         return 0;
+    const cs_prov *prov = c->prov;
     if ((p = cs_param_locate(params, CS_P_CONTEXT_STRING)) &&
-        !cs_param_get_octets(p, c->context, sizeof c->context, &c->context_len)) {
+        !cs_param_get_octets(prov, p, c->context, sizeof c->context, &c->context_len)) {
         c->context_len = 0;
         return 0;
     }
     if ((p = cs_param_locate(params, CS_P_TEST_ENTROPY))) {
         c->has_entropy = 0;
-        if (!cs_param_get_octets(p, c->entropy, sizeof c->entropy, &n) || n != sizeof c->entropy)
+        if (!cs_param_get_octets(prov, p, c->entropy, sizeof c->entropy, &n))
             return 0;
+        if (n != sizeof c->entropy) {
+            CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_INVALID_SEED_LENGTH, NULL);
+            return 0;
+        }
         c->has_entropy = 1;
     }
-    if ((p = cs_param_locate(params, CS_P_DETERMINISTIC)) && !cs_param_get_int(p, &c->deterministic))
+    if ((p = cs_param_locate(params, CS_P_DETERMINISTIC)) &&
+        !cs_param_get_int(prov, p, &c->deterministic))
         return 0;
-    if ((p = cs_param_locate(params, CS_P_MESSAGE_ENCODING)) && !cs_param_get_int(p, &c->encoding))
+    if ((p = cs_param_locate(params, CS_P_MESSAGE_ENCODING)) &&
+        !cs_param_get_int(prov, p, &c->encoding))
         return 0;
-    if ((p = cs_param_locate(params, CS_P_MU)) && !cs_param_get_int(p, &c->mu))
+    if ((p = cs_param_locate(params, CS_P_MU)) && !cs_param_get_int(prov, p, &c->mu))
         return 0;
     if ((p = cs_param_locate(params, CS_P_SIGNATURE)) && c->op == OP_VERIFY) {
         const void *d;
-        if (!cs_param_get_octets_ptr(p, &d, &n))
+        if (!cs_param_get_octets_ptr(prov, p, &d, &n))
             return 0;
         free(c->sig);
         c->sig = malloc(n ? n : 1);
@@ -152,7 +160,7 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
         return 0;
     if ((p = cs_param_locate_mut(params, CS_P_ALGORITHM_ID))) {
         const uint8_t *aid = alg_id(c->ps, &len);
-        if (!cs_param_set_octets(p, c->key ? aid : NULL, c->key ? len : 0))
+        if (!cs_param_set_octets(c->prov, p, c->key ? aid : NULL, c->key ? len : 0))
             return 0;
     }
     return 1;
@@ -170,16 +178,15 @@ static const OSSL_PARAM *sig_gettable_ctx_params(void *vctx, void *provctx)
 }
 
 /* Starts a sign or verify operation with key (or the one already set);
- * the key must be of this algorithm's parameter set. */
+ * the key must be of this algorithm's parameter set. A key without the
+ * private part is refused when signing, not here (as OpenSSL does). */
 static int sig_init(sig_ctx *c, void *vkey, const OSSL_PARAM params[], int op)
 {
     cs_mldsa_key *key = vkey;
     if (!c || (!key && !c->key))
         return 0;
     if (key) {
-        if (key->ps != c->ps)
-            return 0;
-        if (op == OP_SIGN ? !key->has_priv : !key->has_pub)
+        if (key->ps != c->ps || (op == OP_VERIFY && !key->has_pub))
             return 0;
         c->key = key;
     }
@@ -204,10 +211,13 @@ static int sig_verify_msg_init(void *vctx, void *vkey, const OSSL_PARAM params[]
 static int sig_digest_init(sig_ctx *c, const char *mdname, void *vkey,
                            const OSSL_PARAM params[], int op)
 {
-    if (mdname && *mdname)
-        return 0;
     if (!c)
         return 0;
+    if (mdname && *mdname) {
+        CS_RAISE(c->prov, CS_LIB_PROV, CS_PROV_R_INVALID_DIGEST,
+                 "Explicit digest not supported for ML-DSA operations");
+        return 0;
+    }
     c->mu = 0;
     if (!vkey && c->key)
         return sig_set_ctx_params(c, params);
@@ -258,12 +268,10 @@ static int stream_start(sig_ctx *c)
         return 0;
     cs_shake256_init(&c->stream);
     cs_shake256_absorb(&c->stream, tr, CS_MLDSA_TR_BYTES);
-    if (c->encoding == ENCODE_PURE) {
+    if (c->encoding != ENCODE_RAW) {
         uint8_t hdr[2] = {0, (uint8_t)c->context_len};
         cs_shake256_absorb(&c->stream, hdr, 2);
         cs_shake256_absorb(&c->stream, c->context, c->context_len);
-    } else if (c->encoding != ENCODE_RAW) {
-        return 0;
     }
     c->streaming = 1;
     return 1;
@@ -304,6 +312,28 @@ static int verify_mu(sig_ctx *c, const uint8_t *sig, size_t siglen,
     return cs_mldsa_verify_mu(impl, c->ps, sig, siglen, mu, c->key->pk) == 0;
 }
 
+/* 1 if an external mu has the right length; else 0, with the error
+ * OpenSSL 3.6 and later raise (3.5 raises none). */
+static int mu_length_ok(const sig_ctx *c, size_t len)
+{
+    if (len == CS_MLDSA_MU_BYTES)
+        return 1;
+    if (c->prov->core_version >= 306)
+        CS_RAISE(c->prov, CS_LIB_PROV, CS_PROV_R_BAD_LENGTH, NULL);
+    return 0;
+}
+
+/* 1 if a signature to verify has this parameter set's length; else 0,
+ * with the error OpenSSL 4.0 raises (earlier releases raise none). */
+static int sig_length_ok(const sig_ctx *c, size_t len)
+{
+    if (len == cs_mldsa_sig_bytes(c->ps))
+        return 1;
+    if (c->prov->core_version >= 400)
+        CS_RAISE(c->prov, CS_LIB_PROV, CS_PROV_R_BAD_LENGTH, NULL);
+    return 0;
+}
+
 /* One-shot sign of msg (or of mu when the mu parameter is set). With sig
  * NULL, only reports the signature size. */
 static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
@@ -321,8 +351,8 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
         return 0;
     int ok;
     if (c->mu) {
-        ok = msglen == CS_MLDSA_MU_BYTES && sign_mu(c, sig, msg);
-    } else if (c->encoding == ENCODE_PURE) {
+        ok = mu_length_ok(c, msglen) && sign_mu(c, sig, msg);
+    } else if (c->encoding != ENCODE_RAW) {
         uint8_t rnd[CS_MLDSA_RND_BYTES];
         const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
         if (!sign_rnd(c, rnd))
@@ -353,11 +383,11 @@ static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
                       const unsigned char *msg, size_t msglen)
 {
     sig_ctx *c = vctx;
-    if (!c || !c->key || !c->key->has_pub)
+    if (!c || !c->key || !c->key->has_pub || !sig_length_ok(c, siglen))
         return 0;
     if (c->mu)
-        return msglen == CS_MLDSA_MU_BYTES && verify_mu(c, sig, siglen, msg);
-    if (c->encoding == ENCODE_PURE) {
+        return mu_length_ok(c, msglen) && verify_mu(c, sig, siglen, msg);
+    if (c->encoding != ENCODE_RAW) {
         const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
         cs_stats_count(CS_OP_MLDSA_VERIFY, cs_mldsa_impl_name(impl), (unsigned)c->ps);
         const cs_mldsa_prepared *pr = cs_key_prepared_verify(c->key, impl);
@@ -414,7 +444,7 @@ static int sig_verify_msg_final(void *vctx)
 {
     sig_ctx *c = vctx;
     uint8_t mu[CS_MLDSA_MU_BYTES];
-    if (!c || !c->key || !c->key->has_pub || c->mu || !c->sig)
+    if (!c || !c->key || !c->key->has_pub || c->mu || !c->sig || !sig_length_ok(c, c->sig_len))
         return 0;
     if (!c->streaming && !stream_start(c))
         return 0;

@@ -67,9 +67,10 @@ int cs_mldsa_verify_mu(const cs_mldsa_impl *impl, int ps, const uint8_t *sig, si
 
 /* Recomputes the public key from an expanded private key (for keys imported
  * without seed or public key, and for pairwise checks) and checks the key as
- * OpenSSL does on import: -1 if s1 or s2 has a coefficient outside
- * [-eta, eta], if t0 is not the one (rho, s1, s2) give, or if tr is not
- * H(pk). pk is written either way; only the verdict is declassified. */
+ * OpenSSL does on import: -2 if s1 or s2 has a coefficient outside
+ * [-eta, eta] (OpenSSL's decoding refuses it), else -1 if t0 is not the one
+ * (rho, s1, s2) give or tr is not H(pk) (its consistency check). pk is
+ * written either way; only the verdicts are declassified. */
 int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const uint8_t *sk);
 
 /* Per-key precomputation, for a key used many times (a server's signing

@@ -248,12 +248,12 @@ int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const ui
     struct pkfromsk_ws *w = ws_alloc(sizeof *w);
     if (!w)
         return -1;
-    uint32_t bad = 0;
+    uint32_t bad = 0, range = 0;
     const uint8_t *s = sk + 128;
     for (unsigned i = 0; i < p->l; i++, s += p->poly_eta_bytes)
-        bad |= (uint32_t)impl->unpack_eta(&w->s1[i], s, p->eta);
+        range |= (uint32_t)impl->unpack_eta(&w->s1[i], s, p->eta);
     for (unsigned i = 0; i < p->k; i++, s += p->poly_eta_bytes)
-        bad |= (uint32_t)impl->unpack_eta(&w->s2[i], s, p->eta);
+        range |= (uint32_t)impl->unpack_eta(&w->s2[i], s, p->eta);
     uint8_t rho[32];
     memcpy(rho, sk, 32);
     CS_DECLASSIFY(rho, 32); /* public: it is also in pk */
@@ -272,10 +272,12 @@ int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const ui
     shake256_3(impl, w->tr, sizeof w->tr, pk, p->pk_bytes, NULL, 0, NULL, 0);
     bad |= diff_bytes(w->tr, sk + 64, sizeof w->tr);
     bad = 0u - ((bad | (0u - bad)) >> 31); /* all ones iff any defect */
+    range = 0u - ((range | (0u - range)) >> 31);
     CS_DECLASSIFY(&bad, sizeof bad);
+    CS_DECLASSIFY(&range, sizeof range);
     wipe(w->s1, sizeof *w - offsetof(struct pkfromsk_ws, s1));
     free(w);
-    return bad ? -1 : 0;
+    return range ? -2 : bad ? -1 : 0;
 }
 
 /* HintBitPack: positions of ones per row, then running counts. h is

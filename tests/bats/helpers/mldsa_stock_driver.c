@@ -410,7 +410,9 @@ static void param_points(void)
         unsigned u1 = 1;
         int64_t l1 = 1;
         uint64_t ul1 = 1;
-        double d1 = 1.0, d0 = 0.0, dh = 0.5, d2 = 2.0;
+        double d1 = 1.0, d0 = 0.0, dh = 0.5, d2 = 2.0, dbig = 1e12;
+        uint32_t ubig = 0x80000000u;
+        int64_t lbig = (int64_t)1 << 40;
         int8_t c1 = 1;
         struct {
             const char *name;
@@ -428,6 +430,9 @@ static void param_points(void)
             {"double-0", OSSL_PARAM_double("deterministic", &d0)},
             {"double-0.5", OSSL_PARAM_double("deterministic", &dh)},
             {"double-2", OSSL_PARAM_double("deterministic", &d2)},
+            {"double-1e12", OSSL_PARAM_double("deterministic", &dbig)},
+            {"uint32-2^31", OSSL_PARAM_uint32("deterministic", &ubig)},
+            {"int64-2^40", OSSL_PARAM_int64("deterministic", &lbig)},
             {"utf8-1", OSSL_PARAM_utf8_string("deterministic", "1", 1)},
         };
         for (unsigned i = 0; i < sizeof dets / sizeof dets[0]; i++) {
