@@ -9,26 +9,32 @@
 load mldsa_helpers
 
 DRIVER="$CS_BUILD/tests/e2e/mldsa_stock_driver"
+DRIVER40="$CS_BUILD/tests/e2e/mldsa_stock_driver40" # linked against 4.0's libcrypto.so.4
 
 # drive VER LIB ALG [GROUP]: the driver on OpenSSL VER's libraries (through
 # its loader, which still reads LD_PRELOAD), LIB preloaded unless "none".
 drive() {
-    local root="$CS_BUILD/openssl$1/root" lib=$2
+    local root="$CS_BUILD/openssl$1/root" lib=$2 driver=$DRIVER
+    [ "$1" = 40 ] && driver=$DRIVER40
     shift 2
     local libdir="$root/usr/lib/x86_64-linux-gnu"
     local envs=(OPENSSL_CONF="$root/usr/lib/ssl/openssl.cnf" OPENSSL_MODULES="$libdir/ossl-modules"
         CRYPTOSHIM_STATS=)
     if [ "$lib" = none ]; then
-        env -u LD_PRELOAD "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$DRIVER" "$@"
+        env -u LD_PRELOAD "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
     else
-        env LD_PRELOAD="$lib" "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$DRIVER" "$@"
+        env LD_PRELOAD="$lib" "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
     fi
 }
 
-# have VER: the OpenSSL VER tree is there with a libcrypto.so.3 the driver
-# can run on (4.0's libcrypto.so.4 is not: the driver links the 3.x ABI).
+# have VER: the OpenSSL VER tree is there, with the driver built for it.
 have() {
-    [ -e "$CS_BUILD/openssl$1/root/usr/lib/x86_64-linux-gnu/libcrypto.so.3" ]
+    local lib="$CS_BUILD/openssl$1/root/usr/lib/x86_64-linux-gnu"
+    if [ "$1" = 40 ]; then
+        [ -e "$lib/libcrypto.so.4" ] && [ -x "$DRIVER40" ]
+    else
+        [ -e "$lib/libcrypto.so.3" ]
+    fi
 }
 
 # both VER GROUP: runs GROUP for every parameter set with and without the
@@ -69,11 +75,7 @@ each_version() {
     for ver in 35 36 40; do
         if ! have "$ver"; then
             [ "$ver" = 35 ] && { echo "missing OpenSSL 3.5 tree (make openssl35)" >&2; return 1; }
-            if [ -e "$CS_BUILD/openssl$ver/root/usr/lib/x86_64-linux-gnu/libcrypto.so.4" ]; then
-                echo "# OpenSSL ${ver:0:1}.${ver:1}: libcrypto.so.4, not compared (the driver needs libcrypto.so.3)" >&3
-            else
-                echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
-            fi
+            echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
             continue
         fi
         "$1" "$ver"
