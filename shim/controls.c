@@ -1,34 +1,84 @@
-/* CRYPTOSHIM_* controls, read once with secure_getenv. */
+/* CRYPTOSHIM_* controls, read once with secure_getenv. Values are copied:
+ * programs such as sshd overwrite their environment area (setproctitle). */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "controls.h"
 #include "cpu.h"
 
-#define KERNELS_MAX 256
+#define KERNELS_MAX 32    /* distinct names kept from CRYPTOSHIM_KERNELS */
+#define KERNEL_NAME_MAX 32
 
 static struct {
     int disabled;
     int kernels_forced;
-    char kernels[KERNELS_MAX]; /* ",a,b," for substring matching */
+    unsigned nkernels;
+    char kernels[KERNELS_MAX][KERNEL_NAME_MAX]; /* in the order listed */
     uint32_t detected;
     uint32_t hidden;
-    const char *policy;
+    char policy[4096];
+    int has_policy;
+    char note[256]; /* what was not understood, for `cryptoshim info` */
 } ctl;
 
-/* Applies "-adx,-bmi2" style masks: each "-name" hides a feature. */
+/* Adds a line to the controls note (truncated when full). */
+static void add_note(const char *fmt, const char *what, size_t len)
+{
+    size_t used = strlen(ctl.note);
+    if (used + 2 >= sizeof ctl.note)
+        return;
+    snprintf(ctl.note + used, sizeof ctl.note - used, fmt, (int)(len > 40 ? 40 : len), what);
+}
+
+/* Applies "-adx,-bmi2" style masks: each "-name" hides a feature and the
+ * features that need it. */
 static uint32_t parse_cpu_mask(const char *s)
 {
     uint32_t hide = 0;
     while (s && *s) {
         const char *end = strchr(s, ',');
         size_t len = end ? (size_t)(end - s) : strlen(s);
-        if (len > 1 && s[0] == '-')
-            hide |= cs_cpu_feature_by_name(s + 1, len - 1);
+        uint32_t bit = len > 1 && s[0] == '-' ? cs_cpu_feature_by_name(s + 1, len - 1) : 0;
+        if (bit)
+            hide |= bit;
+        else if (len)
+            add_note("CRYPTOSHIM_CPU: '%.*s' not understood (want -feature); ", s, len);
         s = end ? end + 1 : NULL;
     }
-    return hide;
+    return cs_cpu_hide_closure(hide);
+}
+
+/* Keeps the distinct names of "a,b,c" in order; any length of value. */
+static void parse_kernels(const char *s)
+{
+    unsigned dropped = 0;
+    while (*s) {
+        const char *end = strchr(s, ',');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        int known = 0;
+        for (unsigned i = 0; i < ctl.nkernels && !known; i++)
+            known = strlen(ctl.kernels[i]) == len && !memcmp(ctl.kernels[i], s, len);
+        if (len && !known) {
+            if (len >= KERNEL_NAME_MAX)
+                add_note("CRYPTOSHIM_KERNELS: '%.*s...' is no kernel name; ", s, len);
+            else if (ctl.nkernels == KERNELS_MAX)
+                dropped++;
+            else {
+                memcpy(ctl.kernels[ctl.nkernels], s, len);
+                ctl.kernels[ctl.nkernels++][len] = 0;
+            }
+        }
+        if (!end)
+            break;
+        s = end + 1;
+    }
+    if (dropped) {
+        char n[16];
+        snprintf(n, sizeof n, "%u", dropped);
+        add_note("CRYPTOSHIM_KERNELS: %.*s names beyond the first 32 ignored; ", n, strlen(n));
+    }
 }
 
 void cs_controls_load(void)
@@ -38,52 +88,47 @@ void cs_controls_load(void)
     v = secure_getenv("CRYPTOSHIM_DISABLE");
     ctl.disabled = v && *v && strcmp(v, "0") != 0;
     v = secure_getenv("CRYPTOSHIM_KERNELS");
-    if (v && *v && strlen(v) + 3 <= sizeof ctl.kernels) {
-        ctl.kernels_forced = 1;
-        ctl.kernels[0] = ',';
-        strcpy(ctl.kernels + 1, v);
-        strcat(ctl.kernels, ",");
+    if (v && *v) {
+        ctl.kernels_forced = 1; /* even if no name is known: then none serves */
+        parse_kernels(v);
     }
     ctl.detected = cs_cpu_probe();
     ctl.hidden = parse_cpu_mask(secure_getenv("CRYPTOSHIM_CPU"));
-    ctl.policy = secure_getenv("CRYPTOSHIM_POLICY");
-    if (ctl.policy && !*ctl.policy)
-        ctl.policy = NULL;
+    v = secure_getenv("CRYPTOSHIM_POLICY");
+    if (v && *v) {
+        if (strlen(v) < sizeof ctl.policy) {
+            strcpy(ctl.policy, v);
+            ctl.has_policy = 1;
+        } else {
+            /* Too long to be a path: use no file, and say so. */
+            strcpy(ctl.policy, "builtin");
+            ctl.has_policy = 1;
+            add_note("CRYPTOSHIM_POLICY: %.*s... too long, built-in table used; ", v, 20);
+        }
+    }
 }
 
 int cs_disabled(void) { return ctl.disabled; }
 int cs_kernels_forced(void) { return ctl.kernels_forced; }
 
-int cs_kernel_allowed(const char *name)
-{
-    char pat[64];
-    size_t len = strlen(name);
-    if (!ctl.kernels_forced)
-        return 1;
-    if (len + 3 > sizeof pat)
-        return 0;
-    pat[0] = ',';
-    memcpy(pat + 1, name, len);
-    pat[len + 1] = ',';
-    pat[len + 2] = 0;
-    return strstr(ctl.kernels, pat) != NULL;
-}
-
-/* Position of name in CRYPTOSHIM_KERNELS (earlier = preferred), or -1. */
 int cs_kernel_rank(const char *name)
 {
-    char pat[64];
-    size_t len = strlen(name);
-    if (!ctl.kernels_forced || len + 3 > sizeof pat)
+    if (!ctl.kernels_forced)
         return -1;
-    pat[0] = ',';
-    memcpy(pat + 1, name, len);
-    pat[len + 1] = ',';
-    pat[len + 2] = 0;
-    const char *hit = strstr(ctl.kernels, pat);
-    return hit ? (int)(hit - ctl.kernels) : -1;
+    for (unsigned i = 0; i < ctl.nkernels; i++)
+        if (!strcmp(ctl.kernels[i], name))
+            return (int)i;
+    return -1;
 }
+
+int cs_kernel_allowed(const char *name)
+{
+    return !ctl.kernels_forced || cs_kernel_rank(name) >= 0;
+}
+
+const char *cs_kernel_listed(unsigned i) { return i < ctl.nkernels ? ctl.kernels[i] : NULL; }
+const char *cs_controls_note(void) { return ctl.note; }
 
 uint32_t cs_cpu_detected(void) { return ctl.detected; }
 uint32_t cs_cpu_features(void) { return ctl.detected & ~ctl.hidden; }
-const char *cs_policy_path(void) { return ctl.policy; }
+const char *cs_policy_path(void) { return ctl.has_policy ? ctl.policy : NULL; }

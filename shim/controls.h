@@ -19,14 +19,23 @@ int cs_kernel_allowed(const char *name);
 /* Position of a kernel in CRYPTOSHIM_KERNELS (lower = listed earlier), or -1. */
 int cs_kernel_rank(const char *name);
 
+/* The i-th distinct name in CRYPTOSHIM_KERNELS (any length of value), or
+ * NULL past the end. */
+const char *cs_kernel_listed(unsigned i);
+/* What in CRYPTOSHIM_* was not understood or not applied, or "" (shown by
+ * `cryptoshim info`; the shim itself never prints). */
+const char *cs_controls_note(void);
+
 /* Features the CPU has, as detected (cpuid/xgetbv, getauxval). */
 uint32_t cs_cpu_detected(void);
-/* Detected minus those hidden by CRYPTOSHIM_CPU=-adx,-bmi2,... */
+/* Detected minus those hidden by CRYPTOSHIM_CPU=-adx,-bmi2,..., and minus
+ * what needs a hidden feature (-avx2 also hides fma and avx512ifma). */
 uint32_t cs_cpu_features(void);
 /* Name of a feature bit ("avx2"), or NULL. */
 const char *cs_cpu_feature_name(uint32_t bit);
 
-/* CRYPTOSHIM_POLICY, or NULL when unset (use the built-in table). */
+/* CRYPTOSHIM_POLICY, or NULL when unset (then /etc/cryptoshim/policy if
+ * installed, else the built-in table); "builtin" names the built-in table. */
 const char *cs_policy_path(void);
 
 #endif

@@ -96,3 +96,88 @@ const char *cs_cpu_feature_name(uint32_t bit)
             return names[i].name;
     return NULL;
 }
+
+uint32_t cs_cpu_hide_closure(uint32_t hidden)
+{
+    /* Feature, and what it needs besides itself. Kernels declare only the
+     * features they test for; these are the ones their code also uses. */
+    static const struct {
+        uint32_t feature, needs;
+    } deps[] = {
+        {CS_CPU_FMA, CS_CPU_AVX2},
+        {CS_CPU_AVX512IFMA, CS_CPU_AVX2},
+        {CS_CPU_S390_SHAKE, CS_CPU_S390_VX},
+    };
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < sizeof deps / sizeof deps[0]; i++)
+            if ((hidden & deps[i].needs) && !(hidden & deps[i].feature)) {
+                hidden |= deps[i].feature;
+                changed = 1;
+            }
+    }
+    return hidden;
+}
+
+/* Appends src to out (capacity cap), truncating. */
+static void append(char *out, size_t cap, const char *src)
+{
+    size_t n = 0;
+    while (n < cap && out[n])
+        n++;
+    for (; n + 1 < cap && *src; src++)
+        out[n++] = *src;
+    if (n < cap)
+        out[n] = 0;
+}
+
+void cs_cpu_signature(char *out, size_t cap)
+{
+    char head[40] = "";
+    if (!cap)
+        return;
+    out[0] = 0;
+#if defined(__x86_64__)
+    unsigned a, b, c, d;
+    if (__get_cpuid(0, &a, &b, &c, &d)) {
+        unsigned v[3] = {b, d, c};
+        char vendor[13];
+        for (int i = 0; i < 12; i++) {
+            char ch = (char)(v[i / 4] >> (8 * (i % 4)));
+            vendor[i] = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ? ch : '_';
+        }
+        vendor[12] = 0;
+        append(head, sizeof head, vendor);
+    }
+    if (__get_cpuid(1, &a, &b, &c, &d)) {
+        /* Family and model (with their extended fields), not the stepping. */
+        static const char hex[] = "0123456789abcdef";
+        char fm[11] = "-";
+        unsigned sig = a & 0x0fff0ff0u;
+        for (int i = 0; i < 8; i++)
+            fm[1 + i] = hex[(sig >> (28 - 4 * i)) & 15];
+        fm[9] = 0;
+        append(head, sizeof head, fm);
+    }
+#elif defined(__s390x__)
+    append(head, sizeof head, "s390x");
+#elif defined(__sparc__)
+    append(head, sizeof head, "sparc");
+#elif defined(__aarch64__)
+    append(head, sizeof head, "aarch64");
+#else
+    append(head, sizeof head, "other");
+#endif
+    append(out, cap, head);
+    append(out, cap, ":");
+    uint32_t f = cs_cpu_probe();
+    int any = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (f & names[i].bit) {
+            append(out, cap, any ? "+" : "");
+            append(out, cap, names[i].name);
+            any = 1;
+        }
+    if (!any)
+        append(out, cap, "none");
+}

@@ -9,6 +9,13 @@
 uint32_t cs_cpu_probe(void);
 /* Bit for a feature name of len bytes ("adx"), or 0 if unknown. */
 uint32_t cs_cpu_feature_by_name(const char *name, size_t len);
+/* This CPU's signature as `cryptoshim calibrate` stores it in a policy file:
+ * vendor, family and model (x86-64; the architecture elsewhere) and the
+ * features detected, so a policy measured elsewhere is recognised. */
+void cs_cpu_signature(char *out, size_t cap);
+/* hidden plus every feature that needs one of them (FMA and AVX-512 IFMA
+ * kernels also use AVX2): what hiding `hidden` must hide. */
+uint32_t cs_cpu_hide_closure(uint32_t hidden);
 #if defined(__s390x__)
 /* CPACF SHAKE function codes available (CS_CPU_S390_SHAKE) or 0. */
 uint32_t cs_cpu_probe_s390_shake(void);

@@ -9,6 +9,7 @@
 #include "controls.h"
 #include "cpu.h"
 #include "dispatch.h"
+#include "runtime/policy.h"
 
 #define POLICY_MAX 64
 
@@ -23,6 +24,7 @@ struct resolved_rule {
 static struct resolved_rule rules[POLICY_MAX];
 static unsigned nrules;
 static int policy_from_file;
+static cs_policy_status policy_status;
 
 const cs_bn_kernel *cs_bn_kernel_by_name(const char *name)
 {
@@ -39,63 +41,7 @@ int cs_bn_kernel_usable(const cs_bn_kernel *k)
 
 int cs_policy_parse(const char *text, cs_policy_rule *out, unsigned max_rules)
 {
-    unsigned n = 0;
-    while (*text) {
-        const char *eol = strchr(text, '\n');
-        size_t len = eol ? (size_t)(eol - text) : strlen(text);
-        char line[160];
-        if (len >= sizeof line)
-            return -1;
-        memcpy(line, text, len);
-        line[len] = 0;
-        text += len + (eol ? 1 : 0);
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
-        char op[24], kernel[24], cond[48] = "", extra[2];
-        unsigned lo, hi;
-        int got = sscanf(line, "%23s %u %u %23s %47s %1s", op, &lo, &hi, kernel, cond, extra);
-        if (got <= 0)
-            continue; /* blank or comment */
-        if (got < 4 || got > 5 || lo > hi || n >= max_rules)
-            return -1;
-        /* "!adx,!avx512ifma" is stored as "adx,avx512ifma". */
-        char without[48] = "";
-        char *save = NULL;
-        for (char *tok = got == 5 ? strtok_r(cond, ",", &save) : NULL; tok;
-             tok = strtok_r(NULL, ",", &save)) {
-            if (tok[0] != '!' || !tok[1] || strlen(without) + strlen(tok) + 1 >= sizeof without)
-                return -1;
-            if (*without)
-                strcat(without, ",");
-            strcat(without, tok + 1);
-        }
-        memcpy(out[n].op, op, sizeof op);
-        memcpy(out[n].kernel, kernel, sizeof kernel);
-        memcpy(out[n].without, without, sizeof without);
-        out[n].min_bits = lo;
-        out[n].max_bits = hi;
-        n++;
-    }
-    return (int)n;
-}
-
-/* Reads the policy file named by CRYPTOSHIM_POLICY; -1 if absent or bad. */
-static int load_policy_file(cs_policy_rule *out, unsigned max_rules)
-{
-    const char *path = cs_policy_path();
-    char buf[8192];
-    if (!path)
-        return -1;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t len = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (len < 0 || len == (ssize_t)sizeof buf - 1)
-        return -1;
-    buf[len] = 0;
-    return cs_policy_parse(buf, out, max_rules);
+    return cs_policy_parse_text(text, strlen(text), out, max_rules, NULL, NULL, 0);
 }
 
 /* Whether the CPU (as CRYPTOSHIM_CPU leaves it) has any feature of a comma
@@ -112,9 +58,16 @@ static int cpu_has_any(const char *list)
 
 void cs_dispatch_init(void)
 {
-    cs_policy_rule file_rules[POLICY_MAX];
+    cs_dispatch_init_with(CS_POLICY_SYSTEM_DIR "/" CS_POLICY_SYSTEM_FILE);
+}
+
+const cs_policy_status *cs_dispatch_policy_status(void) { return &policy_status; }
+
+void cs_dispatch_init_with(const char *system_path)
+{
+    static cs_policy_rule file_rules[POLICY_MAX];
     const cs_policy_rule *src = cs_policy_builtin;
-    int n = load_policy_file(file_rules, POLICY_MAX);
+    int n = cs_policy_load(cs_policy_path(), system_path, file_rules, POLICY_MAX, &policy_status);
     policy_from_file = n >= 0;
     if (n >= 0)
         src = file_rules;

@@ -34,9 +34,16 @@ typedef struct cs_policy_rule {
 extern const cs_policy_rule cs_policy_builtin[];
 extern const unsigned cs_policy_builtin_count;
 
-/* Loads the policy (file if CRYPTOSHIM_POLICY names a readable one, else the
- * built-in table). Constructor only. */
+/* Loads the policy: CRYPTOSHIM_POLICY's file, else /etc/cryptoshim/policy
+ * when it is there (written by `calibrate --install`), if trusted and valid
+ * (runtime/policy.h), else the built-in table. Constructor and CLI. */
 void cs_dispatch_init(void);
+/* The same with another system policy path (tests; not an environment
+ * variable, so a setuid program cannot be pointed elsewhere). */
+void cs_dispatch_init_with(const char *system_path);
+/* Where the rules came from and why a file was ignored (runtime/policy.h). */
+struct cs_policy_status;
+const struct cs_policy_status *cs_dispatch_policy_status(void);
 
 /* Kernel for a modular exponentiation with a `bits`-bit modulus, or NULL to
  * pass it to libcrypto. */
@@ -63,12 +70,13 @@ const cs_bn_kernel *cs_bn_kernel_by_name(const char *name);
  * one (never NULL: portable always runs). */
 const cs_mldsa_impl *cs_dispatch_mldsa(int ps);
 
-/* Whether the policy came from a file (CRYPTOSHIM_POLICY) rather than the
- * built-in table. */
+/* Whether the policy came from a file (CRYPTOSHIM_POLICY or the system
+ * file) rather than the built-in table. */
 int cs_dispatch_policy_from_file(void);
 
 /* Parses policy text (lines "op min_bits max_bits kernel", # comments) into
- * rules; returns the number parsed or -1 on a syntax error. */
+ * rules; returns the number parsed or -1 on any error (cs_policy_parse_text
+ * in runtime/policy.h says which). */
 int cs_policy_parse(const char *text, cs_policy_rule *rules, unsigned max_rules);
 
 #endif

@@ -11,6 +11,9 @@ int cli_bench(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_ab(int argc, char **argv);
 
+/* `info`'s policy lines: source, when measured, what was ignored and why. */
+void cli_info_policy(void);
+
 /* ML-DSA known answers for `selftest`; returns the number of failures. */
 int cli_selftest_mldsa(void);
 

@@ -148,6 +148,7 @@ int cli_info(int argc, char **argv)
            cs_kernels_forced() ? "CRYPTOSHIM_KERNELS " : "",
            cs_policy_path() ? "CRYPTOSHIM_POLICY " : "",
            cs_route_forced_method() ? "CRYPTOSHIM_ROUTE=method" : "");
+    cli_info_policy(); /* policy and ignored controls: shim/cli/info_policy.c */
     print_routes();
     print_kernels();
     print_dispatch();

@@ -5,20 +5,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernels/cpu_features.h"
+#include "runtime/policy.h"
 #include "shim/controls.h"
+#include "shim/cpu.h"
 #include "shim/dispatch.h"
 #include "support/tap.h"
 
-/* Reloads controls and policy from the given environment. */
+/* The system policy path tests use instead of /etc/cryptoshim/policy. */
+static char sys_dir[64], sys_path[96];
+
+/* Reloads controls and policy from the given environment (the system policy
+ * at sys_path). */
 static void reload(const char *policy_path, const char *cpu, const char *kernels)
 {
     policy_path ? setenv("CRYPTOSHIM_POLICY", policy_path, 1) : unsetenv("CRYPTOSHIM_POLICY");
     cpu ? setenv("CRYPTOSHIM_CPU", cpu, 1) : unsetenv("CRYPTOSHIM_CPU");
     kernels ? setenv("CRYPTOSHIM_KERNELS", kernels, 1) : unsetenv("CRYPTOSHIM_KERNELS");
     cs_controls_load();
-    cs_dispatch_init();
+    cs_dispatch_init_with(sys_path);
 }
 
 static const char *served(int ct, unsigned bits)
@@ -27,9 +35,186 @@ static const char *served(int ct, unsigned bits)
     return k ? k->name : "libcrypto";
 }
 
+/* Writes text to path with mode; 0 on success. */
+static int put(const char *path, const char *text, mode_t mode)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(text, f);
+    fclose(f);
+    return chmod(path, mode);
+}
+
+/* Parse error text for policy text ("" when accepted). */
+static const char *parse_error(const char *text, size_t len)
+{
+    static cs_policy_rule r[8];
+    static char err[128];
+    err[0] = 0;
+    cs_policy_parse_text(text, len, r, 8, NULL, err, sizeof err);
+    return err;
+}
+
+/* Checks parse errors, each reported once with its line. */
+static void bad_input(void)
+{
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"mod_exp 0 16384 nosuch\n", "line 1: unknown kernel"},
+        {"mod_exp 0 4096 portable\nmod_exp -1 2 portable\n", "line 2: bits must be"},
+        {"mod_exp 0 99999999999999999999999 portable\n", "line 1: bits must be"},
+        {"mod_exp 0 4294967297 portable\n", "line 1: bits must be"},
+        {"mod_exp 0 +5 portable\n", "line 1: bits must be"},
+        {"mod_exp 0x10 20 portable\n", "line 1: bits must be"},
+        {"rsa_sign 0 4096 portable\n", "line 1: unknown operation"},
+        {"mod_exp 0 4096 portable !nosuchfeature\n", "line 1: unknown feature"},
+        {"mod_exp 0 4096 portable !\n", "line 1: a condition"},
+        {"cpu X\nmod_exp 0 4096 portable\n", "no `end` line"},
+        {"cpu X\nmod_exp 0 4096 portable\nend\nmod_exp 0 1 portable\n", "line 4: text after"},
+        {"cpu X\ncpu Y\nend\n", "line 2: a second `cpu`"},
+        {"measured now!\n", "line 1: `measured`"},
+        {"mod_exp 0 4096 portable\r\n", "line 1: not text"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *err = parse_error(cases[i].text, strlen(cases[i].text));
+        tap_ok(strstr(err, cases[i].want) != NULL, "bad input %zu refused: '%s'", i, err);
+    }
+    static const char nul[] = "mod_exp 0 4096 portable\n\0garbage\n";
+    tap_ok(strstr(parse_error(nul, sizeof nul - 1), "line 2: not text") != NULL,
+           "a NUL byte is refused, not taken as the end");
+    char line[400];
+    memset(line, 'a', sizeof line - 2);
+    line[sizeof line - 2] = '\n';
+    line[sizeof line - 1] = 0;
+    tap_ok(strstr(parse_error(line, strlen(line)), "longer than 255") != NULL,
+           "an overlong line is refused");
+    /* Binary garbage from a fixed seed, many times: always an error, never a crash. */
+    int all_refused = 1;
+    tap_rng_seed(14);
+    for (int i = 0; i < 2000; i++) {
+        uint8_t buf[300];
+        tap_rng_bytes(buf, sizeof buf);
+        buf[0] = 0x80 | buf[0]; /* at least one byte outside ASCII */
+        all_refused &= parse_error((const char *)buf, sizeof buf)[0] != 0;
+    }
+    tap_ok(all_refused, "2000 random binary files: each refused");
+    char many[64 * 30 + 1] = "";
+    for (int i = 0; i < 64; i++)
+        strcat(many, "mod_exp 0 1 portable\n");
+    tap_ok(strstr(parse_error(many, strlen(many)), "line 9: too many rules") != NULL,
+           "more rules than the table holds: refused, not cut");
+}
+
+/* The system file (here sys_path) and what makes the shim ignore it. */
+static void system_file(void)
+{
+    char sig[128], good[512], text[700];
+    cs_cpu_signature(sig, sizeof sig);
+    snprintf(good, sizeof good,
+             "cpu %s\nmeasured 2026-12-01T05:40Z\nmod_exp 256 8192 portable\nend\n", sig);
+    const cs_policy_status *st = cs_dispatch_policy_status();
+    if (geteuid() != 0) {
+        tap_skip("system policy checks need root (only a root-owned file is trusted)");
+        return;
+    }
+
+    reload(NULL, NULL, NULL);
+    tap_ok(!cs_dispatch_policy_from_file() && !st->note[0],
+           "no system file: built-in table, no note");
+    put(sys_path, good, 0644);
+    reload(NULL, NULL, NULL);
+    tap_ok(cs_dispatch_policy_from_file() && !strcmp(served(0, 2048), "portable") &&
+               !strcmp(st->measured, "2026-12-01T05:40Z") && !strcmp(st->source, sys_path),
+           "a valid system file is used when CRYPTOSHIM_POLICY is unset (%s)", st->note);
+    reload("builtin", NULL, NULL);
+    tap_ok(!cs_dispatch_policy_from_file(), "CRYPTOSHIM_POLICY=builtin ignores the system file");
+
+    chmod(sys_path, 0666);
+    reload(NULL, NULL, NULL);
+    tap_ok(!cs_dispatch_policy_from_file() && strstr(st->note, "writable by group or others"),
+           "a world-writable system file is ignored with a note: %s", st->note);
+    chmod(sys_path, 0644);
+    chmod(sys_dir, 0777);
+    reload(NULL, NULL, NULL);
+    tap_ok(!cs_dispatch_policy_from_file() && strstr(st->note, "directory"),
+           "a system file in a directory others can write is ignored: %s", st->note);
+    chmod(sys_dir, 0755);
+
+    snprintf(text, sizeof text,
+             "cpu GenuineIntel-00050650:bmi2+adx+avx2+fma+avx512ifma\nmod_exp 256 8192 portable\n"
+             "end\n");
+    if (strcmp(sig, "GenuineIntel-00050650:bmi2+adx+avx2+fma+avx512ifma")) {
+        put(sys_path, text, 0644);
+        reload(NULL, NULL, NULL);
+        tap_ok(!cs_dispatch_policy_from_file() && strstr(st->note, "measured on another CPU"),
+               "a file measured on another CPU is ignored with a note: %s", st->note);
+    } else
+        tap_skip("this CPU has the signature used as 'another CPU'");
+    put(sys_path, "mod_exp 256 8192 portable\n", 0644);
+    reload(NULL, NULL, NULL);
+    tap_ok(!cs_dispatch_policy_from_file() && strstr(st->note, "no `cpu` line"),
+           "a system file without a CPU signature is ignored: %s", st->note);
+
+    /* Truncated at every length: never used, never partly applied. */
+    int never = 1;
+    for (size_t cut = 1; cut < strlen(good) - 1; cut++) {
+        char part[512];
+        memcpy(part, good, cut);
+        part[cut] = 0;
+        put(sys_path, part, 0644);
+        reload(NULL, NULL, NULL);
+        never &= !cs_dispatch_policy_from_file() && st->note[0] != 0;
+    }
+    /* (Cut only before the last newline: "end" without it is complete.) */
+    tap_ok(never, "the system file cut at each of %zu lengths: always ignored, with a note",
+           strlen(good) - 1);
+    unlink(sys_path);
+}
+
+/* CRYPTOSHIM_CPU closes over dependents; CRYPTOSHIM_KERNELS of any length. */
+static void environment(void)
+{
+    uint32_t h = cs_cpu_hide_closure(CS_CPU_AVX2);
+    tap_ok((h & CS_CPU_AVX512IFMA) && (h & CS_CPU_FMA) && !(h & CS_CPU_ADX),
+           "hiding avx2 hides fma and avx512ifma (kernels using AVX2), not adx");
+    reload(NULL, "-avx2", NULL);
+    const cs_bn_kernel *ifma = cs_bn_kernel_by_name("x86_64-ifma");
+    const cs_bn_kernel *fma = cs_bn_kernel_by_name("x86_64-fma");
+    tap_ok(!(cs_cpu_features() & (CS_CPU_AVX2 | CS_CPU_FMA | CS_CPU_AVX512IFMA)) &&
+               (!ifma || !cs_bn_kernel_usable(ifma)) && (!fma || !cs_bn_kernel_usable(fma)),
+           "CRYPTOSHIM_CPU=-avx2: the IFMA and FMA kernels are not usable");
+
+    char longv[2048] = "";
+    for (int i = 0; i < 40; i++)
+        strcat(longv, "no_such_kernel_here,");
+    strcat(longv, "portable");
+    reload(NULL, NULL, longv);
+    tap_ok(strlen(longv) > 253 && cs_kernels_forced() && !strcmp(served(1, 2048), "portable"),
+           "CRYPTOSHIM_KERNELS of %zu characters: honoured", strlen(longv));
+    longv[0] = 0;
+    for (int i = 0; i < 40; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "k%02d,", i);
+        strcat(longv, name);
+    }
+    strcat(longv, "portable");
+    reload(NULL, NULL, longv);
+    tap_ok(cs_kernels_forced() && !strcmp(served(1, 2048), "libcrypto") &&
+               strstr(cs_controls_note(), "beyond the first 32"),
+           "41 distinct names: the extra ones are reported, not silently used (%s)",
+           cs_controls_note());
+}
+
+
 int main(void)
 {
     cs_policy_rule r[8];
+    strcpy(sys_dir, "/tmp/cs-etc-XXXXXX");
+    if (!mkdtemp(sys_dir) || chmod(sys_dir, 0755))
+        return tap_ok(0, "mkdtemp"), tap_done();
+    snprintf(sys_path, sizeof sys_path, "%s/policy", sys_dir);
     tap_ok(cs_policy_parse("# comment\n\nmod_exp 512 4096 portable  # tail\n"
                            "mod_exp_consttime 1025 3072 portable !adx,!avx2\n",
                            r, 8) == 2 &&
@@ -75,5 +260,9 @@ int main(void)
     tap_ok(!strcmp(served(0, 100), "libcrypto") && !strcmp(served(0, 9000), "libcrypto"),
            "sizes outside 256..8192 bits always go to libcrypto");
     unlink(path);
+    bad_input();
+    system_file();
+    environment();
+    rmdir(sys_dir);
     return tap_done();
 }

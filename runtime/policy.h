@@ -1,0 +1,62 @@
+/* Policy files: the strict parser (every line checked, the first error
+ * reported with its line number, nothing applied from a bad file) and the
+ * loader (which files are trusted, read without blocking, size-capped). The
+ * dispatcher (shim/dispatch.c) turns accepted rules into decisions. */
+#ifndef CRYPTOSHIM_POLICY_H
+#define CRYPTOSHIM_POLICY_H
+
+#include <stddef.h>
+
+#include "shim/cpu.h"
+#include "shim/dispatch.h"
+
+/* The system-wide policy written by `cryptoshim calibrate --install`, read at
+ * start when CRYPTOSHIM_POLICY is unset. */
+#define CS_POLICY_SYSTEM_DIR "/etc/cryptoshim"
+#define CS_POLICY_SYSTEM_FILE "policy"
+/* Files above this size are refused unread (calibrate writes about 5 KiB). */
+#define CS_POLICY_MAX_BYTES 65536
+#define CS_POLICY_MAX_LINE 255
+/* Bit counts in rules: 0..this; larger (or negative, or not decimal) is an
+ * error rather than a wrapped value. */
+#define CS_POLICY_MAX_BITS 1000000u
+
+/* What a file says about itself: `cpu SIGNATURE` (the CPU it was measured on,
+ * cs_cpu_signature) and `measured WHEN` lines; `end` closes a calibrated
+ * file, so a truncated one is detected. */
+typedef struct cs_policy_meta {
+    char cpu[128];
+    char measured[32];
+    int ended;
+} cs_policy_meta;
+
+/* Parses len bytes of policy text into at most max rules. Returns the number
+ * of rules, or -1 with one line "line N: what is wrong" in err: any byte
+ * outside printable ASCII, tab and newline, a line over CS_POLICY_MAX_LINE, an
+ * unknown operation, kernel (not in this build, nor "libcrypto") or
+ * feature, a number that is not plain decimal within 0..CS_POLICY_MAX_BITS,
+ * an empty range, extra words, too many rules, anything after `end`, and a
+ * file that has a `cpu` line but no `end` (truncated). meta may be NULL. */
+int cs_policy_parse_text(const char *text, size_t len, cs_policy_rule *rules, unsigned max,
+                         cs_policy_meta *meta, char *err, size_t errlen);
+
+/* Where the rules in force came from, for `cryptoshim info`. */
+typedef struct cs_policy_status {
+    char source[160];   /* "built-in" or the file's path */
+    char measured[32];  /* from the file's `measured` line, or "" */
+    char note[320];     /* why a file was not used, or "" */
+} cs_policy_status;
+
+/* Loads the policy for this process into rules: CRYPTOSHIM_POLICY's file
+ * (env_path; "builtin" means the built-in table), else system_path if it
+ * exists. A file is used only if it is a regular file (no symlink, FIFO or
+ * device: opened O_NONBLOCK|O_NOFOLLOW), owned by root or (env_path only) the
+ * effective user, not writable by group or others, within the size cap, parses
+ * whole, and was measured on this CPU when it says where. The system file
+ * must also sit in a root-owned directory not writable by others and carry a
+ * CPU signature. Returns the number of rules, or -1 (use the built-in table;
+ * status->note says why when a file was refused). Constructor and CLI. */
+int cs_policy_load(const char *env_path, const char *system_path, cs_policy_rule *rules,
+                   unsigned max, cs_policy_status *status);
+
+#endif

@@ -1,0 +1,170 @@
+/* The policy-file parser: a whole-file check, one error reported. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime/policy.h"
+#include "shim/cpu.h"
+
+/* Operations a policy may name (ML-DSA dispatch is not policy-driven). */
+static int known_op(const char *op)
+{
+    return !strcmp(op, CS_OP_MOD_EXP) || !strcmp(op, CS_OP_MOD_EXP_CT) ||
+           !strcmp(op, CS_OP_MOD_EXP_CT_X2) || !strcmp(op, CS_OP_MOD_EXP2);
+}
+
+/* Parses a plain decimal number (digits only) within 0..CS_POLICY_MAX_BITS. */
+static int parse_bits(const char *s, unsigned *out)
+{
+    unsigned long v = 0;
+    if (!*s)
+        return 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return 0;
+        v = v * 10 + (unsigned long)(*s - '0');
+        if (v > CS_POLICY_MAX_BITS)
+            return 0;
+    }
+    *out = (unsigned)v;
+    return 1;
+}
+
+/* Splits a line (comment removed) into at most max words; returns the count,
+ * or max + 1 when there are more. */
+static int split(char *line, char **words, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *w = strtok_r(line, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        if (n == max)
+            return max + 1;
+        words[n++] = w;
+    }
+    return n;
+}
+
+/* Whether every character of s is in the allowed set (and s is not empty). */
+static int token_ok(const char *s, const char *extra)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              strchr(extra, *s)))
+            return 0;
+    return 1;
+}
+
+/* Parses one rule's words into r; NULL or the error text. */
+static const char *parse_rule(char **w, int n, cs_policy_rule *r)
+{
+    if (n < 4)
+        return "a rule needs: operation min_bits max_bits kernel [!feature,...]";
+    if (n > 5)
+        return "extra words after the rule";
+    if (strlen(w[0]) >= sizeof r->op || !known_op(w[0]))
+        return "unknown operation";
+    if (!parse_bits(w[1], &r->min_bits) || !parse_bits(w[2], &r->max_bits))
+        return "bits must be plain decimal numbers from 0 to 1000000";
+    if (r->min_bits > r->max_bits)
+        return "empty range (min_bits above max_bits)";
+    if (strlen(w[3]) >= sizeof r->kernel ||
+        (strcmp(w[3], "libcrypto") && !cs_bn_kernel_by_name(w[3])))
+        return "unknown kernel (not in this build)";
+    strcpy(r->op, w[0]);
+    strcpy(r->kernel, w[3]);
+    r->without[0] = 0;
+    if (n == 5) {
+        /* "!adx,!avx512ifma" is stored as "adx,avx512ifma". */
+        char *save = NULL;
+        for (char *tok = strtok_r(w[4], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (tok[0] != '!' || !tok[1])
+                return "a condition is a list of !feature";
+            if (!cs_cpu_feature_by_name(tok + 1, strlen(tok + 1)))
+                return "unknown feature in a condition";
+            if (strlen(r->without) + strlen(tok) + 1 >= sizeof r->without)
+                return "condition too long";
+            if (*r->without)
+                strcat(r->without, ",");
+            strcat(r->without, tok + 1);
+        }
+        if (!*r->without)
+            return "a condition is a list of !feature";
+    }
+    return NULL;
+}
+
+int cs_policy_parse_text(const char *text, size_t len, cs_policy_rule *out, unsigned max,
+                         cs_policy_meta *meta, char *err, size_t errlen)
+{
+    cs_policy_meta local;
+    if (!meta)
+        meta = &local;
+    memset(meta, 0, sizeof *meta);
+    unsigned n = 0, lineno = 0;
+    const char *why = NULL;
+    size_t pos = 0;
+    while (pos < len && !why) {
+        char line[CS_POLICY_MAX_LINE + 1];
+        size_t l = 0;
+        lineno++;
+        for (; pos < len && text[pos] != '\n'; pos++, l++) {
+            unsigned char c = (unsigned char)text[pos];
+            if (c != '\t' && (c < 0x20 || c > 0x7e)) {
+                why = "not text (a byte outside printable ASCII)";
+                break;
+            }
+            if (l == CS_POLICY_MAX_LINE) {
+                why = "line longer than 255 characters";
+                break;
+            }
+            line[l] = (char)c;
+        }
+        if (why)
+            break;
+        pos++; /* the newline */
+        line[l] = 0;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *w[6];
+        int nw = split(line, w, 5);
+        if (nw == 0)
+            continue; /* blank or comment */
+        if (meta->ended)
+            why = "text after `end`";
+        else if (!strcmp(w[0], "end")) {
+            if (nw != 1)
+                why = "`end` takes nothing";
+            meta->ended = 1;
+        }
+        else if (!strcmp(w[0], "cpu")) {
+            if (nw != 2 || strlen(w[1]) >= sizeof meta->cpu || !token_ok(w[1], "-_.:+,"))
+                why = "`cpu` takes one signature";
+            else if (meta->cpu[0])
+                why = "a second `cpu` line";
+            else
+                strcpy(meta->cpu, w[1]);
+        } else if (!strcmp(w[0], "measured")) {
+            if (nw != 2 || strlen(w[1]) >= sizeof meta->measured || !token_ok(w[1], "-:TZ"))
+                why = "`measured` takes one date (2026-12-01T05:40Z)";
+            else if (meta->measured[0])
+                why = "a second `measured` line";
+            else
+                strcpy(meta->measured, w[1]);
+        } else if (n >= max)
+            why = "too many rules";
+        else if (!(why = parse_rule(w, nw, &out[n])))
+            n++;
+    }
+    if (!why && meta->cpu[0] && !meta->ended) {
+        why = "no `end` line: the file is truncated";
+        lineno++;
+    }
+    if (why) {
+        if (err)
+            snprintf(err, errlen, "line %u: %s", lineno, why);
+        return -1;
+    }
+    return (int)n;
+}
