@@ -24,7 +24,7 @@ tests-build: $(VERSIONS_DRIVERS)
 
 $(BUILD)/tests/versions/modexp_api: tests/versions/modexp_api.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< -lcrypto
+	$(CC) $(ALL_CFLAGS) -DMODEXP_API_DUP -o $@ $< -lcrypto
 
 $(BUILD)/tests/versions/modexp_api11: tests/versions/modexp_api.c | openssl11
 	@mkdir -p $(dir $@)
@@ -36,6 +36,6 @@ $(BUILD)/tests/versions/modexp_api40: tests/versions/modexp_api.c | openssl40
 	@mkdir -p $(dir $@)
 	@if [ -f $(BUILD)/openssl40/$(VERSIONS_LIBDIR)/libcrypto.so.4 ]; then \
 	    echo "$(CC) ... -o $@ $< $(BUILD)/openssl40/$(VERSIONS_LIBDIR)/libcrypto.so.4"; \
-	    $(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/openssl40/$(VERSIONS_LIBDIR)/libcrypto.so.4 \
+	    $(CC) $(ALL_CFLAGS) -DMODEXP_API_DUP -o $@ $< $(BUILD)/openssl40/$(VERSIONS_LIBDIR)/libcrypto.so.4 \
 	        -Wl,--allow-shlib-undefined; fi
 endif

@@ -14,6 +14,11 @@
  *   signatures. DSA signatures are randomized: they are written to DSA_OUT
  *   (one "KEY INDEX HEX" line each) and never printed; DSA_IN holds another
  *   run's, verified here as "peer" results, so two runs check each other.
+ *   Keys are also duplicated (EVP_PKEY_dup, 3.0 and later: built with
+ *   -DMODEXP_API_DUP) and their parameters copied into an empty key
+ *   (EVP_PKEY_copy_parameters, as a TLS 1.3 client does for an FFDHE key
+ *   share), and the copies used: libcrypto refuses both for keys whose
+ *   method is not its own, so a route must keep them working.
  *   Exit status 1 when a result is not the one a correct libcrypto gives. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +139,40 @@ static void verify_all(EVP_PKEY *key, const char *name, const char *kind, int i,
     expect(r, 0, "a signature of another message is rejected");
 }
 
+/* A duplicate of key (EVP_PKEY_dup where built with it), or NULL; prints
+ * and checks whether duplication worked. */
+static EVP_PKEY *duplicate(EVP_PKEY *key, const char *name)
+{
+#ifdef MODEXP_API_DUP
+    EVP_PKEY *dup = EVP_PKEY_dup(key);
+    printf("%s dup %d\n", name, dup != NULL);
+    expect(dup != NULL, 1, "EVP_PKEY_dup");
+    return dup;
+#else
+    (void)key;
+    (void)name;
+    return NULL;
+#endif
+}
+
+/* A fresh key generated from key's parameters copied into an empty key (the
+ * TLS 1.3 FFDHE key-share path); prints and checks each step. */
+static EVP_PKEY *from_copied_params(EVP_PKEY *key, const char *name)
+{
+    EVP_PKEY *params = EVP_PKEY_new(), *fresh = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    int copied = params && EVP_PKEY_copy_parameters(params, key) == 1;
+    printf("%s copy-parameters %d\n", name, copied);
+    expect(copied, 1, "EVP_PKEY_copy_parameters");
+    if (copied && (ctx = EVP_PKEY_CTX_new(params, NULL)) && EVP_PKEY_keygen_init(ctx) == 1)
+        EVP_PKEY_keygen(ctx, &fresh);
+    printf("%s keygen-from-copied-parameters %d\n", name, fresh != NULL);
+    expect(fresh != NULL, 1, "key generation from copied parameters");
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(params);
+    return fresh;
+}
+
 /* RSA: deterministic signatures printed, then verified. */
 static void run_rsa(const char *path, int msgs)
 {
@@ -149,6 +188,16 @@ static void run_rsa(const char *path, int msgs)
         put_hex(stdout, sig, slen);
         printf("\n");
         verify_all(key, name, "", i, sig, slen);
+    }
+    EVP_PKEY *dup = duplicate(key, name);
+    if (dup) {
+        unsigned char msg[128], a[MAX_SIG], b[MAX_SIG];
+        size_t mlen = message(0, msg, sizeof msg), la = sign(key, msg, mlen, a),
+               lb = sign(dup, msg, mlen, b);
+        int same = la && la == lb && !memcmp(a, b, la);
+        printf("%s dup-signs-the-same %d\n", name, same);
+        expect(same, 1, "the duplicate signs like the key");
+        EVP_PKEY_free(dup);
     }
     EVP_PKEY_free(key);
 }
@@ -177,6 +226,24 @@ static void run_dh(const char *path_a, const char *path_b)
     put_hex(stdout, sba, lba);
     printf("\n");
     expect(lab == lba && !memcmp(sab, sba, lab), 1, "both DH parties derive the same secret");
+
+    EVP_PKEY *dup = duplicate(a, label(path_a));
+    if (dup) {
+        size_t ld = derive(dup, b, sba);
+        int same = ld && ld == lab && !memcmp(sab, sba, ld);
+        printf("%s dup-derives-the-same %d\n", label(path_a), same);
+        expect(same, 1, "the duplicate derives like the key");
+        EVP_PKEY_free(dup);
+    }
+    /* A new party in the same group, as a TLS 1.3 client's key share. */
+    EVP_PKEY *fresh = from_copied_params(b, label(path_b));
+    if (fresh) {
+        size_t lf = derive(fresh, a, sab), lg = derive(a, fresh, sba);
+        int agree = lf && lf == lg && !memcmp(sab, sba, lf);
+        printf("%s fresh-party-agrees %d\n", label(path_b), agree);
+        expect(agree, 1, "a party from copied parameters agrees");
+        EVP_PKEY_free(fresh);
+    }
     EVP_PKEY_free(a);
     EVP_PKEY_free(b);
 }
@@ -203,6 +270,20 @@ static void run_dsa(const char *path, int msgs)
     for (int p = 0; p < npeers; p++)
         if (!strcmp(peers[p].key, name))
             verify_all(key, name, "-peer", peers[p].index, peers[p].sig, peers[p].len);
+    /* The duplicate's and a fresh key's (same domain) signatures verify. */
+    EVP_PKEY *copies[2] = {duplicate(key, name), from_copied_params(key, name)};
+    for (int c = 0; c < 2; c++) {
+        unsigned char msg[128], sig[MAX_SIG];
+        size_t mlen = message(0, msg, sizeof msg), slen;
+        if (!copies[c])
+            continue;
+        slen = sign(copies[c], msg, mlen, sig);
+        int ok = slen && verify(copies[c], msg, mlen, sig, slen) == 1 &&
+                 (c == 1 || verify(key, msg, mlen, sig, slen) == 1);
+        printf("%s %s-signs-and-verifies %d\n", name, c ? "fresh" : "dup", ok);
+        expect(ok, 1, "a copied key signs and verifies");
+        EVP_PKEY_free(copies[c]);
+    }
     EVP_PKEY_free(key);
 }
 

@@ -46,9 +46,10 @@ usable_kernels() {
         on && NF >= 3 && $NF == "usable" && $(NF - 1) != "not" { print $1 }'
 }
 
-# kernel_rows FILE: every stats row of a kernel of the shim (not libcrypto).
+# kernel_rows FILE: every stats counter row of a kernel of the shim (not
+# libcrypto; not the "# key: value" notes).
 kernel_rows() {
-    stats_rows "$1" | awk -F'\t' '$2 != "libcrypto"'
+    stats_rows "$1" | awk -F'\t' 'NF == 4 && $1 !~ /^#/ && $2 != "libcrypto"'
 }
 
 # stock CMD...: runs CMD on the version's libraries without the shim.
