@@ -47,6 +47,40 @@ static int unknown_flags(const cs_ossl *api, const BIGNUM *x)
     return api->get_flags(x, ~KNOWN_BN_FLAGS) != 0;
 }
 
+/* See modexp.h. With R = 2^(limb bits * mont->n): N divides m when
+ * m R^-1 mod N is 0, and (m - R mod m) R^-1 mod N = m - 1 needs N > m - 1
+ * (results are below N, or below m/R + N for wide inputs); both hold only
+ * for N = m, whatever the context holds (even an unset or even N). */
+int cs_mont_ctx_is_for(const cs_ossl *api, BN_MONT_CTX *in_mont, const BIGNUM *m,
+                       const cs_mont *mont, BN_CTX *ctx)
+{
+    if (!api->from_montgomery || !ctx)
+        return 0;
+    size_t n = mont->n;
+    int nbytes = (int)(n * CS_LIMB_BYTES);
+    cs_limb t[CS_BN_MAX_LIMBS];
+    uint8_t buf[MAX_BYTES];
+    cs_dlimb borrow = 0;
+    for (size_t i = 0; i < n; i++) { /* t = m - (R mod m), public */
+        cs_dlimb d = (cs_dlimb)mont->m[i] - mont->one[i] - borrow;
+        t[i] = (cs_limb)d;
+        borrow = (d >> CS_LIMB_BITS) & 1;
+    }
+    cs_limbs_to_le_bytes(buf, (size_t)nbytes, t, n);
+    api->ctx_start(ctx);
+    BIGNUM *x = api->ctx_get(ctx), *y = api->ctx_get(ctx);
+    int ok = y && api->lebin2bn(buf, nbytes, x) && api->from_montgomery(y, x, in_mont, ctx) &&
+             api->bn2lebinpad(y, buf, nbytes) == nbytes;
+    if (ok) {
+        cs_limbs_to_le_bytes((uint8_t *)t, (size_t)nbytes, mont->m, n);
+        ((uint8_t *)t)[0] ^= 1; /* m - 1: m is odd */
+        ok = !memcmp(buf, t, (size_t)nbytes) && api->from_montgomery(y, m, in_mont, ctx) &&
+             api->is_zero(y);
+    }
+    api->ctx_end(ctx);
+    return ok;
+}
+
 /* One exponentiation's operands as kernel limbs. */
 struct operands {
     size_t n, ebits;
@@ -60,7 +94,7 @@ struct operands {
  * serve the input. The caller wipes o (secret exponent) in every case. */
 static int load_operands(const cs_ossl *api, const cs_bn_kernel *k, int consttime,
                          const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx,
-                         struct operands *o)
+                         BN_MONT_CTX *in_mont, struct operands *o)
 {
     if (!api->is_odd(m) || api->is_negative(m) || api->is_negative(a) ||
         api->is_negative(p) || !ctx || unknown_flags(api, a) || unknown_flags(api, p) ||
@@ -91,6 +125,8 @@ static int load_operands(const cs_ossl *api, const cs_bn_kernel *k, int consttim
     cs_limbs_from_le_bytes(o->a, o->n, ab, (size_t)o->nbytes);
     cs_limbs_from_le_bytes(o->e, elimbs, eb, (size_t)ebytes);
     ret = cs_mont_cache_get(&o->mont, ml, o->n) < 0 ? -1 : 1;
+    if (ret == 1 && in_mont && !cs_mont_ctx_is_for(api, in_mont, m, &o->mont, ctx))
+        ret = -1;
 done:
     explicit_bzero(eb, sizeof eb);
     explicit_bzero(ab, sizeof ab);
@@ -109,12 +145,15 @@ static int store_result(const cs_ossl *api, BIGNUM *r, const cs_limb *rl,
     return ok;
 }
 
-int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
-                   const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx)
+/* cs_modexp_with, checking the caller's Montgomery context in_mont (may be
+ * NULL) too: one for another modulus is libcrypto's to serve (-1). */
+static int modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
+                       const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx,
+                       BN_MONT_CTX *in_mont)
 {
     struct operands o;
     cs_limb rl[CS_BN_MAX_LIMBS];
-    int ret = load_operands(api, k, consttime, a, p, m, ctx, &o);
+    int ret = load_operands(api, k, consttime, a, p, m, ctx, in_mont, &o);
     if (ret == 1)
         ret = k->exp(rl, o.a, o.e, o.ebits, &o.mont, consttime) < 0 ? -1
                                                                     : store_result(api, r, rl, &o);
@@ -123,26 +162,44 @@ int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIG
     return ret;
 }
 
+int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
+                   const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx)
+{
+    return modexp_with(api, k, consttime, r, a, p, m, ctx, NULL);
+}
+
+/* cs_modexp_x2_with with the caller's Montgomery contexts (may be NULL),
+ * checked as in modexp_with. */
+static int modexp_x2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *r1,
+                          const BIGNUM *a1, const BIGNUM *p1, const BIGNUM *m1,
+                          BN_MONT_CTX *in_mont1, BIGNUM *r2, const BIGNUM *a2, const BIGNUM *p2,
+                          const BIGNUM *m2, BN_MONT_CTX *in_mont2, BN_CTX *ctx)
+{
+    /* libcrypto computes r1 before reading the second half's inputs: when r1
+     * is one of them, only its order of work gives its answer. */
+    if (!k->exp_x2 || r1 == a2 || r1 == p2 || r1 == m2)
+        return -1;
+    struct operands o[2];
+    cs_limb rl[2][CS_BN_MAX_LIMBS];
+    int ret = load_operands(api, k, 1, a1, p1, m1, ctx, in_mont1, &o[0]);
+    if (ret == 1)
+        ret = load_operands(api, k, 1, a2, p2, m2, ctx, in_mont2, &o[1]);
+    if (ret == 1 && k->exp_x2(rl[0], o[0].a, o[0].e, o[0].ebits, &o[0].mont, rl[1], o[1].a,
+                              o[1].e, o[1].ebits, &o[1].mont) < 0)
+        ret = -1;
+    /* r1 first, as libcrypto: r2 may alias a1, p1 or m1 (read already). */
+    if (ret == 1)
+        ret = store_result(api, r1, rl[0], &o[0]) & store_result(api, r2, rl[1], &o[1]);
+    explicit_bzero(o, sizeof o);
+    explicit_bzero(rl, sizeof rl);
+    return ret;
+}
+
 int cs_modexp_x2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *r1, const BIGNUM *a1,
                       const BIGNUM *p1, const BIGNUM *m1, BIGNUM *r2, const BIGNUM *a2,
                       const BIGNUM *p2, const BIGNUM *m2, BN_CTX *ctx)
 {
-    if (!k->exp_x2)
-        return -1;
-    struct operands o[2];
-    cs_limb rl[2][CS_BN_MAX_LIMBS];
-    int ret = load_operands(api, k, 1, a1, p1, m1, ctx, &o[0]);
-    if (ret == 1)
-        ret = load_operands(api, k, 1, a2, p2, m2, ctx, &o[1]);
-    if (ret == 1 && k->exp_x2(rl[0], o[0].a, o[0].e, o[0].ebits, &o[0].mont, rl[1], o[1].a,
-                              o[1].e, o[1].ebits, &o[1].mont) < 0)
-        ret = -1;
-    /* Both results exist before either is written: r1 may alias a2 or p2. */
-    if (ret == 1)
-        ret = store_result(api, r1, rl[0], &o[0]) && store_result(api, r2, rl[1], &o[1]);
-    explicit_bzero(o, sizeof o);
-    explicit_bzero(rl, sizeof rl);
-    return ret;
+    return modexp_x2_with(api, k, r1, a1, p1, m1, NULL, r2, a2, p2, m2, NULL, ctx);
 }
 
 static int wants_consttime(const cs_ossl *api, const BIGNUM *a, const BIGNUM *p,
@@ -152,33 +209,46 @@ static int wants_consttime(const cs_ossl *api, const BIGNUM *a, const BIGNUM *p,
            api->get_flags(m, BN_FLG_CONSTTIME);
 }
 
-/* Set while libcrypto's own BN_mod_exp_mont_consttime_x2 runs on this thread:
- * its fallback calls the consttime entry point for each half, which must
- * not count the call a second time. */
-static __thread int in_real_x2 __attribute__((tls_model("initial-exec")));
+/* Set while one x2 call is being served on this thread (by libcrypto's own
+ * paired function, whose fallback calls the consttime entry point for each
+ * half, or by the shim half by half): the halves are not counted again. */
+static __thread int in_x2 __attribute__((tls_model("initial-exec")));
+
+/* Serves one exponentiation as cs_modexp_entry does, without counting it;
+ * *served names who did (a kernel, or "libcrypto"). */
+static int modexp_serve(cs_ossl *api, int ct_entry, BIGNUM *r, const BIGNUM *a,
+                        const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *in_mont,
+                        const char **served)
+{
+    int consttime = ct_entry || wants_consttime(api, a, p, m);
+    unsigned bits = (unsigned)api->num_bits(m);
+    const cs_bn_kernel *k = cs_dispatch_bn(consttime, bits);
+    if (k) {
+        int ret = modexp_with(api, k, consttime, r, a, p, m, ctx, in_mont);
+        if (ret >= 0) {
+            *served = k->name;
+            return ret;
+        }
+    }
+    *served = "libcrypto";
+    /* libcrypto's BN_mod_exp_mont hands flagged inputs to the consttime
+     * function first thing; going there directly counts the call once. */
+    return consttime ? api->mod_exp_mont_consttime(r, a, p, m, ctx, in_mont)
+                     : api->mod_exp_mont(r, a, p, m, ctx, in_mont);
+}
 
 int cs_modexp_entry(cs_ossl *api, int ct_entry, BIGNUM *r, const BIGNUM *a, const BIGNUM *p,
                     const BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *in_mont)
 {
     if (!cs_ossl_resolve(api))
         return 0; /* no libcrypto behind us: cannot happen in a caller of it */
-    int consttime = ct_entry || wants_consttime(api, a, p, m);
-    const char *op = consttime ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP;
-    unsigned bits = (unsigned)api->num_bits(m);
-    const cs_bn_kernel *k = cs_dispatch_bn(consttime, bits);
-    if (k) {
-        int ret = cs_modexp_with(api, k, consttime, r, a, p, m, ctx);
-        if (ret >= 0) {
-            cs_stats_count(op, k->name, bits);
-            return ret;
-        }
-    }
-    if (!in_real_x2)
-        cs_stats_count(op, "libcrypto", bits);
-    /* libcrypto's BN_mod_exp_mont hands flagged inputs to the consttime
-     * function first thing; going there directly counts the call once. */
-    return consttime ? api->mod_exp_mont_consttime(r, a, p, m, ctx, in_mont)
-                     : api->mod_exp_mont(r, a, p, m, ctx, in_mont);
+    const char *served;
+    int ret = modexp_serve(api, ct_entry, r, a, p, m, ctx, in_mont, &served);
+    if (!in_x2)
+        cs_stats_count(ct_entry || wants_consttime(api, a, p, m) ? CS_OP_MOD_EXP_CT
+                                                                 : CS_OP_MOD_EXP,
+                       served, (unsigned)api->num_bits(m));
+    return ret;
 }
 
 int cs_modexp_x2_entry(cs_ossl *api, BIGNUM *rr1, const BIGNUM *a1, const BIGNUM *p1,
@@ -194,24 +264,31 @@ int cs_modexp_x2_entry(cs_ossl *api, BIGNUM *rr1, const BIGNUM *a1, const BIGNUM
      * (an older policy file) each half goes by the mod_exp_consttime rules. */
     int decided = bits1 == bits2 && cs_dispatch_bn_x2(bits1, &kx);
     if (kx) {
-        int ret = cs_modexp_x2_with(api, kx, rr1, a1, p1, m1, rr2, a2, p2, m2, ctx);
+        int ret = modexp_x2_with(api, kx, rr1, a1, p1, m1, in_mont1, rr2, a2, p2, m2, in_mont2,
+                                 ctx);
         if (ret >= 0) {
             cs_stats_count(CS_OP_MOD_EXP_CT_X2, kx->name, bits1);
             return ret;
         }
     }
     const cs_bn_kernel *k1 = cs_dispatch_bn(1, bits1), *k2 = cs_dispatch_bn(1, bits2);
+    int ret;
+    const char *served = "libcrypto";
+    in_x2 = 1;
     /* A negative base is no kernel's input, and libcrypto's paired code
      * treats it unlike its single calls: keep its answer. */
     if (decided || !k1 || !k2 || api->is_negative(a1) || api->is_negative(a2)) {
         /* libcrypto may have a paired kernel for this size; keep it. */
-        cs_stats_count(CS_OP_MOD_EXP_CT_X2, "libcrypto", bits1);
-        in_real_x2 = 1;
-        int ret = api->mod_exp_mont_consttime_x2(rr1, a1, p1, m1, in_mont1, rr2, a2, p2, m2,
-                                                 in_mont2, ctx);
-        in_real_x2 = 0;
-        return ret;
+        ret = api->mod_exp_mont_consttime_x2(rr1, a1, p1, m1, in_mont1, rr2, a2, p2, m2,
+                                             in_mont2, ctx);
+    } else {
+        /* Both halves always, in order, as libcrypto's own fallback: an
+         * invalid first half still leaves the second computed. */
+        const char *served2;
+        ret = modexp_serve(api, 1, rr1, a1, p1, m1, ctx, in_mont1, &served);
+        ret &= modexp_serve(api, 1, rr2, a2, p2, m2, ctx, in_mont2, &served2);
     }
-    return cs_modexp_entry(api, 1, rr1, a1, p1, m1, ctx, in_mont1) &&
-           cs_modexp_entry(api, 1, rr2, a2, p2, m2, ctx, in_mont2);
+    in_x2 = 0;
+    cs_stats_count(CS_OP_MOD_EXP_CT_X2, served, bits1);
+    return ret;
 }

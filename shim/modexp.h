@@ -49,4 +49,12 @@ int cs_modexp2_entry(cs_ossl *api, BIGNUM *rr, const BIGNUM *a1, const BIGNUM *p
                      const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m, BN_CTX *ctx,
                      BN_MONT_CTX *in_mont);
 
+/* Whether the caller's Montgomery context in_mont is for modulus m (whose
+ * constants the shim computed in mont), checked with two reductions through
+ * libcrypto's BN_from_montgomery: BN_MONT_CTX is opaque. 0 when it is not or
+ * cannot be checked; the call then goes to libcrypto, which uses the
+ * context as given. */
+int cs_mont_ctx_is_for(const cs_ossl *api, BN_MONT_CTX *in_mont, const BIGNUM *m,
+                       const cs_mont *mont, BN_CTX *ctx);
+
 #endif

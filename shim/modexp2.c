@@ -51,9 +51,11 @@ struct operands2 {
     cs_mont mont;
 };
 
-int cs_modexp2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *rr, const BIGNUM *a1,
-                    const BIGNUM *p1, const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m,
-                    BN_CTX *ctx)
+/* cs_modexp2_with, checking the caller's Montgomery context in_mont (may be
+ * NULL) too: one for another modulus is libcrypto's to serve (-1). */
+static int modexp2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *rr, const BIGNUM *a1,
+                        const BIGNUM *p1, const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m,
+                        BN_CTX *ctx, BN_MONT_CTX *in_mont)
 {
     if (!k->exp2 || !ctx || !api->is_odd(m) || !plain(api, m) || !plain(api, p1) ||
         !plain(api, p2) || !base_ok(api, a1, m) || !base_ok(api, a2, m))
@@ -68,7 +70,8 @@ int cs_modexp2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *rr, const
     cs_limb ml[CS_BN_MAX_LIMBS];
     const BIGNUM *base[2] = {a1, a2}, *ex[2] = {p1, p2};
     int ret = -1;
-    if (!to_limbs(api, ml, n, m, o.buf) || cs_mont_cache_get(&o.mont, ml, n) < 0)
+    if (!to_limbs(api, ml, n, m, o.buf) || cs_mont_cache_get(&o.mont, ml, n) < 0 ||
+        (in_mont && !cs_mont_ctx_is_for(api, in_mont, m, &o.mont, ctx)))
         goto done;
     for (int i = 0; i < 2; i++)
         if (!to_limbs(api, o.a[i], n, base[i], o.buf) ||
@@ -84,6 +87,13 @@ done:
     return ret;
 }
 
+int cs_modexp2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *rr, const BIGNUM *a1,
+                    const BIGNUM *p1, const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m,
+                    BN_CTX *ctx)
+{
+    return modexp2_with(api, k, rr, a1, p1, a2, p2, m, ctx, NULL);
+}
+
 int cs_modexp2_entry(cs_ossl *api, BIGNUM *rr, const BIGNUM *a1, const BIGNUM *p1,
                      const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m, BN_CTX *ctx,
                      BN_MONT_CTX *in_mont)
@@ -93,7 +103,7 @@ int cs_modexp2_entry(cs_ossl *api, BIGNUM *rr, const BIGNUM *a1, const BIGNUM *p
     unsigned bits = (unsigned)api->num_bits(m);
     const cs_bn_kernel *k = cs_dispatch_bn2(bits);
     if (k) {
-        int ret = cs_modexp2_with(api, k, rr, a1, p1, a2, p2, m, ctx);
+        int ret = modexp2_with(api, k, rr, a1, p1, a2, p2, m, ctx, in_mont);
         if (ret >= 0) {
             cs_stats_count(CS_OP_MOD_EXP2, k->name, bits);
             return ret;

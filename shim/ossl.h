@@ -34,6 +34,8 @@ typedef struct cs_ossl {
     void (*ctx_start)(BN_CTX *ctx);
     BIGNUM *(*ctx_get)(BN_CTX *ctx);
     void (*ctx_end)(BN_CTX *ctx);
+    /* may be NULL: then a caller's BN_MONT_CTX cannot be checked (modexp) */
+    int (*from_montgomery)(BIGNUM *r, const BIGNUM *a, BN_MONT_CTX *mont, BN_CTX *ctx);
 } cs_ossl;
 
 /* The tables per libcrypto ABI (version node of BN_mod_exp_mont): 3.x, 1.1.x
