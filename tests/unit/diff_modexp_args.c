@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/shm.h>
 #include <unistd.h>
 
 #include "shim/controls.h"
@@ -189,6 +190,18 @@ static uint64_t counted(const char *path)
     return total;
 }
 
+/* Removes the shared segment the stats file at path names, then the file. */
+static void remove_stats(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int id;
+    if (f && fscanf(f, CS_STATS_FILE_TAG "%d", &id) == 1)
+        shmctl(id, IPC_RMID, NULL);
+    if (f)
+        fclose(f);
+    unlink(path);
+}
+
 /* One kernel setting: every check above. stats: the counter file is open. */
 static void run_all(const char *name, int stats, const char *path)
 {
@@ -248,7 +261,7 @@ int main(void)
             run_all((*k)->name, stats, path);
     force_kernel(NULL);
     run_all("built-in policy", stats, path);
-    unlink(path);
+    remove_stats(path);
     rmdir(dir);
     BN_CTX_free(ctx);
     return tap_done();
