@@ -190,6 +190,7 @@ def find_client(args):
     cands = [args.client] if args.client else []
     if args.bindir:
         cands += [os.path.join(args.bindir, "ab-tls-client"),
+                  os.path.join(args.bindir, "..", "libexec", "cryptoshim", "ab-tls-client"),
                   os.path.join(args.bindir, "..", "lib", "cryptoshim", "ab-tls-client")]
     for c in cands:
         if c and os.access(c, os.X_OK):

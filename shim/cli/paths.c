@@ -39,11 +39,20 @@ static const char *first_existing(char *out, size_t cap, const char *const *rel,
     return NULL;
 }
 
+/* The library beside the CLI (build tree), in ../lib (make install), or in
+ * ../lib/TRIPLET/cryptoshim, where the Debian package installs it (TRIPLET:
+ * CS_MULTIARCH, set by mk/deb.mk from the compiler). */
 const char *cli_library_path(void)
 {
     static char path[PATH_MAX];
-    static const char *const rel[] = {"libcryptoshim.so", "../lib/libcryptoshim.so"};
-    return first_existing(path, sizeof path, rel, 2);
+    static const char *const rel[] = {
+        "libcryptoshim.so",
+        "../lib/libcryptoshim.so",
+#ifdef CS_MULTIARCH
+        "../lib/" CS_MULTIARCH "/cryptoshim/libcryptoshim.so",
+#endif
+    };
+    return first_existing(path, sizeof path, rel, sizeof rel / sizeof rel[0]);
 }
 
 const char *cli_scripts_dir(void)
