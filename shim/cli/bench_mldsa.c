@@ -98,11 +98,20 @@ int cli_bench_mldsa(int argc, char **argv)
     unsigned n = 300;
     int only = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-n") && i + 1 < argc)
-            n = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "-p") && i + 1 < argc)
-            only = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "-k")) /* per-hook timings instead */
+        unsigned long v;
+        if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+            if (!cli_parse_number(argv[++i], 1, 1000000, &v)) {
+                fprintf(stderr, "cryptoshim bench mldsa: -n wants 1 to 1000000\n");
+                return 2;
+            }
+            n = (unsigned)v;
+        } else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
+            if (!cli_parse_number(argv[++i], 44, 87, &v) || (v != 44 && v != 65 && v != 87)) {
+                fprintf(stderr, "cryptoshim bench mldsa: -p wants 44, 65 or 87\n");
+                return 2;
+            }
+            only = (int)v;
+        } else if (!strcmp(argv[i], "-k")) /* per-hook timings instead */
             return cli_bench_mldsa_hooks();
         else {
             fprintf(stderr, "usage: cryptoshim bench mldsa [-n N] [-p 44|65|87] | -k\n");

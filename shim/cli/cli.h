@@ -11,6 +11,10 @@ int cli_bench(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_ab(int argc, char **argv);
 
+/* Parses s as a plain decimal number within lo..hi into *out; 0 if it is
+ * not one (sign, exponent, trailing text, out of range). */
+int cli_parse_number(const char *s, unsigned long lo, unsigned long hi, unsigned long *out);
+
 /* `info`'s policy lines: source, when measured, what was ignored and why. */
 void cli_info_policy(void);
 

@@ -51,6 +51,10 @@ static int check_kernel(cs_ossl *api, const cs_bn_kernel *k, BN_CTX *ctx)
 
 int cli_selftest(int argc, char **argv)
 {
+    if (argc > 1) {
+        fprintf(stderr, "cryptoshim selftest: takes no options ('%.40s')\n", argv[1]);
+        return 2;
+    }
     cs_ossl *api = cli_ossl();
     BN_CTX *ctx = BN_CTX_new();
     int bad = 0;
