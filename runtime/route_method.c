@@ -159,7 +159,7 @@ static int install(struct node_state *st, int idx, const char *entry)
         cs_route_note_lib(c, NULL); /* e.g. opened after the constructor ran */
         return CS_METHOD_TRIED;
     }
-    char text[64];
+    char text[160];
     Dl_info di;
     struct meth_api m = {0};
     /* The hooks compute with st->api: it must come from this library (not
@@ -178,7 +178,11 @@ static int install(struct node_state *st, int idx, const char *entry)
     bits |= install_one(m.dsa_get_default, m.dsa_stock, m.dsa_dup, m.dsa_set_exp, h[2],
                         m.dsa_set_exp2, h[3], m.dsa_set_default, &st->dsa, CS_METHOD_DSA,
                         CS_METHOD_DSA_KEPT);
-    snprintf(text, sizeof text, "%s%s%s%s%s%sfrom %s", bits & CS_METHOD_RSA ? "rsa " : "",
+    /* OpenSSL_version_num: the application has called in, so the library
+     * is initialised enough to answer. */
+    unsigned long v = m.version_num();
+    snprintf(text, sizeof text, "%lu.%lu.%lu: %s%s%s%s%s%sfrom %s", v >> 28, (v >> 20) & 0xff,
+             (v >> 4) & 0xff, bits & CS_METHOD_RSA ? "rsa " : "",
              bits & CS_METHOD_DH ? "dh " : "", bits & CS_METHOD_DSA ? "dsa " : "",
              bits & CS_METHOD_RSA_KEPT ? "rsa-app's " : "",
              bits & CS_METHOD_DH_KEPT ? "dh-app's " : "",

@@ -26,9 +26,9 @@ static void forward(int sig)
  * symbol route, an installed method, or the ML-DSA provider route. */
 static int line_hooked(const char *l)
 {
-    return strstr(l, "modexp symbols") || strstr(l, "modexp method (rsa") ||
-           strstr(l, "modexp method (dh") || strstr(l, "modexp method (dsa") ||
-           strstr(l, "ml-dsa provider");
+    const char *m = strstr(l, "modexp method (");
+    return strstr(l, "modexp symbols") || strstr(l, "ml-dsa provider") ||
+           (m && (strstr(m, " rsa ") || strstr(m, " dh ") || strstr(m, " dsa ")));
 }
 
 /* Reads the route notes of the stats file through `cryptoshim stats` and
