@@ -285,6 +285,40 @@ static int create_file(const char *path, const char *abs_path)
     return 0;
 }
 
+/* Why an open file may not be used as a stats file (NULL: it may). */
+static const char *refusal(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+        return "not a regular file";
+    if (st.st_uid != geteuid())
+        return "owned by another user";
+    if (st.st_nlink != 1)
+        return "has more than one link";
+    if (st.st_mode & 022)
+        return "writable by group or others";
+    return NULL;
+}
+
+int cs_stats_check(const char *path, char *why, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), shmid;
+    uint64_t token[2];
+    const char *bad = NULL;
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return snprintf(why, cap, "absent: the first process creates it"), 1;
+        return snprintf(why, cap, "%s", errno == ELOOP ? "is a symbolic link" : strerror(errno)), 0;
+    }
+    if (!(bad = refusal(fd)) && !read_header(fd, &shmid, token))
+        bad = "not a cryptoshim stats file (left untouched)";
+    close(fd);
+    if (bad)
+        return snprintf(why, cap, "%s", bad), 0;
+    snprintf(why, cap, "counting in shared memory segment %d", shmid);
+    return 1;
+}
+
 int cs_stats_open(const char *path)
 {
     char abs_path[CS_STATS_PATH_MAX];
@@ -300,16 +334,7 @@ int cs_stats_open(const char *path)
         }
         if (fd < 0)
             return fail(path, errno == ELOOP ? "is a symbolic link" : strerror(errno));
-        struct stat st;
-        const char *why = NULL;
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-            why = "not a regular file";
-        else if (st.st_uid != geteuid())
-            why = "owned by another user";
-        else if (st.st_nlink != 1)
-            why = "has more than one link";
-        else if (st.st_mode & 022)
-            why = "writable by group or others";
+        const char *why = refusal(fd);
         int shmid;
         uint64_t token[2];
         if (!why && lock_briefly(fd) < 0)

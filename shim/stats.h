@@ -80,6 +80,10 @@ typedef struct cs_stats_segment {
  * leaves counting off with the reason in cs_stats_error(). */
 int cs_stats_open(const char *path);
 
+/* Whether cs_stats_open(path) would count here, without creating or
+ * writing anything; why says what it would do or why not. For `info`. */
+int cs_stats_check(const char *path, char *why, size_t cap);
+
 /* Why the last cs_stats_open failed ("" if it did not). */
 const char *cs_stats_error(void);
 

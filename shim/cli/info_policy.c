@@ -1,12 +1,15 @@
 /* The policy and controls lines of `cryptoshim info`: which policy is in
  * force and when it was measured, and anything the shim ignored (a policy
- * file refused, CRYPTOSHIM_* values not understood), since the library itself
- * never prints. */
+ * file refused, CRYPTOSHIM_* values not understood, a stats file it would
+ * refuse), since the library itself never prints. */
+#define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../controls.h"
 #include "../dispatch.h"
+#include "../stats.h"
 #include "runtime/policy.h"
 #include "cli.h"
 
@@ -41,4 +44,10 @@ void cli_info_policy(void)
                    cs_kernel_listed(i));
     if (cs_controls_note()[0])
         printf("controls note      %s\n", cs_controls_note());
+    const char *stats = secure_getenv("CRYPTOSHIM_STATS");
+    if (stats && *stats) {
+        char why[160];
+        int ok = cs_stats_check(stats, why, sizeof why);
+        printf("%-19s%s: %s\n", ok ? "stats" : "stats note", stats, why);
+    }
 }

@@ -63,6 +63,9 @@ shim_rsa() {
     [ ! -s empty.stats ]
     run "$CLI" stats mine.txt
     [ "$status" -ne 0 ]
+    # info says why counting is off there.
+    run env CRYPTOSHIM_STATS=mine.txt "$CLI" info
+    [[ "$output" == *"stats note         mine.txt: not a cryptoshim stats file"* ]]
 }
 
 @test "stats: a FIFO or a directory is refused without blocking" {
@@ -128,6 +131,8 @@ shim_rsa() {
     cp sticky/planted.stats planted.orig
     shim_rsa sticky/planted.stats
     cmp sticky/planted.stats planted.orig
+    run env CRYPTOSHIM_STATS=sticky/planted.stats "$CLI" info
+    [[ "$output" == *"stats note         sticky/planted.stats: owned by another user"* ]]
     # Nothing was counted into the other user's segment.
     [ "$(stats_sum sticky/planted.stats)" -eq 0 ]
     # A hard link to the root's own file is refused too.
