@@ -107,6 +107,7 @@ static int resolve_locked(cs_ossl *api, void *const *handles, int n)
             api->ctx_start = t.ctx_start;
             api->ctx_get = t.ctx_get;
             api->ctx_end = t.ctx_end;
+            api->from_montgomery = t.from_montgomery;
             PUBLISHED(api);
             __atomic_store_n(&api->ready, 1, __ATOMIC_RELEASE);
         }
