@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "../runtime/route.h"
 #include "ossl.h"
@@ -44,6 +45,10 @@ static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Stands for "search the link map" among handles (NULL is RTLD_DEFAULT). */
 static char link_map_search;
 #define LINK_MAP ((void *)&link_map_search)
+
+_Static_assert(offsetof(cs_ossl, version) < offsetof(cs_ossl, mod_exp_mont) &&
+                   offsetof(cs_ossl, ready) < offsetof(cs_ossl, mod_exp_mont),
+               "cs_ossl: version and ready come before the function pointers");
 
 static void *sym(void *handle, const cs_ossl *api, const char *name)
 {
@@ -89,25 +94,11 @@ static int resolve_locked(cs_ossl *api, void *const *handles, int n)
         for (int i = 0; i < n && !ok; i++)
             ok = fill(&t, handles[i]);
         if (ok) {
-            /* Every field but ready (read concurrently, atomically) and
-             * version (constant): no plain store to ready, ever. */
-            api->mod_exp_mont = t.mod_exp_mont;
-            api->mod_exp_mont_consttime = t.mod_exp_mont_consttime;
-            api->mod_exp_mont_consttime_x2 = t.mod_exp_mont_consttime_x2;
-            api->mod_exp2_mont = t.mod_exp2_mont;
-            api->num_bits = t.num_bits;
-            api->is_odd = t.is_odd;
-            api->is_negative = t.is_negative;
-            api->is_zero = t.is_zero;
-            api->get_flags = t.get_flags;
-            api->ucmp = t.ucmp;
-            api->bn2lebinpad = t.bn2lebinpad;
-            api->lebin2bn = t.lebin2bn;
-            api->nnmod = t.nnmod;
-            api->ctx_start = t.ctx_start;
-            api->ctx_get = t.ctx_get;
-            api->ctx_end = t.ctx_end;
-            api->from_montgomery = t.from_montgomery;
+            /* Every field after ready (the function pointers), whatever
+             * the table grows: no plain store to ready (read concurrently,
+             * atomically) or to version (constant). */
+            size_t from = offsetof(cs_ossl, mod_exp_mont);
+            memcpy((char *)api + from, (const char *)&t + from, sizeof t - from);
             PUBLISHED(api);
             __atomic_store_n(&api->ready, 1, __ATOMIC_RELEASE);
         }
