@@ -15,10 +15,13 @@
 
 static volatile sig_atomic_t child_pid;
 
-/* Passes a termination request on to the child; the parent exits with it. */
-static void forward(int sig)
+/* Passes a signal sent to this process (kill, not the terminal, which
+ * signals the child's process group itself) on to the child; the parent
+ * then exits the way the child does. */
+static void forward(int sig, siginfo_t *info, void *uctx)
 {
-    if (child_pid > 0)
+    (void)uctx;
+    if (child_pid > 0 && (info->si_code == SI_USER || info->si_code == SI_QUEUE))
         kill((pid_t)child_pid, sig);
 }
 
@@ -131,13 +134,15 @@ int cli_run(int argc, char **argv)
         _exit(127);
     }
     child_pid = pid;
-    struct sigaction sa = {.sa_handler = forward};
+    struct sigaction sa = {.sa_sigaction = forward, .sa_flags = SA_SIGINFO | SA_RESTART};
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    /* The terminal sends SIGINT/SIGQUIT to the child too: outlive it. */
-    signal(SIGINT, SIG_IGN);
-    signal(SIGQUIT, SIG_IGN);
+    static const int forwarded[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2};
+    for (size_t k = 0; k < sizeof forwarded / sizeof forwarded[0]; k++) {
+        struct sigaction prev;
+        /* A signal this process was started ignoring stays ignored. */
+        if (!sigaction(forwarded[k], NULL, &prev) && prev.sa_handler != SIG_IGN)
+            sigaction(forwarded[k], &sa, NULL);
+    }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;

@@ -146,3 +146,17 @@ note() {
     run "$CLI" run -- sh -c 'exit 7'
     [ "$status" -eq 7 ]
 }
+
+@test "cryptoshim run passes a kill on to the program and exits as it did" {
+    "$CLI" run -- sleep 30 3>&- 2>/dev/null &
+    local pid=$!
+    sleep 0.5
+    local child
+    child=$(pgrep -P "$pid" -x sleep)
+    [ -n "$child" ]
+    kill -TERM "$pid"
+    local rc=0
+    wait "$pid" || rc=$?
+    [ "$rc" -eq 143 ]
+    ! kill -0 "$child" 2>/dev/null
+}
