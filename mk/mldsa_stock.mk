@@ -22,3 +22,12 @@ $(BUILD)/tests/e2e/mldsa_stock_driver40: tests/bats/helpers/mldsa_stock_driver.c
 
 tests-build: $(BUILD)/tests/e2e/mldsa_stock_driver40
 endif
+
+# Secure heap use (tests/bats/mldsa_secure.bats).
+ifeq ($(CROSS),)
+$(BUILD)/tests/e2e/mldsa_secure_driver: tests/bats/helpers/mldsa_secure_driver.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lcrypto
+
+tests-build: $(BUILD)/tests/e2e/mldsa_secure_driver
+endif

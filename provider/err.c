@@ -52,17 +52,29 @@ void cs_prov_raise(const cs_prov *prov, int lib, int reason, const char *file, i
  * malloc's alignment when the secure heap is off, the kernels want 32. */
 #define SECRET_PAD 64
 
-void *cs_prov_secret_alloc(const cs_prov *prov, size_t n)
+/* quiet: no error on the queue if the secure heap is full (the caller has
+ * a way on without this memory). */
+static void *secret_alloc(const cs_prov *prov, size_t n, int quiet)
 {
     size_t total = n + SECRET_PAD;
     uint8_t *raw = prov && prov->secure_zalloc
-                       ? prov->secure_zalloc(total, __FILE__, __LINE__)
+                       ? prov->secure_zalloc(total, quiet ? NULL : __FILE__, quiet ? 0 : __LINE__)
                        : calloc(1, total);
     if (!raw)
         return NULL;
     uint8_t *p = (uint8_t *)(((uintptr_t)raw + SECRET_PAD) & ~(uintptr_t)(SECRET_PAD - 1));
     p[-1] = (uint8_t)(p - raw);
     return p;
+}
+
+void *cs_prov_secret_alloc(const cs_prov *prov, size_t n)
+{
+    return secret_alloc(prov, n, 0);
+}
+
+void *cs_prov_secret_alloc_quiet(const cs_prov *prov, size_t n)
+{
+    return secret_alloc(prov, n, 1);
 }
 
 void cs_prov_secret_free(const cs_prov *prov, void *vp, size_t n)

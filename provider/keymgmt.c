@@ -41,8 +41,8 @@ static int key_from_seed(cs_mldsa_key *key)
 /* Allocates an empty key of parameter set ps. */
 static cs_mldsa_key *key_new(cs_prov *prov, int ps)
 {
-    /* Only the header is zeroed: pk and sk are read only once has_pub /
-     * has_priv say they are set (zeroing 7.6 KB per key showed in keygen). */
+    /* Only the header is zeroed: pk is read only once has_pub says it is
+     * set (zeroing it per key showed in keygen). */
     cs_mldsa_key *key = malloc(sizeof(*key));
     if (key) {
         memset(key, 0, offsetof(cs_mldsa_key, pk));
@@ -53,6 +53,19 @@ static cs_mldsa_key *key_new(cs_prov *prov, int ps)
     return key;
 }
 
+/* Gives the key its secret block (once): 1, or 0 if no memory. */
+static int key_secret(cs_mldsa_key *key)
+{
+    if (!key->secret) {
+        key->secret = cs_prov_secret_alloc(key->prov, sizeof *key->secret);
+        if (!key->secret)
+            return 0;
+        key->seed = key->secret->seed;
+        key->sk = key->secret->sk;
+    }
+    return 1;
+}
+
 /* Frees a key, clearing its secrets. */
 static void km_free(void *vkey)
 {
@@ -60,9 +73,8 @@ static void km_free(void *vkey)
     if (!key)
         return;
     cs_key_prepared_reset(key);
-    /* The secrets only: the 2.6 KB public key needs no wipe. */
-    cs_prov_cleanse(key->seed, sizeof key->seed);
-    cs_prov_cleanse(key->sk, sizeof key->sk);
+    /* The secrets only (wiped by the free): the public key needs no wipe. */
+    cs_prov_secret_free(key->prov, key->secret, sizeof *key->secret);
     free(key);
 }
 
@@ -200,6 +212,8 @@ static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
     cs_key_prepared_reset(key); /* derived from the material replaced here */
     key->has_seed = key->has_priv = key->has_pub = 0;
     int ok;
+    if ((seedn != 0 || skn != 0) && !key_secret(key))
+        return 0;
     if (seedn != 0) {
         memcpy(key->seed, seed, seedn);
         ok = key_from_seed(key);
@@ -220,11 +234,9 @@ static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
         ok = 0;
     }
     if (!ok) {
-        int ps = key->ps;
-        cs_prov *owner = key->prov;
-        cs_prov_cleanse(key, sizeof(*key));
-        key->ps = ps;
-        key->prov = owner;
+        key->has_seed = key->has_priv = key->has_pub = 0;
+        if (key->secret)
+            cs_prov_cleanse(key->secret, sizeof *key->secret);
     }
     return ok;
 }
@@ -340,8 +352,13 @@ static void *km_dup(const void *vsrc, int selection)
         key->has_pub = 1;
     }
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && src->has_priv) {
-        memcpy(key->sk, src->sk, sizeof key->sk);
-        memcpy(key->seed, src->seed, sizeof key->seed);
+        if (!key_secret(key)) {
+            km_free(key);
+            return NULL;
+        }
+        memcpy(key->sk, src->sk, cs_mldsa_sk_bytes(src->ps));
+        if (src->has_seed)
+            memcpy(key->seed, src->seed, CS_MLDSA_SEED_BYTES);
         key->has_priv = 1;
         key->has_seed = src->has_seed;
     }
@@ -377,13 +394,13 @@ static const OSSL_PARAM *gen_settable_params(void *vgen, void *provctx)
     return gen_settable;
 }
 
-/* Frees a generation context, clearing a given seed. */
+/* Frees a generation context, clearing a given seed (it is in secret
+ * memory: the seed is the private key). */
 static void gen_cleanup(void *vgen)
 {
-    if (vgen) {
-        cs_prov_cleanse(vgen, sizeof(gen_ctx));
-        free(vgen);
-    }
+    gen_ctx *g = vgen;
+    if (g)
+        cs_prov_secret_free(g->prov, g, sizeof *g);
 }
 
 /* Generates a key pair from the given seed or 32 fresh random bytes. */
@@ -393,9 +410,11 @@ static void *gen(void *vgen, OSSL_CALLBACK *cb, void *cbarg)
     cs_mldsa_key *key = g ? key_new(g->prov, g->ps) : NULL;
     if (!key)
         return NULL;
-    if (g->seed_len == sizeof key->seed)
-        memcpy(key->seed, g->seed, sizeof key->seed);
-    else if (g->seed_len != 0 || !cs_prov_random(g->prov, key->seed, sizeof key->seed))
+    if (!key_secret(key))
+        goto err;
+    if (g->seed_len == CS_MLDSA_SEED_BYTES)
+        memcpy(key->seed, g->seed, CS_MLDSA_SEED_BYTES);
+    else if (g->seed_len != 0 || !cs_prov_random(g->prov, key->seed, CS_MLDSA_SEED_BYTES))
         goto err;
     if (!key_from_seed(key))
         goto err;
@@ -409,7 +428,7 @@ err:
     static void *km_new_##PS(void *provctx) { return key_new(provctx, PS); }         \
     static void *gen_init_##PS(void *provctx, int selection, const OSSL_PARAM p[])   \
     {                                                                                 \
-        gen_ctx *g = calloc(1, sizeof(*g));                                           \
+        gen_ctx *g = cs_prov_secret_alloc(provctx, sizeof(*g));                       \
         if (!g)                                                                       \
             return NULL;                                                              \
         g->prov = provctx;                                                            \

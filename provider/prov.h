@@ -90,17 +90,28 @@ void cs_prov_raise(const cs_prov *prov, int lib, int reason, const char *file, i
  * plain memory when the heap is not enabled), else calloc. Freed (and
  * wiped) by cs_prov_secret_free with the same prov and n. */
 void *cs_prov_secret_alloc(const cs_prov *prov, size_t n);
+/* The same, leaving no error on the queue when the secure heap is full. */
+void *cs_prov_secret_alloc_quiet(const cs_prov *prov, size_t n);
 void cs_prov_secret_free(const cs_prov *prov, void *p, size_t n);
 
+/* A key's secrets, in one block from the secure heap when the application
+ * has one (cs_prov_secret_alloc). */
+typedef struct cs_mldsa_secret {
+    uint8_t seed[CS_MLDSA_SEED_BYTES];
+    uint8_t sk[CS_MLDSA_MAX_SK_BYTES];
+} cs_mldsa_secret;
+
 /* An ML-DSA key. pk is always set when sk is (derived on import); the seed
- * only when the key was generated or imported from one. */
+ * only when the key was generated or imported from one. seed and sk point
+ * into the secret block, allocated when private material first arrives
+ * (NULL in a public-only key). */
 typedef struct cs_mldsa_key {
     cs_prov *prov;
     int ps; /* 44, 65 or 87 */
     int has_pub, has_priv, has_seed;
-    uint8_t seed[CS_MLDSA_SEED_BYTES];
+    cs_mldsa_secret *secret;
+    uint8_t *seed, *sk;
     uint8_t pk[CS_MLDSA_MAX_PK_BYTES];
-    uint8_t sk[CS_MLDSA_MAX_SK_BYTES];
     /* Per-key precomputation for signing and verifying, made on first use
      * and published with a compare-and-swap (keys are shared between
      * threads); freed and wiped with the key or when its material changes.

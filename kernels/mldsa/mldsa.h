@@ -84,6 +84,19 @@ cs_mldsa_prepared *cs_mldsa_prepare_sk(const cs_mldsa_impl *impl, int ps, const 
 cs_mldsa_prepared *cs_mldsa_prepare_pk(const cs_mldsa_impl *impl, int ps, const uint8_t *pk);
 /* Wipes (the private parts are secrets) and frees; NULL is fine. */
 void cs_mldsa_prepared_free(cs_mldsa_prepared *pr);
+/* A prepared private key in the caller's memory, in two parts: secret
+ * (the state itself, NTT(s1), NTT(s2), NTT(t0), K, tr: for a secure heap)
+ * and public_part (A-hat: ordinary memory), of the sizes
+ * cs_mldsa_prepared_sk_sizes gives, both 64-byte aligned; the state
+ * starts at secret. Released by cs_mldsa_prepared_wipe (wipes the secret
+ * part, frees nothing), never by cs_mldsa_prepared_free. NULL on bad ps or
+ * alignment; sizes -1 on bad ps. */
+int cs_mldsa_prepared_sk_sizes(int ps, size_t *secret, size_t *public_part);
+cs_mldsa_prepared *cs_mldsa_prepare_sk_in(const cs_mldsa_impl *impl, int ps, const uint8_t *sk,
+                                          void *secret, void *public_part);
+void cs_mldsa_prepared_wipe(cs_mldsa_prepared *pr);
+/* The public_part given to cs_mldsa_prepare_sk_in (for the caller to free). */
+void *cs_mldsa_prepared_public_part(const cs_mldsa_prepared *pr);
 int cs_mldsa_prepared_ps(const cs_mldsa_prepared *pr);
 const cs_mldsa_impl *cs_mldsa_prepared_impl(const cs_mldsa_prepared *pr);
 /* tr: from sk for a prepared private key, H(pk) for a public one. */

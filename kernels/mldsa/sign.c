@@ -423,20 +423,74 @@ static void prep_fill_pk(cs_mldsa_prepared *pr, const uint8_t *pk, int want_tr)
         memset(pr->tr, 0, sizeof pr->tr);
 }
 
-/* Allocates a state for p's key sizes (header, then the polynomials). */
+/* Size of a state for p's key sizes: header, then the polynomials. */
+static size_t prep_bytes(const cs_mldsa_params *p, int priv)
+{
+    size_t hdr = (sizeof(cs_mldsa_prepared) + 63) & ~(size_t)63;
+    size_t npoly = p->k * p->l + (priv ? p->l + 2 * p->k : p->k);
+    return hdr + npoly * sizeof(cs_mldsa_poly);
+}
+
+/* Allocates a state for p's key sizes. */
 static cs_mldsa_prepared *prep_alloc(const cs_mldsa_impl *impl, const cs_mldsa_params *p,
                                      int priv)
 {
     size_t hdr = (sizeof(cs_mldsa_prepared) + 63) & ~(size_t)63;
-    size_t npoly = p->k * p->l + (priv ? p->l + 2 * p->k : p->k);
-    size_t bytes = hdr + npoly * sizeof(cs_mldsa_poly);
-    uint8_t *m = ws_alloc(bytes);
+    uint8_t *m = ws_alloc(prep_bytes(p, priv));
     if (!m)
         return NULL;
     cs_mldsa_prepared *pr = (cs_mldsa_prepared *)m;
     prep_layout(pr, (cs_mldsa_poly *)(m + hdr), impl, p, priv);
-    pr->bytes = bytes;
+    pr->bytes = prep_bytes(p, priv);
     return pr;
+}
+
+/* The split layout: header and the secret vectors in one block, A-hat
+ * (public) in the other; bytes covers the secret block only. */
+int cs_mldsa_prepared_sk_sizes(int ps, size_t *secret, size_t *public_part)
+{
+    const cs_mldsa_params *p = cs_mldsa_params_get(ps);
+    if (!p)
+        return -1;
+    size_t hdr = (sizeof(cs_mldsa_prepared) + 63) & ~(size_t)63;
+    *secret = hdr + (p->l + 2 * p->k) * sizeof(cs_mldsa_poly);
+    *public_part = p->k * p->l * sizeof(cs_mldsa_poly);
+    return 0;
+}
+
+cs_mldsa_prepared *cs_mldsa_prepare_sk_in(const cs_mldsa_impl *impl, int ps, const uint8_t *sk,
+                                          void *secret, void *public_part)
+{
+    const cs_mldsa_params *p = cs_mldsa_params_get(ps);
+    size_t sb, pb;
+    if (!p || !secret || !public_part || ((uintptr_t)secret & 63) != 0 ||
+        ((uintptr_t)public_part & 63) != 0 || cs_mldsa_prepared_sk_sizes(ps, &sb, &pb) != 0)
+        return NULL;
+    size_t hdr = (sizeof(cs_mldsa_prepared) + 63) & ~(size_t)63;
+    cs_mldsa_prepared *pr = secret;
+    cs_mldsa_poly *polys = (cs_mldsa_poly *)((uint8_t *)secret + hdr);
+    pr->impl = impl;
+    pr->p = p;
+    pr->priv = 1;
+    pr->mat = public_part;
+    pr->t1hat = NULL;
+    pr->s1hat = polys;
+    pr->s2hat = pr->s1hat + p->l;
+    pr->t0hat = pr->s2hat + p->k;
+    pr->bytes = sb;
+    prep_fill_sk(pr, sk);
+    return pr;
+}
+
+void *cs_mldsa_prepared_public_part(const cs_mldsa_prepared *pr)
+{
+    return pr->mat;
+}
+
+void cs_mldsa_prepared_wipe(cs_mldsa_prepared *pr)
+{
+    if (pr)
+        wipe(pr, pr->bytes);
 }
 
 cs_mldsa_prepared *cs_mldsa_prepare_sk(const cs_mldsa_impl *impl, int ps, const uint8_t *sk)
