@@ -292,3 +292,10 @@ int cs_modexp_x2_entry(cs_ossl *api, BIGNUM *rr1, const BIGNUM *a1, const BIGNUM
     cs_stats_count(CS_OP_MOD_EXP_CT_X2, served, bits1);
     return ret;
 }
+
+int cs_modexp_with_mont(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
+                        const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx,
+                        BN_MONT_CTX *in_mont)
+{
+    return modexp_with(api, k, consttime, r, a, p, m, ctx, in_mont);
+}

@@ -14,6 +14,13 @@
 int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
                    const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx);
 
+/* cs_modexp_with with the caller's Montgomery context checked as the
+ * interposed entry checks it (cs_mont_ctx_is_for): what `calibrate` times,
+ * so its figures include that cost. Returns as cs_modexp_with. */
+int cs_modexp_with_mont(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIGNUM *r,
+                        const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx,
+                        BN_MONT_CTX *in_mont);
+
 /* Computes r1 = a1^p1 mod m1 and r2 = a2^p2 mod m2 (secret exponents) with
  * kernel k's paired exponentiation, as BN_mod_exp_mont_consttime_x2 would.
  * Returns 1, 0 on an OpenSSL error, or -1 when k cannot serve the pair
