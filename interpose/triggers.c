@@ -98,3 +98,23 @@ TRIGGER(OSSL_DECODER_CTX *, OSSL_DECODER_CTX_new_for_pkey,
         (EVP_PKEY * *pkey, const char *input_type, const char *input_struct, const char *keytype,
          int selection, OSSL_LIB_CTX *libctx, const char *propquery),
         (pkey, input_type, input_struct, keytype, selection, libctx, propquery))
+/* Legacy per-algorithm readers: they create the key object inside libcrypto,
+ * where a DT_SYMBOLIC build's own RSA_new never reaches the shim. */
+TRIGGER(RSA *, d2i_RSAPrivateKey, (RSA * *a, const unsigned char **pp, long len), (a, pp, len))
+TRIGGER(RSA *, d2i_RSAPublicKey, (RSA * *a, const unsigned char **pp, long len), (a, pp, len))
+TRIGGER(RSA *, d2i_RSA_PUBKEY, (RSA * *a, const unsigned char **pp, long len), (a, pp, len))
+TRIGGER(RSA *, PEM_read_bio_RSAPrivateKey, (BIO * bp, RSA **x, pem_password_cb *cb, void *u),
+        (bp, x, cb, u))
+TRIGGER(RSA *, PEM_read_RSAPrivateKey, (FILE * fp, RSA **x, pem_password_cb *cb, void *u),
+        (fp, x, cb, u))
+TRIGGER(RSA *, PEM_read_bio_RSA_PUBKEY, (BIO * bp, RSA **x, pem_password_cb *cb, void *u),
+        (bp, x, cb, u))
+TRIGGER(DH *, d2i_DHparams, (DH * *a, const unsigned char **pp, long len), (a, pp, len))
+TRIGGER(DH *, PEM_read_bio_DHparams, (BIO * bp, DH **x, pem_password_cb *cb, void *u),
+        (bp, x, cb, u))
+TRIGGER(DSA *, d2i_DSAPrivateKey, (DSA * *a, const unsigned char **pp, long len), (a, pp, len))
+TRIGGER(DSA *, d2i_DSAparams, (DSA * *a, const unsigned char **pp, long len), (a, pp, len))
+TRIGGER(DSA *, PEM_read_bio_DSAPrivateKey, (BIO * bp, DSA **x, pem_password_cb *cb, void *u),
+        (bp, x, cb, u))
+TRIGGER(DSA *, PEM_read_bio_DSAparams, (BIO * bp, DSA **x, pem_password_cb *cb, void *u),
+        (bp, x, cb, u))

@@ -65,6 +65,14 @@ note() {
     note | grep -Eq 'modexp method \([0-9.]+: rsa dh dsa from PEM_read_PrivateKey\)'
 }
 
+@test "DF_SYMBOLIC copy, legacy API first (PEM_read_RSAPrivateKey, RSA_sign): same signature, installed from the reader" {
+    run sym "$DRV" legacy "$D/key.pem"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$WANT" ]
+    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 2 ]
+    note | grep -Eq 'modexp method \([0-9.]+: rsa dh dsa from PEM_read_RSAPrivateKey\)'
+}
+
 @test "DF_SYMBOLIC copy, CRYPTOSHIM_DISABLE=1: same signature, no kernel call, no method installed" {
     run env CRYPTOSHIM_DISABLE=1 CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" \
         LD_LIBRARY_PATH="$D/symlib" LD_PRELOAD="$SHIM" "$DRV" plain "$D/key.pem"

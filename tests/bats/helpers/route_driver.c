@@ -9,6 +9,8 @@
  *              prints each thread's signature
  *   fork       init, read, then fork: the child signs, then the parent;
  *              prints both signatures
+ *   legacy     the first OpenSSL call is PEM_read_RSAPrivateKey, the
+ *              signature RSA_sign over SHA-256 (same bytes as plain)
  * Signatures are RSA PKCS#1 v1.5 over SHA-256 of a fixed message: the same
  * key gives the same bytes, shim or not. Exit 0 when every step worked. */
 #define OPENSSL_SUPPRESS_DEPRECATED
@@ -16,6 +18,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/obj_mac.h>
 #include <openssl/rsa.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -63,6 +66,26 @@ static int sign_hex(char *out, size_t outlen)
     return 1;
 }
 
+/* The legacy API: PEM_read_RSAPrivateKey, then RSA_sign. */
+static int sign_legacy_hex(char *out, size_t outlen)
+{
+    FILE *f = fopen(key_path, "r");
+    if (!f)
+        return 0;
+    RSA *rsa = PEM_read_RSAPrivateKey(f, NULL, NULL, NULL);
+    fclose(f);
+    unsigned char md[32], sig[1024];
+    unsigned int siglen = 0;
+    int ok = rsa && EVP_Digest("cryptoshim", 10, md, NULL, EVP_sha256(), NULL) &&
+             RSA_sign(NID_sha256, md, sizeof md, sig, &siglen, rsa);
+    RSA_free(rsa);
+    if (!ok || siglen * 2 + 1 > outlen)
+        return 0;
+    for (unsigned i = 0; i < siglen; i++)
+        sprintf(out + 2 * i, "%02x", sig[i]);
+    return 1;
+}
+
 static void *thread_main(void *arg)
 {
     return sign_hex(arg, 2100) ? arg : NULL;
@@ -103,6 +126,11 @@ int main(int argc, char **argv)
         int ok = sign_hex(sig[1], sizeof sig[1]);
         printf("parent %s\n", ok ? sig[1] : "FAILED");
         return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+    }
+    if (!strcmp(mode, "legacy")) {
+        int ok = sign_legacy_hex(sig[0], sizeof sig[0]);
+        printf("%s\n", ok ? sig[0] : "FAILED");
+        return ok ? 0 : 1;
     }
     if (!strcmp(mode, "own-before"))
         set_own_method();
