@@ -171,13 +171,15 @@ static int orphaned(int shmid)
     if (s->magic == CS_STATS_MAGIC && s->size == sizeof *s && s->path[0] == '/' && ns &&
         s->mntns_ino == ns && s->root_dev == rdev && s->root_ino == rino &&
         memchr(s->path, 0, sizeof s->path)) {
-        int fd = open(s->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-        int id;
-        uint64_t token[2];
+        /* Look before opening: a device put in its place is not opened. */
         struct stat st;
-        if (fd < 0)
+        int fd = -1, id;
+        uint64_t token[2];
+        if (lstat(s->path, &st) < 0)
             gone = errno == ENOENT || errno == ENOTDIR;
-        else {
+        else if (!S_ISREG(st.st_mode))
+            gone = 1; /* no longer a file that can name it */
+        else if ((fd = open(s->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) >= 0) {
             gone = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
                    (!read_header(fd, &id, token) || id != shmid || token[0] != s->token[0] ||
                     token[1] != s->token[1]);
@@ -302,6 +304,11 @@ static const char *refusal(int fd)
 
 int cs_stats_check(const char *path, char *why, size_t cap)
 {
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && !S_ISREG(lst.st_mode))
+        return snprintf(why, cap, "%s",
+                        S_ISLNK(lst.st_mode) ? "is a symbolic link" : "not a regular file"),
+               0;
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), shmid;
     uint64_t token[2];
     const char *bad = NULL;
@@ -325,6 +332,10 @@ int cs_stats_open(const char *path)
     stats_err[0] = 0;
     absolute(path, abs_path, sizeof abs_path);
     for (int attempt = 0; attempt < 3; attempt++) {
+        /* Look before opening: opening a device can have effects of its own. */
+        struct stat lst;
+        if (lstat(path, &lst) == 0 && !S_ISREG(lst.st_mode))
+            return fail(path, S_ISLNK(lst.st_mode) ? "is a symbolic link" : "not a regular file");
         int fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         if (fd < 0 && errno == ENOENT) {
             int r = create_file(path, abs_path);

@@ -75,6 +75,10 @@ shim_rsa() {
     [ "$status" -eq 0 ]
     run timeout 20 env CRYPTOSHIM_STATS=dir.stats LD_PRELOAD="$SHIM" openssl version
     [ "$status" -eq 0 ]
+    run timeout 20 env CRYPTOSHIM_STATS=/dev/null LD_PRELOAD="$SHIM" openssl version
+    [ "$status" -eq 0 ]
+    run env CRYPTOSHIM_STATS=fifo.stats "$CLI" info
+    [[ "$output" == *"stats note         fifo.stats: not a regular file"* ]]
 }
 
 @test "stats: a zero file size limit (sshd's sandbox) turns stats off instead of SIGXFSZ" {
