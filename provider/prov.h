@@ -128,10 +128,15 @@ const cs_mldsa_prepared *cs_key_prepared_verify(cs_mldsa_key *key, const cs_mlds
 /* Frees both prepared states (for key free and key material changes). */
 void cs_key_prepared_reset(cs_mldsa_key *key);
 
-/* Dispatch tables, one per parameter set. */
+/* Dispatch tables, one per parameter set. A signature table starts with
+ * its CS_SIG_STREAMING_ENTRIES message update/final functions, which
+ * OpenSSL's own ML-DSA offers from 3.6 on: under 3.5 the provider offers
+ * the table from the entry after them, so streaming fails there as on
+ * stock. */
 extern const OSSL_DISPATCH cs_mldsa44_keymgmt[], cs_mldsa65_keymgmt[], cs_mldsa87_keymgmt[];
 extern const OSSL_DISPATCH cs_mldsa44_signature[], cs_mldsa65_signature[],
     cs_mldsa87_signature[];
+#define CS_SIG_STREAMING_ENTRIES 4
 
 /* Algorithm name ("ML-DSA-44") of a parameter set, as OpenSSL names it. */
 const char *cs_mldsa_alg_name(int ps);

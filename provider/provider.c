@@ -33,13 +33,25 @@ static const OSSL_ALGORITHM signature_algs[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* The same without message streaming (update/final), for a 3.5 core. */
+static const OSSL_ALGORITHM signature_algs_35[] = {
+    {"ML-DSA-44:MLDSA44:2.16.840.1.101.3.4.3.17:id-ml-dsa-44", PROPS,
+     cs_mldsa44_signature + CS_SIG_STREAMING_ENTRIES, "cryptoshim ML-DSA-44"},
+    {"ML-DSA-65:MLDSA65:2.16.840.1.101.3.4.3.18:id-ml-dsa-65", PROPS,
+     cs_mldsa65_signature + CS_SIG_STREAMING_ENTRIES, "cryptoshim ML-DSA-65"},
+    {"ML-DSA-87:MLDSA87:2.16.840.1.101.3.4.3.19:id-ml-dsa-87", PROPS,
+     cs_mldsa87_signature + CS_SIG_STREAMING_ENTRIES, "cryptoshim ML-DSA-87"},
+    {NULL, NULL, NULL, NULL},
+};
+
 /* The algorithms of one operation; nothing else is offered. */
 static const OSSL_ALGORITHM *query(void *provctx, int operation_id, int *no_cache)
 {
+    const cs_prov *prov = provctx;
     *no_cache = 0;
     switch (operation_id) {
     case OSSL_OP_KEYMGMT: return keymgmt_algs;
-    case OSSL_OP_SIGNATURE: return signature_algs;
+    case OSSL_OP_SIGNATURE: return prov->core_version >= 306 ? signature_algs : signature_algs_35;
     default: return NULL;
     }
 }

@@ -470,16 +470,17 @@ static int sig_verify_msg_final(void *vctx)
         return names;                                                                         \
     }                                                                                         \
     const OSSL_DISPATCH cs_mldsa##PS##_signature[] = {                                        \
+        /* the CS_SIG_STREAMING_ENTRIES first: 3.5 has no streaming */                        \
+        {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_UPDATE, (void (*)(void))sig_msg_update},            \
+        {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_FINAL, (void (*)(void))sig_sign_msg_final},         \
+        {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_UPDATE, (void (*)(void))sig_msg_update},          \
+        {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_FINAL, (void (*)(void))sig_verify_msg_final},     \
         {OSSL_FUNC_SIGNATURE_NEWCTX, (void (*)(void))sig_newctx_##PS},                        \
         {OSSL_FUNC_SIGNATURE_FREECTX, (void (*)(void))sig_freectx},                           \
         {OSSL_FUNC_SIGNATURE_DUPCTX, (void (*)(void))sig_dupctx},                             \
         {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT, (void (*)(void))sig_sign_msg_init},           \
-        {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_UPDATE, (void (*)(void))sig_msg_update},            \
-        {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_FINAL, (void (*)(void))sig_sign_msg_final},         \
         {OSSL_FUNC_SIGNATURE_SIGN, (void (*)(void))sig_sign},                                 \
         {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_INIT, (void (*)(void))sig_verify_msg_init},       \
-        {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_UPDATE, (void (*)(void))sig_msg_update},          \
-        {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_FINAL, (void (*)(void))sig_verify_msg_final},     \
         {OSSL_FUNC_SIGNATURE_VERIFY, (void (*)(void))sig_verify},                             \
         {OSSL_FUNC_SIGNATURE_DIGEST_SIGN_INIT, (void (*)(void))sig_digest_sign_init},         \
         {OSSL_FUNC_SIGNATURE_DIGEST_SIGN, (void (*)(void))sig_sign},                          \

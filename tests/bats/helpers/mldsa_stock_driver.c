@@ -585,6 +585,23 @@ static void err_points(void)
         OSSL_PARAM mp[] = {OSSL_PARAM_int("mu", &mu), OSSL_PARAM_END};
         siglen = sizeof sig;
         point("err.msg-sign-mu-short", msign(good, alg, mp, msg, 5, sig, &siglen));
+        /* streaming: 3.6 on only */
+        EVP_SIGNATURE *s = EVP_SIGNATURE_fetch(NULL, alg, NULL);
+        EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(NULL, good, NULL);
+        int ok = s && c && sign_msg_init(c, s, dp) == 1;
+        int up = ok && sign_msg_update(c, msg, 3) == 1;
+        point("err.msg-sign-update", up);
+        siglen = sizeof sig;
+        int fin = ok && up && sign_msg_update(c, msg + 3, sizeof msg - 4) == 1 &&
+                  sign_msg_final(c, sig, &siglen) == 1;
+        point_out("err.msg-sign-final", fin, fin ? sig : NULL, fin ? siglen : 0);
+        EVP_PKEY_CTX_free(c);
+        c = EVP_PKEY_CTX_new_from_pkey(NULL, pubonly, NULL);
+        ok = fin && c && verify_msg_init(c, s, NULL) == 1 && set_signature(c, sig, siglen) == 1 &&
+             verify_msg_update(c, msg, sizeof msg - 1) == 1;
+        point("err.msg-verify-final", ok && verify_msg_final(c) == 1);
+        EVP_PKEY_CTX_free(c);
+        EVP_SIGNATURE_free(s);
     }
     /* bad parameters set on a signing context after init */
     {
