@@ -118,3 +118,6 @@ TRIGGER(DSA *, PEM_read_bio_DSAPrivateKey, (BIO * bp, DSA **x, pem_password_cb *
         (bp, x, cb, u))
 TRIGGER(DSA *, PEM_read_bio_DSAparams, (BIO * bp, DSA **x, pem_password_cb *cb, void *u),
         (bp, x, cb, u))
+TRIGGER(RSA *, RSA_new_method, (ENGINE * engine), (engine))
+TRIGGER(DH *, DH_new_method, (ENGINE * engine), (engine))
+TRIGGER(DSA *, DSA_new_method, (ENGINE * engine), (engine))

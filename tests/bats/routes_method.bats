@@ -73,6 +73,16 @@ note() {
     note | grep -Eq 'modexp method \([0-9.]+: rsa dh dsa from PEM_read_RSAPrivateKey\)'
 }
 
+@test "DF_SYMBOLIC copy, a key made before the first trigger: it keeps stock code (no kernel call), the note says so, later keys use the kernel" {
+    run sym "$DRV" older "$D/key.pem"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "older key ok" ]
+    [ "${lines[1]}" = "$WANT" ]
+    # only the key read after installation: 2 CRT halves
+    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 2 ]
+    note | grep -q 'from EVP_PKEY_CTX_new; an older key stays stock'
+}
+
 @test "DF_SYMBOLIC copy, CRYPTOSHIM_DISABLE=1: same signature, no kernel call, no method installed" {
     run env CRYPTOSHIM_DISABLE=1 CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" \
         LD_LIBRARY_PATH="$D/symlib" LD_PRELOAD="$SHIM" "$DRV" plain "$D/key.pem"

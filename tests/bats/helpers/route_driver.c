@@ -9,6 +9,10 @@
  *              prints each thread's signature
  *   fork       init, read, then fork: the child signs, then the parent;
  *              prints both signatures
+ *   older      the first OpenSSL call is EVP_PKEY_Q_keygen (not a trigger):
+ *              that key signs through EVP_PKEY_CTX_new (the trigger) and
+ *              verifies ("older key ok"), then the key file is read and
+ *              signed as in plain
  *   legacy     the first OpenSSL call is PEM_read_RSAPrivateKey, the
  *              signature RSA_sign over SHA-256 (same bytes as plain)
  * Signatures are RSA PKCS#1 v1.5 over SHA-256 of a fixed message: the same
@@ -126,6 +130,20 @@ int main(int argc, char **argv)
         int ok = sign_hex(sig[1], sizeof sig[1]);
         printf("parent %s\n", ok ? sig[1] : "FAILED");
         return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+    }
+    if (!strcmp(mode, "older")) {
+        EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
+        unsigned char md[32] = {7}, s2[512];
+        size_t n = sizeof s2;
+        EVP_PKEY_CTX *c = k ? EVP_PKEY_CTX_new(k, NULL) : NULL;
+        int ok = c && EVP_PKEY_sign_init(c) > 0 && EVP_PKEY_sign(c, s2, &n, md, sizeof md) > 0 &&
+                 EVP_PKEY_verify_init(c) > 0 && EVP_PKEY_verify(c, s2, n, md, sizeof md) == 1;
+        EVP_PKEY_CTX_free(c);
+        EVP_PKEY_free(k);
+        printf("older key %s\n", ok ? "ok" : "FAILED");
+        int ok2 = sign_hex(sig[0], sizeof sig[0]);
+        printf("%s\n", ok2 ? sig[0] : "FAILED");
+        return ok && ok2 ? 0 : 1;
     }
     if (!strcmp(mode, "legacy")) {
         int ok = sign_legacy_hex(sig[0], sizeof sig[0]);
