@@ -51,6 +51,12 @@ int cs_modexp2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *rr, const
                     const BIGNUM *p1, const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m,
                     BN_CTX *ctx);
 
+/* cs_modexp2_with with the caller's Montgomery context checked as the
+ * interposed BN_mod_exp2_mont checks it: what `calibrate` times. */
+int cs_modexp2_with_mont(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *rr, const BIGNUM *a1,
+                         const BIGNUM *p1, const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m,
+                         BN_CTX *ctx, BN_MONT_CTX *in_mont);
+
 /* The body of the interposed BN_mod_exp2_mont (DSA verification). */
 int cs_modexp2_entry(cs_ossl *api, BIGNUM *rr, const BIGNUM *a1, const BIGNUM *p1,
                      const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m, BN_CTX *ctx,

@@ -112,3 +112,10 @@ int cs_modexp2_entry(cs_ossl *api, BIGNUM *rr, const BIGNUM *a1, const BIGNUM *p
     cs_stats_count(CS_OP_MOD_EXP2, "libcrypto", bits);
     return api->mod_exp2_mont(rr, a1, p1, a2, p2, m, ctx, in_mont);
 }
+
+int cs_modexp2_with_mont(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *rr, const BIGNUM *a1,
+                         const BIGNUM *p1, const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m,
+                         BN_CTX *ctx, BN_MONT_CTX *in_mont)
+{
+    return modexp2_with(api, k, rr, a1, p1, a2, p2, m, ctx, in_mont);
+}

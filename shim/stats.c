@@ -502,8 +502,12 @@ int cs_stats_read(const char *path, cs_stats_segment *out, char *err, size_t err
     }
     struct shmid_ds ds;
     void *p = (void *)-1;
-    if (shmctl(shmid, IPC_STAT, &ds) == 0 && ds.shm_segsz == sizeof *out &&
-        (geteuid() == 0 || ds.shm_perm.uid == geteuid()))
+    int stat_ok = shmctl(shmid, IPC_STAT, &ds) == 0;
+    if (!stat_ok && errno == EACCES) {
+        snprintf(err, errlen, "%s: its counters belong to another user", path);
+        return -1;
+    }
+    if (stat_ok && ds.shm_segsz == sizeof *out && (geteuid() == 0 || ds.shm_perm.uid == geteuid()))
         p = shmat(shmid, NULL, SHM_RDONLY);
     if (p == (void *)-1) {
         snprintf(err, errlen,

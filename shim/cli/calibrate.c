@@ -100,7 +100,7 @@ static double batch(cs_ossl *api, const cs_bn_kernel *k, int ct, BIGNUM *r, BIGN
     do {
         int ok;
         if (ct == 4)
-            ok = k ? cs_modexp2_with(api, k, r, a, p, x2.a, x2.p, m, ctx) == 1
+            ok = k ? cs_modexp2_with_mont(api, k, r, a, p, x2.a, x2.p, m, ctx, mont) == 1
                    : BN_mod_exp2_mont(r, a, p, x2.a, x2.p, m, ctx, mont);
         else if (ct == 3 && k)
             ok = cs_modexp_x2_with(api, k, r, a, p, m, x2.r, x2.a, x2.p, x2.m, ctx) == 1;
