@@ -96,6 +96,17 @@ served_by() {
     chmod 644 p
     [ -z "$(note_for "$PWD/p")" ]
     [ "$(served_by "$PWD/p" 2048)" = "portable" ]
+    # Owned by another user (neither root nor the one running): refused.
+    if [ "$(id -u)" -eq 0 ]; then
+        d=$(mktemp -d /tmp/cs-policy-owner-XXXXXX) # reachable by the other user
+        chmod 755 "$d"
+        cp p "$d/q"
+        chown nobody "$d/q"
+        run setpriv --reuid=daemon --regid=daemon --clear-groups \
+            env CRYPTOSHIM_POLICY="$d/q" "$CLI" info
+        rm -rf "$d"
+        [[ "$output" == *"ignored (built-in table used): owned by uid $(id -u nobody), not root or this user"* ]]
+    fi
 }
 
 @test "policy: a file measured on another CPU is ignored with a note" {
