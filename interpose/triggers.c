@@ -29,7 +29,8 @@
 
 /* The definition of name@node the caller would have reached without the
  * shim: the next one in the global scope, else any loaded object defining
- * it (a library opened RTLD_LOCAL). Cached in *slot. */
+ * it (a library opened RTLD_LOCAL), else the program's own unversioned
+ * export. Cached in *slot. */
 static void *real_fn(void **slot, const char *name, const char *node)
 {
     void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
@@ -37,6 +38,8 @@ static void *real_fn(void **slot, const char *name, const char *node)
         f = dlvsym(RTLD_NEXT, name, node);
         if (!f)
             f = cs_route_find_sym(name, node);
+        if (!f)
+            f = cs_route_default_sym(name);
         __atomic_store_n(slot, f, __ATOMIC_RELEASE);
     }
     return f;
@@ -51,6 +54,8 @@ static void *real_fn(void **slot, const char *name, const char *node)
     {                                                                          \
         static void *real;                                                     \
         ret(*f) params = (ret(*) params)real_fn(&real, #name, NODE30);         \
+        if (!f)                                                                \
+            return (ret)0; /* nothing to forward to: cannot happen */          \
         cs_route_trigger(NODE30, #name);                                       \
         return f args;                                                         \
     }                                                                          \
@@ -58,6 +63,8 @@ static void *real_fn(void **slot, const char *name, const char *node)
     {                                                                          \
         static void *real;                                                     \
         ret(*f) params = (ret(*) params)real_fn(&real, #name, NODE40);         \
+        if (!f)                                                                \
+            return (ret)0;                                                     \
         cs_route_trigger(NODE40, #name);                                       \
         return f args;                                                         \
     }

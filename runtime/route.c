@@ -354,6 +354,15 @@ void *cs_route_find_sym(const char *name, const char *version)
     return f.addr;
 }
 
+void *cs_route_default_sym(const char *name)
+{
+    Dl_info di;
+    void *f = dlsym(RTLD_DEFAULT, name);
+    if (!f || !dladdr(f, &di) || (uintptr_t)di.dli_fbase == self_base())
+        return NULL; /* not found, or the shim's own export */
+    return f;
+}
+
 struct findpath {
     const char *abi;
     uintptr_t self;

@@ -48,6 +48,11 @@ int cs_route_forced_method(void);
  * libssls) opened RTLD_LOCAL under any file name. NULL if none. */
 void *cs_route_find_sym(const char *name, const char *version);
 
+/* dlsym(RTLD_DEFAULT, name) unless that is the shim's own definition: for a
+ * program that exports OpenSSL's names unversioned from its own executable
+ * (OpenSSL linked statically, symbols exported for plugins). NULL if none. */
+void *cs_route_default_sym(const char *name);
+
 /* Path (as the loader holds it, valid while the object stays loaded) of the
  * first loaded libcrypto whose BN_mod_exp_mont is at version node abi, or
  * NULL. */

@@ -58,7 +58,9 @@ static __thread int installing;          /* no re-entry from our own calls */
 static void *real_sym(const char *name, const char *node)
 {
     void *f = dlvsym(RTLD_NEXT, name, node);
-    return f ? f : cs_route_find_sym(name, node);
+    if (!f)
+        f = cs_route_find_sym(name, node);
+    return f ? f : cs_route_default_sym(name);
 }
 
 /* Resolves the installer's functions from the library holding `from`.

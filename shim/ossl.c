@@ -50,10 +50,17 @@ _Static_assert(offsetof(cs_ossl, version) < offsetof(cs_ossl, mod_exp_mont) &&
                    offsetof(cs_ossl, ready) < offsetof(cs_ossl, mod_exp_mont),
                "cs_ossl: version and ready come before the function pointers");
 
+/* Stands for "the program's own unversioned export" (not the shim's). */
+static char program_search;
+#define PROGRAM ((void *)&program_search)
+
 static void *sym(void *handle, const cs_ossl *api, const char *name)
 {
-    return handle == LINK_MAP ? cs_route_find_sym(name, api->version)
-                              : dlvsym(handle, name, api->version);
+    if (handle == LINK_MAP)
+        return cs_route_find_sym(name, api->version);
+    if (handle == PROGRAM)
+        return cs_route_default_sym(name);
+    return dlvsym(handle, name, api->version);
 }
 
 /* Fills t from handle (LINK_MAP: any loaded object defining the names at the
@@ -121,9 +128,10 @@ int cs_ossl_resolve(cs_ossl *api)
         return 1;
     /* The next definitions after the shim; then any loaded libcrypto at this
      * node, whatever its file name (opened RTLD_LOCAL, outside the global
-     * scope), found through the link map without loading or searching. */
-    void *hs[2] = {RTLD_NEXT, LINK_MAP};
-    return resolve_locked(api, hs, 2);
+     * scope), found through the link map without loading or searching; then
+     * a program exporting OpenSSL's names itself, unversioned. */
+    void *hs[3] = {RTLD_NEXT, LINK_MAP, PROGRAM};
+    return resolve_locked(api, hs, 3);
 }
 
 int cs_ossl_resolve_path(cs_ossl *api, const char *path)
@@ -133,8 +141,8 @@ int cs_ossl_resolve_path(cs_ossl *api, const char *path)
     void *h = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
     if (!h)
         return cs_ossl_resolve(api);
-    void *hs[3] = {h, RTLD_NEXT, LINK_MAP};
-    int ok = resolve_locked(api, hs, 3);
+    void *hs[4] = {h, RTLD_NEXT, LINK_MAP, PROGRAM};
+    int ok = resolve_locked(api, hs, 4);
     dlclose(h); /* the process keeps its own reference */
     return ok;
 }
