@@ -9,6 +9,7 @@
 #include "../../kernels/cpu_features.h"
 #include "../controls.h"
 #include "../dispatch.h"
+#include "../stats.h"
 #include "../../runtime/route.h"
 #include "cli.h"
 
@@ -129,6 +130,32 @@ static void print_routes(void)
         printf("  none (the shim stays dormant in such a process)\n");
 }
 
+/* The route notes preloaded processes wrote to the stats file at path
+ * (what they saw, as opposed to this process). */
+static void print_recorded_routes(const char *path)
+{
+    cs_stats_segment *seg = malloc(sizeof *seg);
+    char err[200];
+    if (!seg)
+        return;
+    printf("\nroutes recorded in %s by preloaded processes:\n", path);
+    if (cs_stats_read(path, seg, err, sizeof err)) {
+        printf("  none readable (%s)\n", err);
+    } else {
+        int any = 0;
+        for (int i = 0; i < CS_STATS_NOTES; i++) {
+            const cs_stats_note_slot *n = &seg->note[i];
+            if (!n->ready || strncmp(n->name, "route", 5))
+                continue;
+            printf("  %.*s: %.*s\n", CS_STATS_NOTE_KEY, n->name, CS_STATS_NOTE_VALUE, n->value);
+            any = 1;
+        }
+        if (!any)
+            printf("  none yet\n");
+    }
+    free(seg);
+}
+
 int cli_info(int argc, char **argv)
 {
     /* --lib PATH: load another libcrypto privately to show its route. */
@@ -150,6 +177,13 @@ int cli_info(int argc, char **argv)
            cs_route_forced_method() ? "CRYPTOSHIM_ROUTE=method" : "");
     cli_info_policy(); /* policy and ignored controls: shim/cli/info_policy.c */
     print_routes();
+    /* --stats FILE, or CRYPTOSHIM_STATS: what preloaded processes saw. */
+    const char *recorded = getenv("CRYPTOSHIM_STATS");
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--stats"))
+            recorded = argv[++i];
+    if (recorded && *recorded)
+        print_recorded_routes(recorded);
     print_kernels();
     print_dispatch();
     return 0;

@@ -63,6 +63,9 @@ note() {
     [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 2 ]
     [ "$(stats_sum "$STATS" portable '*' 2048)" -eq 2 ]
     note | grep -Eq 'modexp method \([0-9.]+: rsa dh dsa from PEM_read_PrivateKey\)'
+    # info shows what the preloaded process recorded
+    "$CLI" info --stats "$STATS" | grep -A3 '^routes recorded in' |
+        grep -Eq 'route libcrypto.so.3: .*modexp method \([0-9.]+: rsa dh dsa'
 }
 
 @test "DF_SYMBOLIC copy, legacy API first (PEM_read_RSAPrivateKey, RSA_sign): same signature, installed from the reader" {
