@@ -9,7 +9,9 @@
 # other's and every verification result (good, corrupted, wrong message) must
 # agree. A forced kernel must show calls of its own in the stats: on 3.6 and
 # 4.0 (DT_SYMBOLIC, OPENSSL_4.0.0) that needs the default-method route.
-# CRYPTOSHIM_DISABLE=1 must leave every version exactly stock. About 40 s.
+# Keys duplicated and parameters copied must work as in stock (the method
+# route must not make libcrypto see them as foreign keys). CRYPTOSHIM_DISABLE=1
+# must leave every version exactly stock. About 60 s.
 
 load "../bats/helpers/common"
 load "versions"
@@ -76,24 +78,47 @@ compare() {
     fi
 }
 
-# differential VER: the default policy and every usable kernel forced.
+# differential VER [ENV...]: the default policy and every usable kernel
+# forced, with ENV (e.g. CRYPTOSHIM_ROUTE=method) in every shim run.
 differential() {
     version_use "$1"
+    local ver=$1 k bad=0 rows
+    shift
     reference
-    local k bad=0 rows
-    compare default || bad=1
+    compare default "$@" || bad=1
     echo "default policy: $(stats_rows "$T/default.stats" | awk -F'\t' '{print $2}' | sort | uniq -c | xargs)"
     for k in $(usable_kernels); do
-        compare "$k" CRYPTOSHIM_KERNELS="$k" || bad=1
+        compare "$k" "$@" CRYPTOSHIM_KERNELS="$k" || bad=1
         rows=$(stats_sum "$T/$k.stats" "$k")
         echo "$k: $rows calls to the kernel"
         if [ "$rows" -eq 0 ]; then
-            echo "$k forced: no call reached it on $(version_name "$1"); stats:"
+            echo "$k forced: no call reached it on $(version_name "$ver"); stats:"
             stats_rows "$T/$k.stats"
             bad=1
         fi
     done
     [ "$bad" -eq 0 ]
+}
+
+# copies VER [ENV...]: keys duplicated (EVP_PKEY_dup) and parameters copied
+# into an empty key (EVP_PKEY_copy_parameters, as a TLS 1.3 client does for an
+# FFDHE key share), then used: same transcript as stock, with the default
+# policy and with the portable kernel forced. libcrypto refuses both for a
+# key whose RSA/DH/DSA method is not its own (ossl_*_is_foreign), which a
+# route through default methods must not cause.
+copies() {
+    version_use "$1"
+    shift
+    stock "$V_DRIVER" -c "${KEYS[@]}" >"$T/stock.txt"
+    local env
+    for env in CRYPTOSHIM_KERNELS= CRYPTOSHIM_KERNELS=portable; do
+        if ! shimmed "$@" "$env" -- "$V_DRIVER" -c "${KEYS[@]}" >"$T/shim.txt" ||
+            ! cmp -s "$T/stock.txt" "$T/shim.txt"; then
+            echo "with $* $env: differs from stock:"
+            diff "$T/stock.txt" "$T/shim.txt" | grep -v ' sign ' | head -12
+            return 1
+        fi
+    done
 }
 
 # disabled VER: CRYPTOSHIM_DISABLE=1 with a kernel forced: stock transcript,
@@ -108,7 +133,14 @@ disabled() {
 
 @test "1.1.1: RSA, DH, DSA through the API equal stock under every kernel and the default policy" { differential 11; }
 @test "3.0: RSA, DH, DSA through the API equal stock under every kernel and the default policy" { differential 30; }
+@test "3.0 with the method route (CRYPTOSHIM_ROUTE=method): RSA, DH, DSA through the API equal stock under every kernel" { differential 30 CRYPTOSHIM_ROUTE=method; }
 @test "3.5: RSA, DH, DSA through the API equal stock under every kernel and the default policy" { differential 35; }
+@test "3.6: RSA, DH, DSA through the API equal stock under every kernel and the default policy" { differential 36; }
+@test "4.0: RSA, DH, DSA through the API equal stock under every kernel and the default policy" { differential 40; }
+
+@test "1.1.1: copied parameters behave as stock" { copies 11; }
+@test "3.0: duplicated keys and copied parameters behave as stock" { copies 30; }
+@test "3.5: duplicated keys and copied parameters behave as stock" { copies 35; }
 
 @test "1.1.1: CRYPTOSHIM_DISABLE=1 is exactly stock, no kernel rows" { disabled 11; }
 @test "3.0: CRYPTOSHIM_DISABLE=1 is exactly stock, no kernel rows" { disabled 30; }

@@ -5,7 +5,7 @@
  * so one source is built against 1.1.1, the system's 3.0 (run on 3.5 and 3.6
  * too) and 4.0 (mk/openssl_versions.mk).
  *
- * Usage: modexp_api [-n MSGS] [-o DSA_OUT] [-i DSA_IN] KEY...
+ * Usage: modexp_api [-c] [-n MSGS] [-o DSA_OUT] [-i DSA_IN] KEY...
  *   KEY is rsa:FILE, dh:FILE_A:FILE_B (two keys of one group) or dsa:FILE,
  *   PEM private keys. Prints a transcript on stdout that is the same for
  *   every correct libcrypto given the same keys and DSA_IN: the RSA
@@ -14,7 +14,7 @@
  *   signatures. DSA signatures are randomized: they are written to DSA_OUT
  *   (one "KEY INDEX HEX" line each) and never printed; DSA_IN holds another
  *   run's, verified here as "peer" results, so two runs check each other.
- *   Keys are also duplicated (EVP_PKEY_dup, 3.0 and later: built with
+ *   With -c, keys are also duplicated (EVP_PKEY_dup, 3.0 and later: built with
  *   -DMODEXP_API_DUP) and their parameters copied into an empty key
  *   (EVP_PKEY_copy_parameters, as a TLS 1.3 client does for an FFDHE key
  *   share), and the copies used: libcrypto refuses both for keys whose
@@ -32,6 +32,7 @@ enum { MAX_SIG = 1024, MAX_PEER = 256 };
 
 static int failures;
 static FILE *dsa_out;
+static int with_copies; /* -c */
 
 /* A DSA signature read from DSA_IN. */
 struct peer_sig {
@@ -144,6 +145,8 @@ static void verify_all(EVP_PKEY *key, const char *name, const char *kind, int i,
 static EVP_PKEY *duplicate(EVP_PKEY *key, const char *name)
 {
 #ifdef MODEXP_API_DUP
+    if (!with_copies)
+        return NULL;
     EVP_PKEY *dup = EVP_PKEY_dup(key);
     printf("%s dup %d\n", name, dup != NULL);
     expect(dup != NULL, 1, "EVP_PKEY_dup");
@@ -159,6 +162,8 @@ static EVP_PKEY *duplicate(EVP_PKEY *key, const char *name)
  * TLS 1.3 FFDHE key-share path); prints and checks each step. */
 static EVP_PKEY *from_copied_params(EVP_PKEY *key, const char *name)
 {
+    if (!with_copies)
+        return NULL;
     EVP_PKEY *params = EVP_PKEY_new(), *fresh = NULL;
     EVP_PKEY_CTX *ctx = NULL;
     int copied = params && EVP_PKEY_copy_parameters(params, key) == 1;
@@ -316,6 +321,8 @@ static void read_peers(const char *path)
 int main(int argc, char **argv)
 {
     int msgs = 3, a = 1;
+    for (; a < argc && !strcmp(argv[a], "-c"); a++)
+        with_copies = 1;
     for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
         if (!strcmp(argv[a], "-n")) {
             msgs = atoi(argv[a + 1]);
@@ -329,7 +336,7 @@ int main(int argc, char **argv)
         }
     }
     if (a >= argc || msgs < 1 || msgs > 100) {
-        fprintf(stderr, "usage: modexp_api [-n MSGS] [-o DSA_OUT] [-i DSA_IN] rsa:F|dh:A:B|dsa:F...\n");
+        fprintf(stderr, "usage: modexp_api [-c] [-n MSGS] [-o DSA_OUT] [-i DSA_IN] rsa:F|dh:A:B|dsa:F...\n");
         return 2;
     }
     for (; a < argc; a++) {

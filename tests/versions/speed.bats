@@ -33,3 +33,5 @@ speed() {
 @test "1.1.1: openssl speed rsa2048 dsa2048, portable kernel calls in the stats" { speed 11; }
 @test "3.0: openssl speed rsa2048 ffdh2048 dsa2048, portable kernel calls in the stats" { speed 30; }
 @test "3.5: openssl speed rsa2048 ffdh2048 dsa2048, portable kernel calls in the stats" { speed 35; }
+@test "3.6: openssl speed rsa2048 ffdh2048 dsa2048, portable kernel calls in the stats" { speed 36; }
+@test "4.0: openssl speed rsa2048 ffdh2048 dsa2048, portable kernel calls in the stats" { speed 40; }

@@ -67,3 +67,4 @@ logins() {
 }
 
 @test "3.0: sshd RSA-2048 host key, group14-sha256 and group-exchange: portable kernel calls" { logins 30; }
+@test "3.6: sshd RSA-2048 host key, group14-sha256 and group-exchange: portable kernel calls" { logins 36; }
