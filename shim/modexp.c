@@ -1,9 +1,10 @@
 /* Modular exponentiation: OpenSSL numbers in, kernel limbs through, OpenSSL
  * numbers out. Secret values cross the boundary with libcrypto's
  * constant-time byte conversions and are wiped from the stack after use. */
-#define _GNU_SOURCE
 #include <string.h>
 
+#include "../kernels/bn/scratch.h"
+#include "../kernels/bn/wipe.h"
 #include "dispatch.h"
 #include "modexp.h"
 #include "mont_cache.h"
@@ -128,8 +129,8 @@ static int load_operands(const cs_ossl *api, const cs_bn_kernel *k, int consttim
     if (ret == 1 && in_mont && !cs_mont_ctx_is_for(api, in_mont, m, &o->mont, ctx))
         ret = -1;
 done:
-    explicit_bzero(eb, sizeof eb);
-    explicit_bzero(ab, sizeof ab);
+    cs_wipe(eb, sizeof eb);
+    cs_wipe(ab, sizeof ab);
     return ret;
 }
 
@@ -141,7 +142,7 @@ static int store_result(const cs_ossl *api, BIGNUM *r, const cs_limb *rl,
     uint8_t buf[MAX_BYTES];
     cs_limbs_to_le_bytes(buf, (size_t)o->nbytes, rl, o->n);
     int ok = api->lebin2bn(buf, o->nbytes, r) != NULL;
-    explicit_bzero(buf, sizeof buf);
+    cs_wipe(buf, sizeof buf);
     return ok;
 }
 
@@ -151,14 +152,19 @@ static int modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime,
                        const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx,
                        BN_MONT_CTX *in_mont)
 {
-    struct operands o;
-    cs_limb rl[CS_BN_MAX_LIMBS];
-    int ret = load_operands(api, k, consttime, a, p, m, ctx, in_mont, &o);
+    /* In per-thread scratch, not on the stack: about 7 KB at 8192 bits. */
+    struct {
+        struct operands o;
+        cs_limb rl[CS_BN_MAX_LIMBS];
+    } *w = cs_scratch_take(sizeof *w);
+    if (!w)
+        return -1;
+    int ret = load_operands(api, k, consttime, a, p, m, ctx, in_mont, &w->o);
     if (ret == 1)
-        ret = k->exp(rl, o.a, o.e, o.ebits, &o.mont, consttime) < 0 ? -1
-                                                                    : store_result(api, r, rl, &o);
-    explicit_bzero(&o, sizeof o);
-    explicit_bzero(rl, sizeof rl);
+        ret = k->exp(w->rl, w->o.a, w->o.e, w->o.ebits, &w->o.mont, consttime) < 0
+                  ? -1
+                  : store_result(api, r, w->rl, &w->o);
+    cs_scratch_give(w, sizeof *w);
     return ret;
 }
 
@@ -179,8 +185,14 @@ static int modexp_x2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *r1,
      * is one of them, only its order of work gives its answer. */
     if (!k->exp_x2 || r1 == a2 || r1 == p2 || r1 == m2)
         return -1;
-    struct operands o[2];
-    cs_limb rl[2][CS_BN_MAX_LIMBS];
+    struct {
+        struct operands o[2];
+        cs_limb rl[2][CS_BN_MAX_LIMBS];
+    } *w = cs_scratch_take(sizeof *w);
+    if (!w)
+        return -1;
+    struct operands *o = w->o;
+    cs_limb(*rl)[CS_BN_MAX_LIMBS] = w->rl;
     int ret = load_operands(api, k, 1, a1, p1, m1, ctx, in_mont1, &o[0]);
     if (ret == 1)
         ret = load_operands(api, k, 1, a2, p2, m2, ctx, in_mont2, &o[1]);
@@ -190,8 +202,7 @@ static int modexp_x2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *r1,
     /* r1 first, as libcrypto: r2 may alias a1, p1 or m1 (read already). */
     if (ret == 1)
         ret = store_result(api, r1, rl[0], &o[0]) & store_result(api, r2, rl[1], &o[1]);
-    explicit_bzero(o, sizeof o);
-    explicit_bzero(rl, sizeof rl);
+    cs_scratch_give(w, sizeof *w);
     return ret;
 }
 

@@ -3,9 +3,10 @@
  * entry, OpenSSL numbers out. Inputs libcrypto treats specially (a zero
  * base makes the product 0 whatever the exponents; bases at or above m are
  * reduced) go to libcrypto, so its answers are kept exactly. */
-#define _GNU_SOURCE
 #include <string.h>
 
+#include "../kernels/bn/scratch.h"
+#include "../kernels/bn/wipe.h"
 #include "dispatch.h"
 #include "modexp.h"
 #include "mont_cache.h"
@@ -66,24 +67,27 @@ static int modexp2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *rr, c
         bits > CS_BN_MAX_BITS || ebits[0] > CS_BN_MAX_EXP_BITS || ebits[1] > CS_BN_MAX_EXP_BITS)
         return -1;
     size_t n = (bits + CS_LIMB_BITS - 1) / CS_LIMB_BITS;
-    struct operands2 o;
+    /* In per-thread scratch, not on the stack: about 12 KB at 8192 bits. */
+    struct operands2 *w = cs_scratch_take(sizeof *w);
+    if (!w)
+        return -1;
     cs_limb ml[CS_BN_MAX_LIMBS];
     const BIGNUM *base[2] = {a1, a2}, *ex[2] = {p1, p2};
     int ret = -1;
-    if (!to_limbs(api, ml, n, m, o.buf) || cs_mont_cache_get(&o.mont, ml, n) < 0 ||
-        (in_mont && !cs_mont_ctx_is_for(api, in_mont, m, &o.mont, ctx)))
+    if (!to_limbs(api, ml, n, m, w->buf) || cs_mont_cache_get(&w->mont, ml, n) < 0 ||
+        (in_mont && !cs_mont_ctx_is_for(api, in_mont, m, &w->mont, ctx)))
         goto done;
     for (int i = 0; i < 2; i++)
-        if (!to_limbs(api, o.a[i], n, base[i], o.buf) ||
-            !to_limbs(api, o.e[i], (ebits[i] + CS_LIMB_BITS - 1) / CS_LIMB_BITS, ex[i], o.buf))
+        if (!to_limbs(api, w->a[i], n, base[i], w->buf) ||
+            !to_limbs(api, w->e[i], (ebits[i] + CS_LIMB_BITS - 1) / CS_LIMB_BITS, ex[i], w->buf))
             goto done;
-    if (k->exp2(o.r, o.a[0], o.e[0], ebits[0], o.a[1], o.e[1], ebits[1], &o.mont) < 0)
+    if (k->exp2(w->r, w->a[0], w->e[0], ebits[0], w->a[1], w->e[1], ebits[1], &w->mont) < 0)
         goto done;
     /* The result is written last: rr may alias any input. */
-    cs_limbs_to_le_bytes(o.buf, n * CS_LIMB_BYTES, o.r, n);
-    ret = api->lebin2bn(o.buf, (int)(n * CS_LIMB_BYTES), rr) != NULL;
+    cs_limbs_to_le_bytes(w->buf, n * CS_LIMB_BYTES, w->r, n);
+    ret = api->lebin2bn(w->buf, (int)(n * CS_LIMB_BYTES), rr) != NULL;
 done:
-    explicit_bzero(&o, sizeof o);
+    cs_scratch_give(w, sizeof *w);
     return ret;
 }
 

@@ -44,6 +44,10 @@ typedef struct cs_mont {
  * Returns 0, or -1 if m is even or too long. */
 int cs_mont_init(cs_mont *mont, const cs_limb *m, size_t n);
 
+/* r = a*a/R mod m with the portable kernel, for public values only (as
+ * cs_mont_init's): without the kernel entry's wipe of the stack. */
+void cs_mont_sqr_public(cs_limb *r, const cs_limb *a, const cs_mont *mont);
+
 /* One implementation of Montgomery arithmetic. Selected by the shim's
  * dispatcher; each is tested alone against the portable one. */
 typedef struct cs_bn_kernel {

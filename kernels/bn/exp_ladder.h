@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "bn_kernel.h"
+#include "scratch.h"
+#include "wipe.h"
 
 typedef void (*cs_ladder_mul_fn)(cs_limb *r, const cs_limb *a, const cs_limb *b,
                                  const cs_mont *mont);
@@ -16,9 +18,7 @@ typedef void (*cs_ladder_sqr_fn)(cs_limb *r, const cs_limb *a, const cs_mont *mo
 /* Zeroes n limbs of secret scratch so the stores are not optimised away. */
 static inline void cs_ladder_wipe(cs_limb *p, size_t n)
 {
-    volatile cs_limb *v = p;
-    for (size_t i = 0; i < n; i++)
-        v[i] = 0;
+    cs_wipe(p, n * sizeof *p);
 }
 
 /* Bits [pos, pos + w) of e, zero above ebits (pos, w, ebits public). */
@@ -49,10 +49,21 @@ static inline void cs_ladder_select(cs_limb *r, const cs_limb *tbl, size_t count
     }
 }
 
+/* The kernel's mont_mul entry on top of its own mul: then the product it
+ * left on the stack is wiped. */
+static inline void cs_ladder_mul_entry(cs_ladder_mul_fn mul, cs_limb *r, const cs_limb *a,
+                                       const cs_limb *b, const cs_mont *mont)
+{
+    mul(r, a, b, mont);
+    cs_wipe_stack(CS_BN_WIPE_STACK);
+}
+
 /* r = a^e mod m (ordinary form in and out), with the kernel's mul and sqr.
  * Secret e (consttime): fixed 4- or 5-bit windows over all ebits bits, a
  * masked table read and a multiply for every window. Public e: sliding
- * window over odd powers. Returns 0, or -1 for unsupported sizes. */
+ * window over odd powers. The table lives in per-thread scratch; the stack
+ * the multiplications used is wiped after them. Returns 0, or -1 for
+ * unsupported sizes or without scratch. */
 static inline int cs_ladder_exp(cs_ladder_mul_fn mul, cs_ladder_sqr_fn sqr, cs_limb *r,
                                 const cs_limb *a, const cs_limb *e, size_t ebits,
                                 const cs_mont *mont, int consttime)
@@ -62,7 +73,9 @@ static inline int cs_ladder_exp(cs_ladder_mul_fn mul, cs_ladder_sqr_fn sqr, cs_l
         return -1;
     unsigned w = consttime ? (ebits > 256 ? 5 : 4) : (ebits > 512 ? 5 : ebits > 64 ? 4 : 1);
     size_t count = (size_t)1 << w;
-    cs_limb tbl[count * n];
+    cs_limb *tbl = cs_scratch_take(count * n * sizeof(cs_limb));
+    if (!tbl)
+        return -1;
     cs_limb am[CS_BN_MAX_LIMBS], acc[CS_BN_MAX_LIMBS], tmp[CS_BN_MAX_LIMBS];
 
     mul(am, a, mont->rr, mont);
@@ -122,10 +135,11 @@ static inline int cs_ladder_exp(cs_ladder_mul_fn mul, cs_ladder_sqr_fn sqr, cs_l
     memset(tmp, 0, n * sizeof(cs_limb));
     tmp[0] = 1;
     mul(r, acc, tmp, mont);
-    cs_ladder_wipe(tbl, count * n);
+    cs_scratch_give(tbl, count * n * sizeof(cs_limb));
     cs_ladder_wipe(am, n);
     cs_ladder_wipe(acc, n);
     cs_ladder_wipe(tmp, n);
+    cs_wipe_stack(CS_BN_WIPE_STACK);
     return 0;
 }
 

@@ -89,7 +89,7 @@ int cs_mont_init(cs_mont *mont, const cs_limb *m, size_t n)
     for (size_t i = 0; i < c; i++)
         double_mod(mont->rr, m, n); /* Montgomery form of 2^c */
     for (unsigned i = 0; i < j; i++)
-        cs_bn_portable.mont_sqr(mont->rr, mont->rr, mont);
+        cs_mont_sqr_public(mont->rr, mont->rr, mont);
     return 0;
 }
 

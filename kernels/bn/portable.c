@@ -6,16 +6,11 @@
 #include <string.h>
 
 #include "bn_kernel.h"
+#include "scratch.h"
+#include "wipe.h"
 
 #define W CS_LIMB_BITS
 
-/* Zeroes n limbs of secret scratch in a way the compiler cannot drop. */
-static void wipe(cs_limb *p, size_t n)
-{
-    volatile cs_limb *v = p;
-    for (size_t i = 0; i < n; i++)
-        v[i] = 0;
-}
 
 /* t[0..2n) = a*b (n limbs each). */
 static void mul_full(cs_limb *t, const cs_limb *a, const cs_limb *b, size_t n)
@@ -159,7 +154,7 @@ static unsigned exp_window(const cs_limb *e, size_t ebits, size_t pos, unsigned 
     return (unsigned)(v & (((cs_limb)1 << w) - 1));
 }
 
-/* Largest exponentiation table kept on the stack, in bytes. */
+/* Largest exponentiation table (per-thread scratch), in bytes. */
 #define CT_TABLE_BYTES 32768
 
 /* Fixed window for a secret exponent of ebits bits with n-limb numbers:
@@ -207,18 +202,19 @@ static void ct_gather(cs_limb *r, const cs_limb *tbl, size_t count, unsigned idx
 
 /* acc (Montgomery form) = am^e, secret e: fixed windows over all ebits bits,
  * each window's table entry fetched by ct_gather and always multiplied in. */
-static void exp_consttime(cs_limb *acc, const cs_limb *am, const cs_limb *e, size_t ebits,
-                          const cs_mont *mont)
+static int exp_consttime(cs_limb *acc, const cs_limb *am, const cs_limb *e, size_t ebits,
+                         const cs_mont *mont, cs_limb *tmp)
 {
     size_t n = mont->n;
     if (ebits == 0) {
         memcpy(acc, mont->one, n * sizeof(cs_limb));
-        return;
+        return 0;
     }
     unsigned w = ct_window_bits(ebits, n);
     size_t count = (size_t)1 << w;
-    cs_limb tbl[count * n];
-    cs_limb tmp[CS_BN_MAX_LIMBS];
+    cs_limb *tbl = cs_scratch_take(count * n * sizeof(cs_limb));
+    if (!tbl)
+        return -1;
 
     memcpy(tbl, mont->one, n * sizeof(cs_limb));
     memcpy(tbl + n, am, n * sizeof(cs_limb));
@@ -240,8 +236,8 @@ static void exp_consttime(cs_limb *acc, const cs_limb *am, const cs_limb *e, siz
         ct_gather(tmp, tbl, count, exp_window(e, ebits, pos, w), n);
         portable_mont_mul(acc, acc, tmp, mont);
     }
-    wipe(tbl, count * n);
-    wipe(tmp, n);
+    cs_scratch_give(tbl, count * n * sizeof(cs_limb));
+    return 0;
 }
 
 /* Sliding window width for a public exponent of ebits significant bits:
@@ -276,20 +272,21 @@ static unsigned exp_bit(const cs_limb *e, size_t i)
 
 /* acc (Montgomery form) = am^e for a public e: left-to-right sliding window
  * over the odd powers am^1, am^3, ..., am^(2^w - 1). */
-static void exp_public(cs_limb *acc, const cs_limb *am, const cs_limb *e, size_t ebits,
-                       const cs_mont *mont)
+static int exp_public(cs_limb *acc, const cs_limb *am, const cs_limb *e, size_t ebits,
+                      const cs_mont *mont, cs_limb *sq)
 {
     size_t n = mont->n;
     while (ebits > 0 && !exp_bit(e, ebits - 1))
         ebits--;
     if (ebits == 0) {
         memcpy(acc, mont->one, n * sizeof(cs_limb));
-        return;
+        return 0;
     }
     unsigned w = public_window_bits(e, ebits, n);
     size_t count = (size_t)1 << (w - 1);
-    cs_limb tbl[count * n];
-    cs_limb sq[CS_BN_MAX_LIMBS];
+    cs_limb *tbl = cs_scratch_take(count * n * sizeof(cs_limb));
+    if (!tbl)
+        return -1;
 
     memcpy(tbl, am, n * sizeof(cs_limb));
     if (count > 1) {
@@ -324,30 +321,65 @@ static void exp_public(cs_limb *acc, const cs_limb *am, const cs_limb *e, size_t
         }
         i = lo;
     }
+    cs_scratch_give(tbl, count * n * sizeof(cs_limb));
+    return 0;
 }
 
-/* r = a^e mod m for a < m, both ordinary form; see cs_bn_kernel.exp. */
+/* portable_exp's work, its numbers in per-thread scratch (the stack keeps
+ * only the multiplications' products): -1 without scratch. */
+static int exp_work(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
+                    const cs_mont *mont, int consttime)
+{
+    size_t n = mont->n;
+    cs_limb *am = cs_scratch_take(3 * n * sizeof(cs_limb));
+    if (!am)
+        return -1;
+    cs_limb *acc = am + n, *tmp = acc + n;
+    portable_mont_mul(am, a, mont->rr, mont);
+    int ret = consttime ? exp_consttime(acc, am, e, ebits, mont, tmp)
+                        : exp_public(acc, am, e, ebits, mont, tmp);
+    if (ret == 0) {
+        /* Out of Montgomery form: multiply by plain 1. */
+        memset(tmp, 0, n * sizeof(cs_limb));
+        tmp[0] = 1;
+        portable_mont_mul(r, acc, tmp, mont);
+    }
+    cs_scratch_give(am, 3 * n * sizeof(cs_limb));
+    return ret;
+}
+
+/* r = a^e mod m for a < m, both ordinary form; see cs_bn_kernel.exp. The
+ * stack the work used is wiped after it. */
 static int portable_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
                         const cs_mont *mont, int consttime)
 {
     size_t n = mont->n;
     if (n < 1 || n > CS_BN_MAX_LIMBS || ebits > CS_BN_MAX_EXP_BITS)
         return -1;
-    cs_limb am[CS_BN_MAX_LIMBS], acc[CS_BN_MAX_LIMBS];
-    portable_mont_mul(am, a, mont->rr, mont);
-    if (consttime)
-        exp_consttime(acc, am, e, ebits, mont);
-    else
-        exp_public(acc, am, e, ebits, mont);
-    /* Out of Montgomery form: multiply by 1, i.e. reduce acc padded with zeros. */
-    cs_limb t[2 * CS_BN_MAX_LIMBS];
-    memcpy(t, acc, n * sizeof(cs_limb));
-    memset(t + n, 0, n * sizeof(cs_limb));
-    redc(r, t, mont);
-    wipe(am, n);
-    wipe(acc, n);
-    wipe(t, 2 * n);
-    return 0;
+    int ret = exp_work(r, a, e, ebits, mont, consttime);
+    cs_wipe_stack(CS_BN_WIPE_STACK);
+    return ret;
+}
+
+/* See bn_kernel.h: the squaring itself, public values (no wipe). */
+void cs_mont_sqr_public(cs_limb *r, const cs_limb *a, const cs_mont *mont)
+{
+    portable_mont_sqr(r, a, mont);
+}
+
+/* The kernel's mont_mul and mont_sqr entries: as the internal ones, then
+ * the product they left on the stack is wiped. */
+static void portable_mont_mul_entry(cs_limb *r, const cs_limb *a, const cs_limb *b,
+                                    const cs_mont *mont)
+{
+    portable_mont_mul(r, a, b, mont);
+    cs_wipe_stack(CS_BN_WIPE_STACK);
+}
+
+static void portable_mont_sqr_entry(cs_limb *r, const cs_limb *a, const cs_mont *mont)
+{
+    portable_mont_sqr(r, a, mont);
+    cs_wipe_stack(CS_BN_WIPE_STACK);
 }
 
 const cs_bn_kernel cs_bn_portable = {
@@ -355,7 +387,7 @@ const cs_bn_kernel cs_bn_portable = {
     .cpu_features = 0,
     .min_bits = CS_BN_MIN_BITS,
     .max_bits = CS_BN_MAX_BITS,
-    .mont_mul = portable_mont_mul,
-    .mont_sqr = portable_mont_sqr,
+    .mont_mul = portable_mont_mul_entry,
+    .mont_sqr = portable_mont_sqr_entry,
     .exp = portable_exp,
 };

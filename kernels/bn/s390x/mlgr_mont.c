@@ -42,6 +42,18 @@ static void mlgr_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
     mlgr_mont_mul(r, a, a, mont);
 }
 
+/* Kernel entries: mont_mul and mont_sqr, wiping the stack they used. */
+static void mlgr_mont_mul_entry(cs_limb *r, const cs_limb *a, const cs_limb *b,
+                              const cs_mont *mont)
+{
+    cs_ladder_mul_entry(mlgr_mont_mul, r, a, b, mont);
+}
+
+static void mlgr_mont_sqr_entry(cs_limb *r, const cs_limb *a, const cs_mont *mont)
+{
+    cs_ladder_mul_entry(mlgr_mont_mul, r, a, a, mont);
+}
+
 /* r = a^e mod m; see cs_bn_kernel.exp. */
 static int mlgr_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
                     const cs_mont *mont, int consttime)
@@ -54,7 +66,7 @@ const cs_bn_kernel cs_bn_s390x_mlgr = {
     .cpu_features = 0,
     .min_bits = CS_BN_MIN_BITS,
     .max_bits = CS_BN_MAX_BITS,
-    .mont_mul = mlgr_mont_mul,
-    .mont_sqr = mlgr_mont_sqr,
+    .mont_mul = mlgr_mont_mul_entry,
+    .mont_sqr = mlgr_mont_sqr_entry,
     .exp = mlgr_exp,
 };

@@ -42,6 +42,18 @@ static void v8_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
     v8_mont_mul(r, a, a, mont);
 }
 
+/* Kernel entries: mont_mul and mont_sqr, wiping the stack they used. */
+static void v8_mont_mul_entry(cs_limb *r, const cs_limb *a, const cs_limb *b,
+                              const cs_mont *mont)
+{
+    cs_ladder_mul_entry(v8_mont_mul, r, a, b, mont);
+}
+
+static void v8_mont_sqr_entry(cs_limb *r, const cs_limb *a, const cs_mont *mont)
+{
+    cs_ladder_mul_entry(v8_mont_mul, r, a, a, mont);
+}
+
 /* r = a^e mod m; see cs_bn_kernel.exp. */
 static int v8_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
                   const cs_mont *mont, int consttime)
@@ -54,7 +66,7 @@ const cs_bn_kernel cs_bn_sparc_v8 = {
     .cpu_features = CS_CPU_SPARC_MUL32,
     .min_bits = CS_BN_MIN_BITS,
     .max_bits = CS_BN_MAX_BITS,
-    .mont_mul = v8_mont_mul,
-    .mont_sqr = v8_mont_sqr,
+    .mont_mul = v8_mont_mul_entry,
+    .mont_sqr = v8_mont_sqr_entry,
     .exp = v8_exp,
 };

@@ -14,6 +14,8 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "../scratch.h"
+#include "../wipe.h"
 #include "x86_kernels.h"
 #include "xv.h"
 
@@ -424,20 +426,29 @@ static int setup(xv_ctx *c, const cs_mont *mont)
     return 0;
 }
 
+/* Everything one paired exponentiation keeps, in per-thread scratch (about
+ * 21 KB: too much for the stack of a small thread). */
+struct x2_work {
+    uint64_t tab[(1 << WIN) * 2 * ND] __attribute__((aligned(64)));
+    pair_ctx pc;
+    pair am, rr, one, onem, acc, sel;
+    uint64_t d0[ND], d1[ND];
+    xv_ctx c[2];
+};
+
 /* Fixed-window ladder for both halves over the longer exponent (the shorter
  * reads as zero-padded): every window costs WIN paired squarings and one
  * paired multiplication by entries read under masks. */
-static void ladder2(const pair_ctx *pc, uint64_t *acc, const uint64_t *am, const uint64_t *onem,
-                    const cs_limb *const e[2], const size_t eb[2])
+static void ladder2(struct x2_work *w, const cs_limb *const e[2], const size_t eb[2])
 {
     enum { ENTRIES = 1 << WIN };
-    uint64_t tab[ENTRIES * 2 * ND] __attribute__((aligned(64)));
-    pair sel;
-    memcpy(tab, onem, sizeof(pair));
-    memcpy(tab + 2 * ND, am, sizeof(pair));
+    const pair_ctx *pc = &w->pc;
+    uint64_t *tab = w->tab, *acc = w->acc;
+    memcpy(tab, w->onem, sizeof(pair));
+    memcpy(tab + 2 * ND, w->am, sizeof(pair));
     for (size_t j = 2; j < ENTRIES; j++) {
         if (j & 1)
-            amm2(tab + j * 2 * ND, tab + (j - 1) * 2 * ND, am, pc);
+            amm2(tab + j * 2 * ND, tab + (j - 1) * 2 * ND, w->am, pc);
         else
             asqr2(tab + j * 2 * ND, tab + (j / 2) * 2 * ND, pc);
     }
@@ -448,49 +459,57 @@ static void ladder2(const pair_ctx *pc, uint64_t *acc, const uint64_t *am, const
     for (size_t k = nwin - 1; k-- > 0;) {
         for (unsigned s = 0; s < WIN; s++)
             asqr2(acc, acc, pc);
-        select2(sel, tab, ENTRIES, window(e[0], eb[0], k * WIN), window(e[1], eb[1], k * WIN));
-        amm2(acc, acc, sel, pc);
+        select2(w->sel, tab, ENTRIES, window(e[0], eb[0], k * WIN), window(e[1], eb[1], k * WIN));
+        amm2(acc, acc, w->sel, pc);
     }
-    explicit_bzero(tab, sizeof tab);
-    explicit_bzero(sel, sizeof sel);
 }
 
-/* See cs_bn_kernel.exp_x2. */
+/* cs_ifma_exp_x2's work on w, once the sizes are checked. */
+static int exp_x2(struct x2_work *w, cs_limb *r0, const cs_limb *a0, const cs_limb *e0,
+                  size_t ebits0, const cs_mont *mont0, cs_limb *r1, const cs_limb *a1,
+                  const cs_limb *e1, size_t ebits1, const cs_mont *mont1)
+{
+    xv_ctx *c = w->c;
+    if (setup(&c[0], mont0) || setup(&c[1], mont1))
+        return -1;
+    const cs_limb *e[2] = {e0, e1};
+    const size_t eb[2] = {ebits0, ebits1};
+    pair_ctx *pc = &w->pc;
+    interleave(pc->m, c[0].m, c[1].m);
+    make_shifted(pc->ms, pc->m, 1);
+    pc->n0[0] = c[0].n0, pc->n0[1] = c[1].n0;
+    interleave(w->rr, c[0].rr, c[1].rr);
+    interleave(w->one, c[0].one, c[1].one);
+    xv_to_digits(&c[0], w->d0, a0);
+    xv_to_digits(&c[1], w->d1, a1);
+    interleave(w->am, w->d0, w->d1);
+    amm2(w->am, w->am, w->rr, pc);     /* a R' */
+    amm2(w->onem, w->rr, w->one, pc);  /* R' */
+    if (eb[0] == 0 && eb[1] == 0)
+        memcpy(w->acc, w->onem, sizeof w->acc);
+    else
+        ladder2(w, e, eb);
+    amm2(w->acc, w->acc, w->one, pc); /* out of Montgomery form: <= m */
+    for (size_t j = 0; j < ND; j++)
+        w->d0[j] = w->acc[2 * j], w->d1[j] = w->acc[2 * j + 1];
+    xv_from_digits_mod(&c[0], r0, w->d0);
+    xv_from_digits_mod(&c[1], r1, w->d1);
+    return 0;
+}
+
+/* See cs_bn_kernel.exp_x2. The work lives in per-thread scratch (wiped as it
+ * is given back), and the stack its steps used is wiped after them. */
 int cs_ifma_exp_x2(cs_limb *r0, const cs_limb *a0, const cs_limb *e0, size_t ebits0,
                    const cs_mont *mont0, cs_limb *r1, const cs_limb *a1, const cs_limb *e1,
                    size_t ebits1, const cs_mont *mont1)
 {
-    xv_ctx c[2];
-    if (ebits0 > CS_BN_MAX_EXP_BITS || ebits1 > CS_BN_MAX_EXP_BITS || setup(&c[0], mont0) ||
-        setup(&c[1], mont1))
+    if (ebits0 > CS_BN_MAX_EXP_BITS || ebits1 > CS_BN_MAX_EXP_BITS)
         return -1;
-    const cs_limb *e[2] = {e0, e1};
-    const size_t eb[2] = {ebits0, ebits1};
-    pair_ctx pc;
-    pair am, rr, one, onem, acc;
-    uint64_t d0[ND], d1[ND];
-    interleave(pc.m, c[0].m, c[1].m);
-    make_shifted(pc.ms, pc.m, 1);
-    pc.n0[0] = c[0].n0, pc.n0[1] = c[1].n0;
-    interleave(rr, c[0].rr, c[1].rr);
-    interleave(one, c[0].one, c[1].one);
-    xv_to_digits(&c[0], d0, a0);
-    xv_to_digits(&c[1], d1, a1);
-    interleave(am, d0, d1);
-    amm2(am, am, rr, &pc);    /* a R' */
-    amm2(onem, rr, one, &pc); /* R' */
-    if (eb[0] == 0 && eb[1] == 0)
-        memcpy(acc, onem, sizeof acc);
-    else
-        ladder2(&pc, acc, am, onem, e, eb);
-    amm2(acc, acc, one, &pc); /* out of Montgomery form: <= m */
-    for (size_t j = 0; j < ND; j++)
-        d0[j] = acc[2 * j], d1[j] = acc[2 * j + 1];
-    xv_from_digits_mod(&c[0], r0, d0);
-    xv_from_digits_mod(&c[1], r1, d1);
-    explicit_bzero(am, sizeof am);
-    explicit_bzero(acc, sizeof acc);
-    explicit_bzero(d0, sizeof d0);
-    explicit_bzero(d1, sizeof d1);
-    return 0;
+    struct x2_work *w = cs_scratch_take(sizeof *w);
+    if (!w)
+        return -1;
+    int ret = exp_x2(w, r0, a0, e0, ebits0, mont0, r1, a1, e1, ebits1, mont1);
+    cs_scratch_give(w, sizeof *w);
+    cs_wipe_stack(CS_BN_WIPE_STACK);
+    return ret;
 }

@@ -59,12 +59,13 @@ static void mulx_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv
 static void mulx_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const cs_mont *mont)
 {
     scalar_mont(r, a, b, mont->m, mont->n0, mont->n, row_c);
+    cs_wipe_stack(CS_BN_WIPE_STACK);
 }
 
 /* Kernel entry: r = a*a/R mod m. */
 static void mulx_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
 {
-    scalar_mont(r, a, a, mont->m, mont->n0, mont->n, row_c);
+    mulx_mont_mul(r, a, a, mont);
 }
 
 /* Fills c for mont with 64-bit digits over mulx_amm; -1 above SCALAR_MAX_BITS. */
@@ -82,7 +83,9 @@ static int mulx_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits
     xv_ctx c;
     if (ebits > CS_BN_MAX_EXP_BITS || mulx_setup(&c, mont))
         return -1;
-    return xv_exp(&c, r, a, e, ebits, consttime);
+    int ret = xv_exp(&c, r, a, e, ebits, consttime);
+    cs_wipe_stack(CS_BN_WIPE_STACK);
+    return ret;
 }
 
 XV_KERNEL_EXP2(mulx, mulx_setup)

@@ -7,6 +7,7 @@
 #define CRYPTOSHIM_BN_X86_XV_H
 
 #include "../bn_kernel.h"
+#include "../wipe.h"
 
 /* Largest digit count: 4096 bits at 28 bits a digit, plus 2 bits of headroom,
  * rounded up to whole 4-lane vectors. */
@@ -70,7 +71,8 @@ int xv_exp2_windows(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_lim
 
 /* Defines a vector kernel's three cs_bn_kernel entry points, PREFIX_mont_mul,
  * PREFIX_mont_sqr and PREFIX_exp, on top of its SETUP function (which fills
- * an xv_ctx for a modulus and returns 0, or -1 for a size it cannot serve). */
+ * an xv_ctx for a modulus and returns 0, or -1 for a size it cannot serve).
+ * Each wipes the stack its work used (the context it keeps is public). */
 #define XV_KERNEL_ENTRIES(PREFIX, SETUP)                                                \
     static void PREFIX##_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b,       \
                                   const cs_mont *mont)                                  \
@@ -78,6 +80,7 @@ int xv_exp2_windows(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_lim
         xv_ctx c;                                                                       \
         if (SETUP(&c, mont) == 0)                                                       \
             xv_mont_mul(&c, r, a, b);                                                   \
+        cs_wipe_stack(CS_BN_WIPE_STACK);                                                \
     }                                                                                   \
     static void PREFIX##_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)    \
     {                                                                                   \
@@ -89,7 +92,9 @@ int xv_exp2_windows(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_lim
         xv_ctx c;                                                                       \
         if (ebits > CS_BN_MAX_EXP_BITS || SETUP(&c, mont))                              \
             return -1;                                                                  \
-        return xv_exp(&c, r, a, e, ebits, consttime);                                   \
+        int ret = xv_exp(&c, r, a, e, ebits, consttime);                                \
+        cs_wipe_stack(CS_BN_WIPE_STACK);                                                \
+        return ret;                                                                     \
     }
 
 /* Defines PREFIX_exp2, a vector kernel's cs_bn_kernel.exp2 entry, on top of
@@ -102,7 +107,9 @@ int xv_exp2_windows(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_lim
         xv_ctx c;                                                                        \
         if (ebits0 > CS_BN_MAX_EXP_BITS || ebits1 > CS_BN_MAX_EXP_BITS || SETUP(&c, mont)) \
             return -1;                                                                   \
-        return xv_exp2(&c, r, a0, e0, ebits0, a1, e1, ebits1);                           \
+        int ret = xv_exp2(&c, r, a0, e0, ebits0, a1, e1, ebits1);                        \
+        cs_wipe_stack(CS_BN_WIPE_STACK);                                                 \
+        return ret;                                                                      \
     }
 
 #endif

@@ -3,10 +3,13 @@
  * digit multiplication is called through the context. */
 #include <string.h>
 
+#include "../scratch.h"
+#include "../wipe.h"
 #include "xv.h"
 
-/* Digits of the table for windowed exponentiation: 32 KiB on the stack, the
- * portable kernel's cap too; 32 entries (window 5) at every size served. */
+/* Digits of the table for windowed exponentiation: 32 KiB of per-thread
+ * scratch (not stack), the portable kernel's cap too; 32 entries (window 5)
+ * at every size served. */
 #define XV_TABLE_DIGITS 4096
 
 /* Writes the n-limb number a as c->K digits of c->w bits. */
@@ -177,6 +180,7 @@ static void final_sub(cs_limb *r, const cs_limb *m, size_t n)
     cs_limb keep = (cs_limb)0 - (cs_limb)br; /* all ones when r < m */
     for (size_t i = 0; i < n; i++)
         r[i] = (r[i] & keep) | (t[i] & ~keep);
+    cs_wipe(t, n * sizeof *t);
 }
 
 /* See xv.h. */
@@ -196,10 +200,11 @@ void xv_from_digits_mod(const xv_ctx *c, cs_limb *r, const uint64_t *d)
 void xv_mont_mul(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *b)
 {
     size_t n = c->mont->n;
-    uint64_t da[XV_MAXK] __attribute__((aligned(32)));
-    uint64_t db[XV_MAXK] __attribute__((aligned(32)));
-    uint64_t dx[XV_MAXK] __attribute__((aligned(32)));
-    cs_limb x[CS_BN_MAX_LIMBS];
+    /* Sized to the modulus: the caller's frame holds a whole context. */
+    uint64_t da[c->K] __attribute__((aligned(32)));
+    uint64_t db[c->K] __attribute__((aligned(32)));
+    uint64_t dx[c->K] __attribute__((aligned(32)));
+    cs_limb x[n];
     /* a*b/R = amm(amm(a, b), 2^(2w*iters - 64n)) since R' = 2^(w*iters) and
      * R = 2^(64n). */
     memcpy(x, c->mont->one, n * sizeof *x);
@@ -253,13 +258,12 @@ static unsigned fit_window(unsigned w, size_t K)
 /* Fixed-window ladder for a secret exponent: every window costs the same
  * squarings and one multiplication by a masked table read. */
 static void ladder_ct(const xv_ctx *c, uint64_t *r, const uint64_t *am, const uint64_t *onem,
-                      const cs_limb *e, size_t ebits, uint64_t *tab)
+                      const cs_limb *e, size_t ebits, uint64_t *tab, uint64_t *sel)
 {
     size_t K = c->K;
     unsigned w = ebits > 512 ? 5 : ebits > 128 ? 4 : 3;
     w = fit_window(w, K);
     size_t entries = (size_t)1 << w;
-    uint64_t sel[XV_MAXK] __attribute__((aligned(32)));
     memcpy(tab, onem, K * 8);
     memcpy(tab + K, am, K * 8);
     for (size_t j = 2; j < entries; j++) {
@@ -286,7 +290,7 @@ static int bit(const cs_limb *e, size_t i)
 
 /* Sliding-window ladder for a public exponent over a table of odd powers. */
 static void ladder_vt(const xv_ctx *c, uint64_t *r, const uint64_t *am, const uint64_t *onem,
-                      const cs_limb *e, size_t ebits, uint64_t *tab)
+                      const cs_limb *e, size_t ebits, uint64_t *tab, uint64_t *a2)
 {
     size_t K = c->K;
     unsigned w = ebits > 671 ? 6 : ebits > 239 ? 5 : ebits > 79 ? 4 : ebits > 23 ? 3 : 1;
@@ -294,7 +298,6 @@ static void ladder_vt(const xv_ctx *c, uint64_t *r, const uint64_t *am, const ui
     if (w < 1)
         w = 1;
     size_t entries = (size_t)1 << (w - 1);
-    uint64_t a2[XV_MAXK] __attribute__((aligned(32)));
     memcpy(tab, am, K * 8);
     if (entries > 1) {
         c->asqr(a2, am, am, c);
@@ -332,27 +335,37 @@ static void ladder_vt(const xv_ctx *c, uint64_t *r, const uint64_t *am, const ui
         memcpy(r, onem, K * 8);
 }
 
-/* See xv.h: into the digit domain, a ladder, out again, reduced below m. */
+/* Digits of scratch for a table of up to 32 entries (XV_TABLE_DIGITS at
+ * most) and `extra` further numbers of K digits. */
+static size_t work_digits(size_t K, size_t extra)
+{
+    size_t tab = 32 * K < XV_TABLE_DIGITS ? 32 * K : XV_TABLE_DIGITS;
+    return tab + extra * K;
+}
+
+/* See xv.h: into the digit domain, a ladder, out again, reduced below m.
+ * The table and the numbers live in per-thread scratch: -1 without it. */
 int xv_exp(const xv_ctx *c, cs_limb *r, const cs_limb *a, const cs_limb *e,
            size_t ebits, int consttime)
 {
-    size_t n = c->mont->n, K = c->K;
-    uint64_t tab[XV_TABLE_DIGITS] __attribute__((aligned(32)));
-    uint64_t am[XV_MAXK] __attribute__((aligned(32)));
-    uint64_t onem[XV_MAXK] __attribute__((aligned(32)));
-    uint64_t acc[XV_MAXK] __attribute__((aligned(32)));
+    size_t n = c->mont->n, K = c->K, digits = work_digits(K, 4);
+    uint64_t *tab = cs_scratch_take(digits * 8);
+    if (!tab)
+        return -1;
+    uint64_t *am = tab + (digits - 4 * K), *onem = am + K, *acc = onem + K, *tmp = acc + K;
     to_digits(c, am, a, n);
     c->amm(am, am, c->rr, c);         /* a R' mod m */
     c->amm(onem, c->rr, c->one, c);   /* R' mod m */
     if (ebits == 0)
         memcpy(acc, onem, K * 8);
     else if (consttime)
-        ladder_ct(c, acc, am, onem, e, ebits, tab);
+        ladder_ct(c, acc, am, onem, e, ebits, tab, tmp);
     else
-        ladder_vt(c, acc, am, onem, e, ebits, tab);
+        ladder_vt(c, acc, am, onem, e, ebits, tab, tmp);
     c->amm(acc, acc, c->one, c);      /* out of Montgomery form: <= m */
     from_digits(c, r, n, acc);
     final_sub(r, c->mont->m, n);
+    cs_scratch_give(tab, digits * 8);
     return 0;
 }
 
@@ -380,10 +393,10 @@ static unsigned exp2_window(size_t ebits)
 }
 
 /* Fills tab with am^1, am^3, ..., am^(2*entries - 1) (Montgomery form). */
-static void odd_powers(const xv_ctx *c, uint64_t *tab, const uint64_t *am, size_t entries)
+static void odd_powers(const xv_ctx *c, uint64_t *tab, const uint64_t *am, size_t entries,
+                       uint64_t *a2)
 {
     size_t K = c->K;
-    uint64_t a2[XV_MAXK] __attribute__((aligned(32)));
     memcpy(tab, am, K * 8);
     if (entries > 1)
         c->asqr(a2, am, am, c);
@@ -419,9 +432,6 @@ int xv_exp2_windows(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_lim
                     unsigned w0, unsigned w1)
 {
     size_t n = c->mont->n, K = c->K;
-    uint64_t tab[XV_TABLE_DIGITS] __attribute__((aligned(32)));
-    uint64_t am[XV_MAXK] __attribute__((aligned(32)));
-    uint64_t acc[XV_MAXK] __attribute__((aligned(32)));
     w0 = w0 < 1 ? 1 : w0 > 7 ? 7 : w0;
     w1 = w1 < 1 ? 1 : w1 > 7 ? 7 : w1;
     /* Both tables share the buffer: shrink the larger window until they fit. */
@@ -431,6 +441,11 @@ int xv_exp2_windows(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_lim
         else
             w1--;
     } /* ends by w0 = w1 = 1 at the latest: 2 * XV_MAXK entries fit */
+    size_t tabd = (((size_t)1 << (w0 - 1)) + ((size_t)1 << (w1 - 1))) * K, digits = tabd + 3 * K;
+    uint64_t *tab = cs_scratch_take(digits * 8);
+    if (!tab)
+        return -1;
+    uint64_t *am = tab + tabd, *acc = am + K, *tmp = acc + K;
     struct exp2_arm arm[2] = {{e0, ebits0, w0, tab, 0, 0},
                               {e1, ebits1, w1, tab + ((size_t)1 << (w0 - 1)) * K, 0, 0}};
     const cs_limb *base[2] = {a0, a1};
@@ -439,7 +454,7 @@ int xv_exp2_windows(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_lim
             continue; /* factor 1: no table */
         to_digits(c, am, base[i], n);
         c->amm(am, am, c->rr, c); /* a R' mod m */
-        odd_powers(c, (uint64_t *)arm[i].tab, am, (size_t)1 << (arm[i].w - 1));
+        odd_powers(c, (uint64_t *)arm[i].tab, am, (size_t)1 << (arm[i].w - 1), tmp);
     }
     int started = 0;
     for (size_t b = ebits0 > ebits1 ? ebits0 : ebits1; b-- > 0;) {
@@ -460,6 +475,7 @@ int xv_exp2_windows(const xv_ctx *c, cs_limb *r, const cs_limb *a0, const cs_lim
     c->amm(acc, acc, c->one, c);        /* out of Montgomery form: <= m */
     from_digits(c, r, n, acc);
     final_sub(r, c->mont->m, n);
+    cs_scratch_give(tab, digits * 8);
     return 0;
 }
 
