@@ -48,12 +48,77 @@ static int unknown_flags(const cs_ossl *api, const BIGNUM *x)
     return api->get_flags(x, ~KNOWN_BN_FLAGS) != 0;
 }
 
-/* See modexp.h. With R = 2^(limb bits * mont->n): N divides m when
+/* libcrypto's bignum_st and the start of bn_mont_ctx_st as OpenSSL 1.1.1 and
+ * 3.x lay them out (crypto/bn/bn_local.h). Read only after layout_ok() has
+ * seen libcrypto's own BN_MONT_CTX_set fill them so. */
+struct ossl_bignum {
+    BN_ULONG *d;
+    int top, dmax, neg, flags;
+};
+struct ossl_mont {
+    int ri;
+    struct ossl_bignum RR, N;
+};
+
+/* Whether c (a BN_MONT_CTX laid out as above) holds N = the n limbs m with
+ * n*CS_LIMB_BITS-bit R. Reads no pointer unless every count matches. */
+static int peek_is_for(const BN_MONT_CTX *c, const cs_limb *m, size_t n)
+{
+    const struct ossl_mont *o = (const void *)c;
+    return o->ri == (int)(n * CS_LIMB_BITS) && o->N.top == (int)n && o->N.neg == 0 &&
+           o->N.dmax >= o->N.top && o->N.d && !memcmp(o->N.d, m, n * sizeof(cs_limb));
+}
+
+/* 1 once libcrypto's BN_MONT_CTX is confirmed to be laid out as above, -1
+ * when it is not or cannot be checked, 0 before the check (racing checkers
+ * reach the same answer). */
+static int layout;
+
+/* See modexp.h. Confirms the layout with two contexts libcrypto sets for known odd moduli
+ * (256 and 512 bits): their counts and words must read back as set. */
+int cs_mont_ctx_layout_ok(const cs_ossl *api, BN_CTX *ctx)
+{
+    int state = __atomic_load_n(&layout, __ATOMIC_ACQUIRE);
+    if (state)
+        return state > 0;
+    int ok = sizeof(BN_ULONG) == sizeof(cs_limb) && api->mont_ctx_new && api->mont_ctx_set &&
+             api->mont_ctx_free;
+    for (int bytes = 32; ok && bytes <= 64; bytes += 32) {
+        uint8_t buf[64];
+        cs_limb ml[64 / CS_LIMB_BYTES];
+        for (int i = 0; i < bytes; i++)
+            buf[i] = (uint8_t)(i * 37 + bytes);
+        buf[0] |= 1, buf[bytes - 1] |= 0x80;
+        size_t n = (size_t)bytes / CS_LIMB_BYTES;
+        cs_limbs_from_le_bytes(ml, n, buf, (size_t)bytes);
+        api->ctx_start(ctx);
+        BIGNUM *t = api->ctx_get(ctx);
+        BN_MONT_CTX *c = t && api->lebin2bn(buf, bytes, t) ? api->mont_ctx_new() : NULL;
+        ok = c && api->mont_ctx_set(c, t, ctx) && peek_is_for(c, ml, n);
+        if (c)
+            api->mont_ctx_free(c);
+        api->ctx_end(ctx);
+    }
+    __atomic_store_n(&layout, ok ? 1 : -1, __ATOMIC_RELEASE);
+    return ok;
+}
+
+/* See modexp.h. Where the layout is confirmed, N is compared with m word
+ * for word. Otherwise, with R = 2^(limb bits * mont->n): N divides m when
  * m R^-1 mod N is 0, and (m - R mod m) R^-1 mod N = m - 1 needs N > m - 1
  * (results are below N, or below m/R + N for wide inputs); both hold only
  * for N = m, whatever the context holds (even an unset or even N). */
 int cs_mont_ctx_is_for(const cs_ossl *api, BN_MONT_CTX *in_mont, const BIGNUM *m,
                        const cs_mont *mont, BN_CTX *ctx)
+{
+    if (ctx && cs_mont_ctx_layout_ok(api, ctx))
+        return peek_is_for(in_mont, mont->m, mont->n);
+    return cs_mont_ctx_reduces_as(api, in_mont, m, mont, ctx);
+}
+
+/* See modexp.h. */
+int cs_mont_ctx_reduces_as(const cs_ossl *api, BN_MONT_CTX *in_mont, const BIGNUM *m,
+                           const cs_mont *mont, BN_CTX *ctx)
 {
     if (!api->from_montgomery || !ctx)
         return 0;

@@ -63,11 +63,20 @@ int cs_modexp2_entry(cs_ossl *api, BIGNUM *rr, const BIGNUM *a1, const BIGNUM *p
                      BN_MONT_CTX *in_mont);
 
 /* Whether the caller's Montgomery context in_mont is for modulus m (whose
- * constants the shim computed in mont), checked with two reductions through
- * libcrypto's BN_from_montgomery: BN_MONT_CTX is opaque. 0 when it is not or
- * cannot be checked; the call then goes to libcrypto, which uses the
- * context as given. */
+ * constants the shim computed in mont). BN_MONT_CTX is opaque: its modulus
+ * is read where its layout was confirmed, else checked with two reductions
+ * through libcrypto's BN_from_montgomery. 0 when it is not or cannot be
+ * checked; the call then goes to libcrypto, which uses the context as given. */
 int cs_mont_ctx_is_for(const cs_ossl *api, BN_MONT_CTX *in_mont, const BIGNUM *m,
                        const cs_mont *mont, BN_CTX *ctx);
+
+/* The two ways cs_mont_ctx_is_for decides (for the tests). Whether this
+ * libcrypto's BN_MONT_CTX is laid out as 1.1.1 and 3.x lay it out, as seen
+ * once in contexts it sets itself (then N is compared with m word for
+ * word); and the check through two BN_from_montgomery reductions, exact
+ * whatever the layout, used otherwise. */
+int cs_mont_ctx_layout_ok(const cs_ossl *api, BN_CTX *ctx);
+int cs_mont_ctx_reduces_as(const cs_ossl *api, BN_MONT_CTX *in_mont, const BIGNUM *m,
+                           const cs_mont *mont, BN_CTX *ctx);
 
 #endif

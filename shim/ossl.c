@@ -84,6 +84,9 @@ static int fill(cs_ossl *t, void *h)
     *(void **)&t->ctx_get = sym(h, t, "BN_CTX_get");
     *(void **)&t->ctx_end = sym(h, t, "BN_CTX_end");
     *(void **)&t->from_montgomery = sym(h, t, "BN_from_montgomery"); /* optional */
+    *(void **)&t->mont_ctx_new = sym(h, t, "BN_MONT_CTX_new");        /* optional */
+    *(void **)&t->mont_ctx_set = sym(h, t, "BN_MONT_CTX_set");        /* optional */
+    *(void **)&t->mont_ctx_free = sym(h, t, "BN_MONT_CTX_free");      /* optional */
     return t->mod_exp_mont && t->mod_exp_mont_consttime && t->num_bits && t->is_odd &&
            t->is_negative && t->is_zero && t->get_flags && t->ucmp && t->bn2lebinpad &&
            t->lebin2bn && t->nnmod && t->ctx_start && t->ctx_get && t->ctx_end;

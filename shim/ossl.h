@@ -36,6 +36,10 @@ typedef struct cs_ossl {
     void (*ctx_end)(BN_CTX *ctx);
     /* may be NULL: then a caller's BN_MONT_CTX cannot be checked (modexp) */
     int (*from_montgomery)(BIGNUM *r, const BIGNUM *a, BN_MONT_CTX *mont, BN_CTX *ctx);
+    /* optional, for modexp's one-time check of BN_MONT_CTX's layout */
+    BN_MONT_CTX *(*mont_ctx_new)(void);
+    int (*mont_ctx_set)(BN_MONT_CTX *mont, const BIGNUM *mod, BN_CTX *ctx);
+    void (*mont_ctx_free)(BN_MONT_CTX *mont);
 } cs_ossl;
 
 /* The tables per libcrypto ABI (version node of BN_mod_exp_mont): 3.x, 1.1.x

@@ -115,12 +115,17 @@ static void mont_check(void)
     BN_MONT_CTX *above = mont_for(x);
     rand_bits(x, BN_num_bits(m), 1);
     BN_MONT_CTX *other = mont_for(x);
-    tap_ok(cs_mont_ctx_is_for(&api, own, m, &cm, ctx) == 1 &&
-               !cs_mont_ctx_is_for(&api, factor, m, &cm, ctx) &&
-               !cs_mont_ctx_is_for(&api, above, m, &cm, ctx) &&
-               !cs_mont_ctx_is_for(&api, other, m, &cm, ctx) &&
-               !cs_mont_ctx_is_for(&api, unset, m, &cm, ctx) && !ERR_peek_error(),
-           "BN_MONT_CTX check: m's own context only (not a factor's, m+2's, another's, unset)");
+    tap_ok(cs_mont_ctx_layout_ok(&api, ctx) == 1,
+           "BN_MONT_CTX layout confirmed in this libcrypto (the word-for-word check is used)");
+    for (int way = 0; way < 2; way++) {
+        int (*is_for)(const cs_ossl *, BN_MONT_CTX *, const BIGNUM *, const cs_mont *, BN_CTX *) =
+            way ? cs_mont_ctx_reduces_as : cs_mont_ctx_is_for;
+        tap_ok(is_for(&api, own, m, &cm, ctx) == 1 && !is_for(&api, factor, m, &cm, ctx) &&
+                   !is_for(&api, above, m, &cm, ctx) && !is_for(&api, other, m, &cm, ctx) &&
+                   !is_for(&api, unset, m, &cm, ctx) && !ERR_peek_error(),
+               "BN_MONT_CTX check (%s): m's own context only (not a factor's, m+2's, another's, "
+               "unset)", way ? "two reductions" : "as used");
+    }
     BN_MONT_CTX_free(own), BN_MONT_CTX_free(factor), BN_MONT_CTX_free(unset);
     BN_MONT_CTX_free(above), BN_MONT_CTX_free(other);
     BN_free(f1), BN_free(f2), BN_free(m), BN_free(x);
