@@ -91,13 +91,18 @@ def mldsa():
 
 
 def policy():
+    # First byte: the rule limit (1 + byte % 64) and part of the text.
     return [
         b"@mod_exp 256 2048 portable\n",
-        b"\x05# calibrated\nmod_exp 256 4096 adx !avx512ifma\n"
-        b"mod_exp_consttime 1024 4096 ifma !adx,!bmi2\nmod_exp2 768 4096 libcrypto\n",
-        b"\x02mod_exp_consttime_x2 1024 2048 ifma\n\n  # comment only\n",
-        b"\x01mod_exp 1 0 x\n",
-        b"mod_exp 256 2048 portable extra words here\n",
+        b"\x05# calibrated\nmod_exp 256 4096 x86_64-adx !avx512ifma\n"
+        b"mod_exp_consttime 1024 4096 portable !adx,!bmi2\nmod_exp2 768 4096 libcrypto\n",
+        b"?mod_exp_consttime_x2 1024 2048 libcrypto\n\n  # comment only\n",
+        b"?cpu AuthenticAMD-25-1-avx2,adx\nmeasured 2026-12-01T05:40Z\n"
+        b"mod_exp 512 8192 x86_64-mulx\nend\n",
+        b"?mod_exp 1 0 portable\n",
+        b"?mod_exp 256 2048 portable extra words here\n",
+        b"?mod_exp -1 99999999999 portable\n",
+        b"?cpu x\nmod_exp 256 512 portable\n",
     ]
 
 
