@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs test suites that speak TAP and ends with one line "N passed, N failed".
-# Usage: run-tests.sh unit|unit-diff|ct|cross|valgrind|fuzz|all
+# Usage: run-tests.sh unit|unit-diff|ct|cross|valgrind|fuzz|sanitize|all
 # Compute-bound suites (unit, differential, constant-time, emulated) run two
 # at a time; suites that start servers run one after another. A suite that
 # exits non-zero without reporting a failure counts one failure. Logs go to
@@ -135,6 +135,19 @@ fuzz_suites() {
     done
 }
 
+# Sanitizers (mk/sanitize.mk): the differential and kernel tests under ASan
+# and UBSan on a small case count (CS_ASAN_COUNT), vectors from the tree; the
+# threaded first-call driver under ThreadSanitizer.
+sanitize_suites() {
+    local t
+    for t in "${FUZZ_BUILD:-build/fuzz}"/tests/*; do
+        [ -x "$t" ] || continue
+        queue "asan/$(basename "$t")" 900 "$t" ${CS_ASAN_COUNT:-300}
+    done
+    [ -x "${TSAN_BUILD:-build/tsan}/tests/tsan_first_call" ] &&
+        queue "tsan/first_call" 600 tests/tsan/run.sh "${TSAN_BUILD:-build/tsan}"
+}
+
 bats_suites() {
     local f dir
     for dir in tests/bats tests/ssh tests/versions; do
@@ -163,8 +176,9 @@ case ${1:-all} in
     unit-diff) unit_suites; diff_suites ;;
     valgrind) valgrind_suites ;;
     fuzz) fuzz_suites ;;
-    all) diff_suites; unit_suites; ct_suites; fuzz_suites; cross_suites; cross_e2e_suites; bats_suites ;;
-    *) echo "usage: $0 unit|unit-diff|ct|cross|valgrind|fuzz|all" >&2; exit 2 ;;
+    sanitize) sanitize_suites ;;
+    all) diff_suites; unit_suites; ct_suites; fuzz_suites; sanitize_suites; cross_suites; cross_e2e_suites; bats_suites ;;
+    *) echo "usage: $0 unit|unit-diff|ct|cross|valgrind|fuzz|sanitize|all" >&2; exit 2 ;;
 esac
 wait
 for n in "${names[@]}"; do
