@@ -140,7 +140,10 @@ disabled() {
 
 @test "1.1.1: copied parameters behave as stock" { copies 11; }
 @test "3.0: duplicated keys and copied parameters behave as stock" { copies 30; }
+@test "3.0 with the method route: duplicated keys and copied parameters behave as stock" { copies 30 CRYPTOSHIM_ROUTE=method; }
 @test "3.5: duplicated keys and copied parameters behave as stock" { copies 35; }
+@test "3.6: duplicated keys and copied parameters behave as stock" { copies 36; }
+@test "4.0: duplicated keys and copied parameters behave as stock" { copies 40; }
 
 @test "1.1.1: CRYPTOSHIM_DISABLE=1 is exactly stock, no kernel rows" { disabled 11; }
 @test "3.0: CRYPTOSHIM_DISABLE=1 is exactly stock, no kernel rows" { disabled 30; }

@@ -108,6 +108,8 @@ mldsa65() {
 @test "1.1.1: TLS 1.2 DHE-RSA (RSA-2048, ffdhe2048), portable kernel calls on both sides" { rsa_ffdhe 11; }
 @test "3.0: TLS 1.3 RSA-2048 certificate, ffdhe2048, portable kernel calls on both sides" { rsa_ffdhe 30; }
 @test "3.5: TLS 1.3 RSA-2048 certificate, ffdhe2048, portable kernel calls on both sides" { rsa_ffdhe 35; }
+@test "3.6: TLS 1.3 RSA-2048 certificate, ffdhe2048, portable kernel calls on both sides" { rsa_ffdhe 36; }
+@test "4.0: TLS 1.3 RSA-2048 certificate, ffdhe2048, portable kernel calls on both sides" { rsa_ffdhe 40; }
 @test "3.5: TLS 1.3 ML-DSA-65 certificate, the shim's provider signs and verifies" { mldsa65 35; }
 @test "3.6: TLS 1.3 ML-DSA-65 certificate, the shim's provider signs and verifies" { mldsa65 36; }
 @test "4.0: TLS 1.3 ML-DSA-65 certificate, the shim's provider signs and verifies" { mldsa65 40; }
