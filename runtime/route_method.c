@@ -10,27 +10,24 @@
 #include "../shim/controls.h"
 #include "../shim/modexp.h"
 #include "../shim/ossl.h"
+#include "patch_const.h"
 #include "route.h"
 #include "route_method.h"
 
 /* RSA_METHOD, DH_METHOD, DSA_METHOD and the keys stay opaque here: the
  * method API is deprecated in the 3.x headers and may leave them. */
 typedef const void *(*get_meth_fn)(void);
-typedef void *(*dup_meth_fn)(const void *);
-typedef int (*set_default_fn)(const void *);
 typedef int (*set_hook_fn)(void *, void *);
 
 /* The libcrypto functions the installer calls, from one library. */
 struct meth_api {
     unsigned long (*version_num)(void);
     get_meth_fn rsa_get_default, rsa_stock, dh_get_default, dh_stock, dsa_get_default, dsa_stock;
-    dup_meth_fn rsa_dup, dh_dup, dsa_dup;
     set_hook_fn rsa_set_exp, dh_set_exp, dsa_set_exp, dsa_set_exp2;
-    set_default_fn rsa_set_default, dh_set_default, dsa_set_default;
 };
 
-/* Per version node: the table the hooks compute with, the methods installed
- * (kept reachable for the life of the process), what happened. */
+/* Per version node: the table the hooks compute with, the stock methods
+ * patched, what happened. */
 struct node_state {
     const char *node;
     cs_ossl *api;
@@ -100,46 +97,60 @@ static int resolve_meth_api(const char *path, const char *node, struct meth_api 
     GET(version_num, "OpenSSL_version_num");
     GET(rsa_get_default, "RSA_get_default_method");
     GET(rsa_stock, "RSA_PKCS1_OpenSSL");
-    GET(rsa_dup, "RSA_meth_dup");
     GET(rsa_set_exp, "RSA_meth_set_bn_mod_exp");
-    GET(rsa_set_default, "RSA_set_default_method");
     GET(dh_get_default, "DH_get_default_method");
     GET(dh_stock, "DH_OpenSSL");
-    GET(dh_dup, "DH_meth_dup");
     GET(dh_set_exp, "DH_meth_set_bn_mod_exp");
-    GET(dh_set_default, "DH_set_default_method");
     GET(dsa_get_default, "DSA_get_default_method");
     GET(dsa_stock, "DSA_OpenSSL");
-    GET(dsa_dup, "DSA_meth_dup");
     GET(dsa_set_exp, "DSA_meth_set_bn_mod_exp");
     GET(dsa_set_exp2, "DSA_meth_set_mod_exp");
-    GET(dsa_set_default, "DSA_set_default_method");
 #undef GET
     dlclose(h); /* the process keeps its own reference */
     return m->version_num != NULL;
 }
 
-/* Installs one algorithm's method: a copy of the stock one with its hooks,
- * unless the default is no longer the stock one (the application's or an
- * engine's choice). Returns the CS_METHOD_* bits for what happened. */
-static int install_one(get_meth_fn get_default, get_meth_fn stock, dup_meth_fn dup,
-                       set_hook_fn set1, void *hook1, set_hook_fn set2, void *hook2,
-                       set_default_fn set_default, void **keep, int installed_bit,
-                       int kept_bit)
+/* One algorithm's stock method and the hooks to store into it. */
+struct patch {
+    void *meth;
+    set_hook_fn set1, set2;
+    void *hook1, *hook2;
+};
+
+/* cs_patch_const callback: stores the hooks through libcrypto's setters. */
+static int store_hooks(void *arg)
 {
-    if (!get_default || !stock || !dup || !set1 || !set_default)
+    struct patch *p = arg;
+    return p->set1(p->meth, p->hook1) && (!p->set2 || !p->hook2 || p->set2(p->meth, p->hook2));
+}
+
+/* Bytes of a method object the setters may write: the 1.1.1-4.0 RSA_METHOD
+ * is the largest, 17 pointers and an int. */
+#define METHOD_BYTES 256
+
+/* Installs one algorithm's hooks into libcrypto's stock method object itself,
+ * unless the default is no longer the stock one (the application's or an
+ * engine's choice, left alone). In place, not a copy: libcrypto treats a key
+ * whose method is not its stock object as foreign, and refuses to duplicate
+ * it or copy its parameters (EVP_PKEY_dup, TLS 1.3 ffdhe key shares). Keys
+ * made before installation use the stock object too, so they are served as
+ * well. Returns the CS_METHOD_* bits for what happened. */
+static int install_one(get_meth_fn get_default, get_meth_fn stock, set_hook_fn set1,
+                       void *hook1, set_hook_fn set2, void *hook2, void **keep,
+                       int installed_bit, int kept_bit)
+{
+    if (!get_default || !stock || !set1)
         return 0;
     const void *s = stock();
+    if (!s)
+        return 0;
     if (get_default() != s)
         return kept_bit;
-    void *m = dup(s);
-    if (!m)
+    struct patch p = {(void *)s, set1, set2, hook1, hook2};
+    /* The object may sit in a read-only page (4.0's RSA and DSA methods). */
+    if (!cs_patch_const(s, METHOD_BYTES, store_hooks, &p))
         return 0;
-    if (!set1(m, hook1) || (set2 && hook2 && !set2(m, hook2)))
-        return 0; /* m stays allocated and unused: a failed copy is not freed
-                     through an API that may be gone */
-    *keep = m;
-    set_default(m);
+    *keep = p.meth;
     return installed_bit;
 }
 
@@ -171,13 +182,12 @@ static int install(struct node_state *st, int idx, const char *entry)
     }
     int bits = CS_METHOD_TRIED;
     void *const *h = hooks[idx];
-    bits |= install_one(m.rsa_get_default, m.rsa_stock, m.rsa_dup, m.rsa_set_exp, h[0], NULL,
-                        NULL, m.rsa_set_default, &st->rsa, CS_METHOD_RSA, CS_METHOD_RSA_KEPT);
-    bits |= install_one(m.dh_get_default, m.dh_stock, m.dh_dup, m.dh_set_exp, h[1], NULL, NULL,
-                        m.dh_set_default, &st->dh, CS_METHOD_DH, CS_METHOD_DH_KEPT);
-    bits |= install_one(m.dsa_get_default, m.dsa_stock, m.dsa_dup, m.dsa_set_exp, h[2],
-                        m.dsa_set_exp2, h[3], m.dsa_set_default, &st->dsa, CS_METHOD_DSA,
-                        CS_METHOD_DSA_KEPT);
+    bits |= install_one(m.rsa_get_default, m.rsa_stock, m.rsa_set_exp, h[0], NULL, NULL,
+                        &st->rsa, CS_METHOD_RSA, CS_METHOD_RSA_KEPT);
+    bits |= install_one(m.dh_get_default, m.dh_stock, m.dh_set_exp, h[1], NULL, NULL, &st->dh,
+                        CS_METHOD_DH, CS_METHOD_DH_KEPT);
+    bits |= install_one(m.dsa_get_default, m.dsa_stock, m.dsa_set_exp, h[2], m.dsa_set_exp2,
+                        h[3], &st->dsa, CS_METHOD_DSA, CS_METHOD_DSA_KEPT);
     /* OpenSSL_version_num: the application has called in, so the library
      * is initialised enough to answer. */
     unsigned long v = m.version_num();

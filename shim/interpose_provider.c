@@ -223,9 +223,7 @@ static EVP_PKEY_CTX *pkey_ctx_new(const char *node, new_fn *slot, EVP_PKEY *pkey
     REAL(new_fn, *slot, "EVP_PKEY_CTX_new", node)
     if (!fn)
         return NULL;
-    /* A key given here was made before the methods existed: it keeps stock
-     * code, and the note says so. */
-    cs_route_trigger(node, pkey ? "EVP_PKEY_CTX_new; an older key stays stock" : "EVP_PKEY_CTX_new");
+    cs_route_trigger(node, "EVP_PKEY_CTX_new");
     maybe_install(NULL, (void *)fn);
     return fn(pkey, e);
 }
@@ -264,8 +262,7 @@ static EVP_PKEY_CTX *pkey_ctx_new_from_pkey(const char *node, new_from_pkey_fn *
     REAL(new_from_pkey_fn, *slot, "EVP_PKEY_CTX_new_from_pkey", node)
     if (!fn)
         return NULL;
-    cs_route_trigger(node, pkey ? "EVP_PKEY_CTX_new_from_pkey; an older key stays stock"
-                                : "EVP_PKEY_CTX_new_from_pkey");
+    cs_route_trigger(node, "EVP_PKEY_CTX_new_from_pkey");
     maybe_install(libctx, (void *)fn);
     return fn(libctx, pkey, propquery);
 }

@@ -13,6 +13,8 @@
  *              that key signs through EVP_PKEY_CTX_new (the trigger) and
  *              verifies ("older key ok"), then the key file is read and
  *              signed as in plain
+ *   dup        as plain, but signs with EVP_PKEY_dup of the key read (libcrypto
+ *              refuses to duplicate a key it takes for foreign)
  *   legacy     the first OpenSSL call is PEM_read_RSAPrivateKey, the
  *              signature RSA_sign over SHA-256 (same bytes as plain)
  * Signatures are RSA PKCS#1 v1.5 over SHA-256 of a fixed message: the same
@@ -32,6 +34,7 @@
 
 static const char *key_path;
 static int own_calls;
+static int sign_with_dup; /* mode dup: sign with a duplicate of the key read */
 
 /* The application's own RSA bn_mod_exp: counts, then does what stock does. */
 static int own_exp(BIGNUM *r, const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx,
@@ -56,6 +59,11 @@ static int sign_hex(char *out, size_t outlen)
         return 0;
     EVP_PKEY *k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
     fclose(f);
+    if (k && sign_with_dup) {
+        EVP_PKEY *d = EVP_PKEY_dup(k);
+        EVP_PKEY_free(k);
+        k = d;
+    }
     unsigned char sig[1024];
     size_t siglen = sizeof sig;
     EVP_MD_CTX *md = EVP_MD_CTX_new();
@@ -152,6 +160,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(mode, "own-before"))
         set_own_method();
+    sign_with_dup = !strcmp(mode, "dup");
     if (!strcmp(mode, "own-after")) {
         OPENSSL_init_crypto(0, NULL);
         set_own_method();
@@ -161,7 +170,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("%s\n", sig[0]);
-    if (strcmp(mode, "plain"))
+    if (strcmp(mode, "plain") && strcmp(mode, "dup"))
         printf("own method calls %d\n", own_calls);
     return 0;
 }
