@@ -46,6 +46,13 @@ ossl390() {
         -E CRYPTOSHIM_STATS="$STATS" "$SYSROOT/usr/bin/openssl" "$@"
 }
 
+# crt KERNEL BITS: RSA CRT halves of BITS bits served by KERNEL, counted
+# singly (mod_exp_consttime) or paired (mod_exp_consttime_x2, since
+# BN_mod_exp_mont_consttime_x2 is interposed): in halves.
+crt() {
+    echo $(($(calls "$1" mod_exp_consttime "$2") + 2 * $(calls "$1" mod_exp_consttime_x2 "$2")))
+}
+
 # calls KERNEL OP BITS: calls counted in $STATS.
 calls() {
     "$ROOT/scripts/oldhw/stats.py" "$STATS" |
@@ -57,10 +64,10 @@ calls() {
     run ossl390 speed -seconds 1 rsa2048 ffdh2048
     [ "$status" -eq 0 ]
     echo "$output" | grep -q '^rsa 2048 bits'
-    [ "$(calls s390x_mlgr mod_exp_consttime 1024)" -gt 0 ]   # RSA sign, CRT halves
+    [ "$(crt s390x_mlgr 1024)" -gt 0 ]                       # RSA sign, CRT halves
     [ "$(calls s390x_mlgr mod_exp 2048)" -gt 0 ]             # RSA verify
     [ "$(calls s390x_mlgr mod_exp_consttime 2048)" -gt 0 ]   # FFDH
-    [ "$(calls libcrypto mod_exp_consttime 1024)" -eq 0 ]
+    [ "$(crt libcrypto 1024)" -eq 0 ]
 }
 
 @test "s390x s_server/s_client TLS 1.2 DHE-RSA and TLS 1.3 ffdhe2048 handshakes through the shim" {
@@ -95,7 +102,7 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
         # unexpected EOF; the handshake itself must have completed.
         echo "$output" | grep -q 'CONNECTION ESTABLISHED'
         # Server: RSA sign (CRT, 1024-bit halves) and DH keygen/derive; client: RSA verify.
-        [ "$(calls s390x_mlgr mod_exp_consttime 1024)" -gt 0 ]
+        [ "$(crt s390x_mlgr 1024)" -gt 0 ]
         [ "$(calls s390x_mlgr mod_exp 2048)" -gt 0 ]
         [ "$(calls s390x_mlgr mod_exp_consttime 2048)" -gt 0 ]
     done
