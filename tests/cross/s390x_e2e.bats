@@ -92,8 +92,12 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
             grep -q '^ACCEPT' "$TMPD/server.log" && break
             sleep 0.2
         done
+        # The client counts into a file of its own: under qemu-user a second
+        # s390x process does not attach the segment the first one named and
+        # names a new one in its place (under investigation; one process per
+        # file counts correctly, as test 1 shows).
         run bash -c "echo Q | timeout 120 qemu-s390x -L '$SYSROOT' -E LD_PRELOAD='$SHIM390' \
-            -E CRYPTOSHIM_KERNELS=s390x_mlgr -E CRYPTOSHIM_STATS='$STATS' \
+            -E CRYPTOSHIM_KERNELS=s390x_mlgr -E CRYPTOSHIM_STATS='$STATS.client' \
             '$SYSROOT/usr/bin/openssl' s_client -connect 127.0.0.1:$port ${cargs[*]} -brief"
         kill "$spid" 2>/dev/null || true
         wait "$spid" 2>/dev/null || true
@@ -101,8 +105,11 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
         # s_client reports the server closing after one connection as an
         # unexpected EOF; the handshake itself must have completed.
         echo "$output" | grep -q 'CONNECTION ESTABLISHED'
-        # Server: RSA sign (CRT, 1024-bit halves) and DH keygen/derive; client: RSA verify.
+        # Server: RSA sign (CRT, 1024-bit halves) and DH keygen/derive; client:
+        # RSA verify and DH keygen/derive.
         [ "$(crt s390x_mlgr 1024)" -gt 0 ]
+        [ "$(calls s390x_mlgr mod_exp_consttime 2048)" -gt 0 ]
+        STATS=$STATS.client
         [ "$(calls s390x_mlgr mod_exp 2048)" -gt 0 ]
         [ "$(calls s390x_mlgr mod_exp_consttime 2048)" -gt 0 ]
     done
