@@ -19,6 +19,7 @@
 #include "shim/modexp.h"
 #include "shim/stats.h"
 #include "support/diff_common.h"
+#include "support/stats_file.h"
 #include "support/tap.h"
 
 static cs_ossl api = {.version = "OPENSSL_3.0.0"};
@@ -195,17 +196,6 @@ static uint64_t counted(const char *path)
     return total;
 }
 
-/* Removes the shared segment the stats file at path names, then the file. */
-static void remove_stats(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    int id;
-    if (f && fscanf(f, CS_STATS_FILE_TAG "%d", &id) == 1)
-        shmctl(id, IPC_RMID, NULL);
-    if (f)
-        fclose(f);
-    unlink(path);
-}
 
 /* One kernel setting: every check above. stats: the counter file is open. */
 static void run_all(const char *name, int stats, const char *path)

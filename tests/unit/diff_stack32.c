@@ -34,6 +34,8 @@
 #include "shim/stats.h"
 #include "support/diff_common.h"
 #include "support/json.h"
+#include "support/stack_paint.h"
+#include "support/stats_file.h"
 #include "support/tap.h"
 
 #define THREAD_STACK (32 * 1024)
@@ -167,17 +169,6 @@ static unsigned long long served_by(const char *path, const char *kernel)
     return n;
 }
 
-/* Removes the shared segment the stats file at path names, then the file. */
-static void remove_stats(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    int id;
-    if (f && fscanf(f, CS_STATS_FILE_TAG "%d", &id) == 1)
-        shmctl(id, IPC_RMID, NULL);
-    if (f)
-        fclose(f);
-    unlink(path);
-}
 
 /* Runs the child with the shim preloaded (lib; NULL: not) and kernel forced
  * (NULL: the built-in policy); reports one TAP line. */
@@ -212,17 +203,6 @@ static void run(const char *self, const char *lib, const char *kernel, const cha
     remove_stats(stats);
 }
 
-#define AREA (96 * 1024)
-#define PAINT 0xA5
-
-/* Paints the AREA bytes below the caller's frame. */
-__attribute__((noinline)) static void paint(void)
-{
-    volatile unsigned char area[AREA];
-    for (size_t i = 0; i < AREA; i++)
-        area[i] = PAINT;
-    __asm__ __volatile__("" : : "r"(area) : "memory");
-}
 
 /* Reading what another frame left is the point here. */
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -231,11 +211,11 @@ __attribute__((noinline)) static void paint(void)
 /* Bytes below the caller's frame changed since paint (from the top). */
 __attribute__((noinline)) static size_t changed_depth(void)
 {
-    volatile unsigned char area[AREA];
+    volatile unsigned char area[STACK_AREA];
     size_t i = 0;
-    while (i < AREA && area[i] == PAINT)
+    while (i < STACK_AREA && area[i] == STACK_PAINT)
         i++;
-    return AREA - i;
+    return STACK_AREA - i;
 }
 
 static cs_ossl api = {.version = "OPENSSL_3.0.0"};
@@ -247,7 +227,7 @@ static BN_MONT_CTX *xmont;
  * 1 public exponent, 2 x2 (with the caller's Montgomery contexts), 3 exp2. */
 __attribute__((noinline)) static size_t entry_depth(int which)
 {
-    paint();
+    stack_paint();
     switch (which) {
     case 0: cs_modexp_entry(&api, 1, res[0], x[0], x[1], x[2], bctx, xmont); break;
     case 1: cs_modexp_entry(&api, 0, res[0], x[0], x[1], x[2], bctx, NULL); break;

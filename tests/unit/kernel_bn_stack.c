@@ -12,45 +12,35 @@
 #include "../../kernels/bn/wipe.h"
 #include "../../shim/cpu.h"
 #include "support/rand_limbs.h"
+#include "support/stack_paint.h"
 #include "support/tap.h"
 
 /* Most stack a kernel entry may use, its own frame and the wipe included. */
 #define CS_BN_KERNEL_STACK (12 * 1024)
 
-#define AREA (96 * 1024)
-#define PAINT 0xA5
-
-/* Paints the AREA bytes below the caller's frame. */
-__attribute__((noinline)) static void paint(void)
-{
-    volatile unsigned char area[AREA];
-    for (size_t i = 0; i < AREA; i++)
-        area[i] = PAINT;
-    __asm__ __volatile__("" : : "r"(area) : "memory");
-}
 
 /* Reading what another frame left is the point here. */
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
-/* Copies the AREA bytes below the caller's frame (as left by whatever the
+/* Copies the STACK_AREA bytes below the caller's frame (as left by whatever the
  * caller called since paint) to out, lowest address first. */
 __attribute__((noinline)) static void snapshot(unsigned char *out)
 {
-    volatile unsigned char area[AREA];
-    for (size_t i = 0; i < AREA; i++)
+    volatile unsigned char area[STACK_AREA];
+    for (size_t i = 0; i < STACK_AREA; i++)
         out[i] = area[i];
 }
 
-static unsigned char seen[AREA];
+static unsigned char seen[STACK_AREA];
 
 /* Bytes of the snapshot the call changed, counted from the top: the depth. */
 static size_t depth(void)
 {
     size_t i = 0;
-    while (i < AREA && seen[i] == PAINT)
+    while (i < STACK_AREA && seen[i] == STACK_PAINT)
         i++;
-    return AREA - i;
+    return STACK_AREA - i;
 }
 
 /* Changed bytes below the longest run of zeros in the snapshot (the wiped
@@ -59,9 +49,9 @@ static size_t depth(void)
 static size_t below_wipe(size_t *run)
 {
     size_t best = 0, best_at = 0;
-    for (size_t i = 0; i < AREA;) {
+    for (size_t i = 0; i < STACK_AREA;) {
         size_t j = i;
-        while (j < AREA && seen[j] == 0)
+        while (j < STACK_AREA && seen[j] == 0)
             j++;
         if (j - i > best)
             best = j - i, best_at = i;
@@ -69,7 +59,7 @@ static size_t below_wipe(size_t *run)
     }
     size_t changed = 0;
     for (size_t i = 0; i < best_at; i++)
-        changed += seen[i] != PAINT;
+        changed += seen[i] != STACK_PAINT;
     *run = best;
     return changed;
 }
@@ -78,7 +68,7 @@ static size_t below_wipe(size_t *run)
  * any 8-byte-aligned place: a copy of the number, or of part of it. */
 static int holds(const uint64_t *x, size_t k)
 {
-    for (size_t off = 0; off + 16 <= AREA; off += 8)
+    for (size_t off = 0; off + 16 <= STACK_AREA; off += 8)
         for (size_t j = 0; j + 1 < k; j++)
             if ((x[j] | x[j + 1]) && !memcmp(seen + off, x + j, 16))
                 return 1;
@@ -123,7 +113,7 @@ static const char *const call_name[] = {"exp consttime", "exp public", "exp2", "
 __attribute__((noinline)) static int run(const cs_bn_kernel *k, enum call c, size_t ebits)
 {
     static cs_limb r1[CS_BN_MAX_LIMBS];
-    paint();
+    stack_paint();
     int ret = 0;
     switch (c) {
     case EXP_CT: ret = k->exp(r, a, e, ebits, &mont, 1); break;
