@@ -39,13 +39,31 @@ static inline unsigned fuzz_u16(fuzz_in *in)
     return hi << 8 | fuzz_byte(in);
 }
 
-/* A length of up to `max` bytes from 2 input bytes: one value in eight
- * ranges over all of 0..max, the rest stay within 0..max/4 (big moduli are
- * slow, and the kernels' logic repeats across sizes). */
+/* A modulus length of up to `max` bytes from 2 input bytes, biased to the
+ * small end where executions are cheap: half the values give 0..80 bytes
+ * (below the kernels' 256-bit minimum, their minimum sizes, the vector
+ * kernels' 512), a quarter up to max/8 (1024-bit specialisations), an eighth
+ * up to max/4, an eighth the whole range. tests/fuzz/seeds.py inverts this. */
 static inline size_t fuzz_len(fuzz_in *in, size_t max)
 {
+    unsigned v = fuzz_u16(in), c = v >> 13;
+    size_t top = c < 4 ? (max < 80 ? max : 80) : c < 6 ? max / 8 : c < 7 ? max / 4 : max;
+    return v % (top + 1);
+}
+
+/* An exponent length for a modulus of `mlen` bytes from 2 input bytes. Seven
+ * values in eight keep mlen^2 * length under a fixed budget (an execution
+ * costs about that): long exponents at small moduli (every window size),
+ * 2-24 bytes at 1024-8192 bits. The rest take up to `cap` bytes, the
+ * occasional long exponent at a big modulus. */
+static inline size_t fuzz_exp_len(fuzz_in *in, size_t mlen, size_t cap)
+{
     unsigned v = fuzz_u16(in);
-    return (v >> 13) == 7 ? v % (max + 1) : v % (max / 4 + 1);
+    if ((v >> 13) != 7) {
+        size_t m = mlen ? mlen : 1, budget = 64 * 64 * 96 / (m * m);
+        cap = budget < 2 ? 2 : budget < cap ? budget : cap;
+    }
+    return v % (cap + 1);
 }
 
 /* A BIGNUM from the next min(len, what is left) bytes (big-endian). */

@@ -17,11 +17,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *kname = fuzz_force(fuzz_byte(&in));
     unsigned flags = fuzz_byte(&in), flags2 = fuzz_byte(&in);
     size_t mlen = fuzz_len(&in, CS_BN_MAX_BITS / 8 + 16);
-    size_t plen = fuzz_u16(&in);
-    /* Exponent lengths that keep one run well under a millisecond or so at
-     * each size; longer exponents are only a loop count for the kernels. */
-    size_t pcap = mlen > 512 ? 16 : mlen > 256 ? 64 : mlen + 16;
-    plen %= pcap + 1;
+    /* At most 16 bytes above 4096 bits, 64 above 2048: longer exponents at
+     * those sizes are only a loop count for the kernels. */
+    size_t plen = fuzz_exp_len(&in, mlen, mlen > 512 ? 16 : mlen > 256 ? 64 : mlen + 16);
     BIGNUM *m = fuzz_bn(&in, mlen), *p = fuzz_bn(&in, plen), *a = fuzz_bn(&in, in.left);
     BIGNUM *want = BN_new(), *got = BN_new();
     BN_MONT_CTX *mont = NULL;

@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned flags = fuzz_byte(&in), flags2 = fuzz_byte(&in);
     size_t mlen = fuzz_len(&in, CS_BN_MAX_BITS / 16 + 16); /* DSA sizes: up to 4096 bits */
     size_t pcap = mlen > 256 ? 32 : mlen + 16;
-    size_t p1len = fuzz_u16(&in) % (pcap + 1), p2len = fuzz_u16(&in) % (pcap + 1);
+    size_t p1len = fuzz_exp_len(&in, mlen, pcap), p2len = fuzz_exp_len(&in, mlen, pcap);
     size_t a1len = fuzz_u16(&in) % (mlen + 17);
     BIGNUM *m = fuzz_bn(&in, mlen), *p1 = fuzz_bn(&in, p1len), *p2 = fuzz_bn(&in, p2len);
     BIGNUM *a1 = fuzz_bn(&in, a1len), *a2 = fuzz_bn(&in, in.left);

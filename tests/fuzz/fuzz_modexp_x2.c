@@ -18,8 +18,7 @@ struct half {
 static void read_half(fuzz_in *in, struct half *h, int last, int mont_bit, int neg_a)
 {
     size_t mlen = fuzz_len(in, CS_BN_MAX_BITS / 16 + 8); /* CRT halves: up to 4096 bits */
-    size_t pcap = mlen > 256 ? 16 : mlen > 128 ? 64 : mlen + 16;
-    size_t plen = fuzz_u16(in) % (pcap + 1);
+    size_t plen = fuzz_exp_len(in, mlen, mlen > 256 ? 16 : mlen > 128 ? 64 : mlen + 16);
     h->m = fuzz_bn(in, mlen);
     h->p = fuzz_bn(in, plen);
     h->a = fuzz_bn(in, last ? in->left : (in->left ? fuzz_byte(in) % (mlen + 9) : 0));

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make fuzz`: runs each fuzz target for FUZZ_SECONDS (default 60), its
 # corpus growing under BUILD/corpus/NAME (seeded from tests/fuzz/corpus/NAME),
-# findings under BUILD/findings/NAME. Prints the executions per target and
+# findings under BUILD/findings/NAME (binaries from FUZZ_BIN if set: the
+# campaign build). Prints the executions per target and
 # exits non-zero if any target found something.
 # Usage: run.sh FUZZ_BUILD NAME...
 set -u
@@ -14,7 +15,7 @@ for name in "$@"; do
     corpus=$dir/corpus/$name findings=$dir/findings/$name log=$dir/logs/$name.log
     mkdir -p "$corpus" "$findings" "$(dirname "$log")"
     # shellcheck disable=SC2046
-    nice -n "${FUZZ_NICE:-0}" "$dir/$name" $(fuzz_options "$name") -max_total_time="$secs" \
+    nice -n "${FUZZ_NICE:-0}" "${FUZZ_BIN:-$dir}/$name" $(fuzz_options "$name") -max_total_time="$secs" \
         -artifact_prefix="$findings/" "$corpus" "tests/fuzz/corpus/$name" >"$log" 2>&1
     rc=$?
     runs=$(awk '/^stat::number_of_executed_units/ { print $2 }' "$log")

@@ -23,11 +23,33 @@ def u16(n):
     return n.to_bytes(2, "big")
 
 
+def inverse(n, fn):
+    """The 2 bytes whose value v (0..65535, smallest first) gives fn(v) == n."""
+    for v in range(65536):
+        if fn(v) == n:
+            return u16(v)
+    raise ValueError(n)
+
+
 def mlen(n, top):
     """The 2 bytes fuzz_len (fuzz_bn.h) reads as length n, for maximum top."""
-    if n <= top // 4:
-        return u16(n)
-    return u16(0xE000 + (n - 0xE000) % (top + 1))
+    def fuzz_len(v):
+        c = v >> 13
+        lim = min(top, 80) if c < 4 else top // 8 if c < 6 else top // 4 if c < 7 else top
+        return v % (lim + 1)
+    return inverse(n, fuzz_len)
+
+
+def elen(n, m, cap):
+    """The 2 bytes fuzz_exp_len (fuzz_bn.h) reads as length n for a modulus of
+    m bytes and the target's cap."""
+    def fuzz_exp_len(v):
+        c = cap
+        if v >> 13 != 7:
+            budget = 64 * 64 * 96 // (max(m, 1) ** 2)
+            c = 2 if budget < 2 else min(budget, cap)
+        return v % (c + 1)
+    return inverse(n, fuzz_exp_len)
 
 
 def write(name, seeds):
@@ -46,7 +68,15 @@ def modexp():
         m = odd(bits)
         for p, flags in [(b"\x01\x00\x01", 0), (rnd(16), 0x22), (rnd(12), 0x17), (b"", 0x08)]:
             a = rnd(len(m) - 1)
-            out.append(bytes([k, flags, 0]) + mlen(len(m), 1040) + u16(len(p)) + m + p + a)
+            cap = 16 if len(m) > 512 else 64 if len(m) > 256 else len(m) + 16
+            out.append(bytes([k, flags, 0]) + mlen(len(m), 1040) + elen(len(p), len(m), cap) +
+                       m + p + a)
+    # Long exponents at small moduli: the largest windows, cheaply.
+    for k, bits in enumerate([264, 576, 640]):
+        m = odd(bits)
+        p = rnd(len(m) + 16)
+        out.append(bytes([k + 1, 0x20 if k else 0, 0]) + mlen(len(m), 1040) +
+                   elen(len(p), len(m), len(m) + 16) + m + p + rnd(len(m) - 1))
     return out
 
 
@@ -59,7 +89,8 @@ def modexp_x2():
                 m = odd(bits)
                 p = rnd(min(len(m), 16))
                 a = rnd(len(m) - 1)
-                h = mlen(len(m), 520) + u16(len(p)) + m + p
+                cap = 16 if len(m) > 256 else 64 if len(m) > 128 else len(m) + 16
+                h = mlen(len(m), 520) + elen(len(p), len(m), cap) + m + p
                 h += a if last else bytes([len(a) % 256]) + a[: len(a) % 256]
                 half.append(h)
             out.append(bytes([k, flags]) + half[0] + half[1])
@@ -73,20 +104,25 @@ def modexp2():
             m = odd(bits)
             p1, p2 = rnd(20), rnd(32)
             a1, a2 = rnd(len(m) - 1), rnd(len(m) - 1)
-            out.append(bytes([k, flags, 0]) + mlen(len(m), 528) + u16(len(p1)) + u16(len(p2)) +
-                       u16(len(a1)) + m + p1 + p2 + a1 + a2)
+            cap = 32 if len(m) > 256 else len(m) + 16
+            out.append(bytes([k, flags, 0]) + mlen(len(m), 528) + elen(len(p1), len(m), cap) +
+                       elen(len(p2), len(m), cap) + u16(len(a1)) + m + p1 + p2 + a1 + a2)
     return out
 
 
 def mldsa():
     out = []
-    for ps in range(3):
+    # First byte: parameter set (0/1: ML-DSA-44, 2: 65, 3: 87) in bits 0-1, the
+    # implementation compared with portable in bits 2-7 (both used here).
+    for ps in (0, 2, 3):
         ctx = b"\x03abc"
-        out.append(bytes([ps, 0]) + rnd(32) + b"\x01" + ctx + b"message")
-        out.append(bytes([ps, 1]) + rnd(64))
-        out.append(bytes([ps, 2]) + rnd(200))
-        out.append(bytes([ps, 3, 2]) + rnd(6) + ctx + b"tampered")
-        out.append(bytes([ps, 3, 0]) + b"\x00untouched")
+        for impl in (0, 1):
+            sel = ps | impl << 2
+            out.append(bytes([sel, 0]) + rnd(32) + b"\x01" + ctx + b"message")
+            out.append(bytes([sel, 1]) + rnd(64))
+            out.append(bytes([sel, 2]) + rnd(200))
+            out.append(bytes([sel, 3, 2]) + rnd(6) + ctx + b"tampered")
+            out.append(bytes([sel, 3, 0]) + b"\x00untouched")
     return out
 
 
