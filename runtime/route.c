@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,6 +40,7 @@ struct dynobj {
     size_t verdefnum, verneednum;
     const void *rela, *jmprel;
     size_t relasz, jmprelsz;
+    size_t relcount; /* leading relative relocations in rela (no symbol) */
     int rel_is_rela, plt_is_rela;
     int symbolic;
 };
@@ -76,6 +79,7 @@ static int read_dynamic(struct dl_phdr_info *info, struct dynobj *o)
         case DT_RELASZ: o->relasz = dyn->d_un.d_val; break;
         case DT_REL: o->rela = abs_ptr(b, dyn->d_un.d_ptr); o->rel_is_rela = 0; break;
         case DT_RELSZ: o->relasz = dyn->d_un.d_val; break;
+        case DT_RELACOUNT: case DT_RELCOUNT: o->relcount = dyn->d_un.d_val; break;
         case DT_JMPREL: o->jmprel = abs_ptr(b, dyn->d_un.d_ptr); break;
         case DT_PLTRELSZ: o->jmprelsz = dyn->d_un.d_val; break;
         case DT_PLTREL: o->plt_is_rela = dyn->d_un.d_val == DT_RELA; break;
@@ -136,45 +140,80 @@ static int sym_matches(const struct dynobj *o, uint32_t idx, const char *name,
     return 1;
 }
 
-/* Symbol index of name@version defined in o, or 0. */
-static uint32_t lookup(const struct dynobj *o, const char *name, const char *version,
-                       const char **node)
+/* A symbol name with its GNU and SysV hashes, computed once per name rather
+ * than once per loaded object searched. */
+struct symname {
+    const char *name;
+    uint32_t gnu, sysv;
+};
+
+static struct symname symname(const char *name)
 {
+    struct symname n = {name, 5381, 0};
+    for (const unsigned char *c = (const void *)name; *c; c++) {
+        n.gnu = n.gnu * 33 + *c;
+        n.sysv = (n.sysv << 4) + *c;
+        uint32_t g = n.sysv & 0xf0000000u;
+        n.sysv ^= g >> 24;
+        n.sysv &= ~g;
+    }
+    return n;
+}
+
+/* First index of o's hash chain that may hold name (GNU table: 0 when the
+ * Bloom filter or the bucket rules it out), with *gnu set when it is a GNU
+ * chain (walk by idx + 1 until the end bit) rather than a SysV one. */
+static uint32_t chain_start(const struct dynobj *o, const struct symname *n, int *gnu)
+{
+    *gnu = o->gnu_hash != NULL;
     if (o->gnu_hash) {
         const uint32_t *h = o->gnu_hash;
-        uint32_t nbuckets = h[0], symoffset = h[1], bloom_size = h[2];
+        uint32_t nbuckets = h[0], symoffset = h[1], bloom_size = h[2], shift = h[3];
         const ElfW(Addr) *bloom = (const void *)&h[4];
         const uint32_t *buckets = (const void *)&bloom[bloom_size];
-        const uint32_t *chain = &buckets[nbuckets];
-        uint32_t hash = 5381;
-        for (const unsigned char *c = (const void *)name; *c; c++)
-            hash = hash * 33 + *c;
-        if (!nbuckets)
+        const unsigned bits = sizeof(ElfW(Addr)) * 8;
+        if (!nbuckets || !bloom_size)
             return 0;
-        uint32_t idx = buckets[hash % nbuckets];
-        if (idx < symoffset)
+        ElfW(Addr) word = bloom[(n->gnu / bits) & (bloom_size - 1)];
+        if (!((word >> (n->gnu % bits)) & (word >> ((n->gnu >> shift) % bits)) & 1))
             return 0;
-        for (;; idx++) {
-            uint32_t ch = chain[idx - symoffset];
-            if ((ch | 1) == (hash | 1) && sym_matches(o, idx, name, version, node))
-                return idx;
-            if (ch & 1)
-                return 0;
-        }
+        uint32_t idx = buckets[n->gnu % nbuckets];
+        return idx < symoffset ? 0 : idx;
     }
     const uint32_t *h = o->sysv_hash;
-    uint32_t nbucket = h[0], hash = 0, g;
-    const uint32_t *bucket = &h[2], *chain = &bucket[nbucket];
-    for (const unsigned char *c = (const void *)name; *c; c++) {
-        hash = (hash << 4) + *c;
-        g = hash & 0xf0000000u;
-        hash ^= g >> 24;
-        hash &= ~g;
+    return h[0] ? h[2 + n->sysv % h[0]] : 0;
+}
+
+/* The index after idx in its chain, or 0 at the end. */
+static uint32_t chain_next(const struct dynobj *o, const struct symname *n, uint32_t idx, int gnu)
+{
+    if (gnu) {
+        const uint32_t *h = o->gnu_hash;
+        const uint32_t *chain = (const uint32_t *)((const ElfW(Addr) *)&h[4] + h[2]) + h[0];
+        return chain[idx - h[1]] & 1 ? 0 : idx + 1;
     }
-    if (!nbucket)
-        return 0;
-    for (uint32_t idx = bucket[hash % nbucket]; idx; idx = chain[idx])
-        if (sym_matches(o, idx, name, version, node))
+    return o->sysv_hash[2 + o->sysv_hash[0] + idx];
+}
+
+/* Whether chain entry idx can be name: the GNU table stores each entry's hash
+ * (low bit aside), so most other names are skipped without a strcmp. */
+static int chain_hash_matches(const struct dynobj *o, const struct symname *n, uint32_t idx,
+                              int gnu)
+{
+    if (!gnu)
+        return 1;
+    const uint32_t *h = o->gnu_hash;
+    const uint32_t *chain = (const uint32_t *)((const ElfW(Addr) *)&h[4] + h[2]) + h[0];
+    return (chain[idx - h[1]] | 1) == (n->gnu | 1);
+}
+
+/* Symbol index of name@version defined in o, or 0. */
+static uint32_t lookup_n(const struct dynobj *o, const struct symname *n, const char *version,
+                         const char **node)
+{
+    int gnu;
+    for (uint32_t idx = chain_start(o, n, &gnu); idx; idx = chain_next(o, n, idx, gnu))
+        if (chain_hash_matches(o, n, idx, gnu) && sym_matches(o, idx, n->name, version, node))
             return idx;
     return 0;
 }
@@ -232,19 +271,55 @@ static int is_modexp_name(const char *n)
            !strcmp(n, "BN_mod_exp_mont_consttime_x2") || !strcmp(n, "BN_mod_exp2_mont");
 }
 
+static const char *const modexp_names[] = {"BN_mod_exp_mont", "BN_mod_exp_mont_consttime",
+                                           "BN_mod_exp_mont_consttime_x2", "BN_mod_exp2_mont"};
+
+/* The symbol indices in o named BN_mod_exp_mont* (any version, defined or
+ * not), up to max, into idx; returns how many. Defined ones come from the
+ * hash chains; the GNU table leaves undefined symbols out of its chains, so
+ * those (the few below its symoffset) are compared by name. */
+static int modexp_indices(const struct dynobj *o, uint32_t *idx, int max)
+{
+    int k = 0;
+    for (size_t i = 0; i < sizeof modexp_names / sizeof *modexp_names; i++) {
+        struct symname n = symname(modexp_names[i]);
+        int gnu;
+        for (uint32_t j = chain_start(o, &n, &gnu); j && k < max; j = chain_next(o, &n, j, gnu))
+            if (chain_hash_matches(o, &n, j, gnu) && !strcmp(o->strtab + o->symtab[j].st_name, n.name))
+                idx[k++] = j;
+    }
+    for (uint32_t j = 1; o->gnu_hash && j < o->gnu_hash[1] && k < max; j++) {
+        const char *n = o->strtab + o->symtab[j].st_name;
+        if (n[0] == 'B' && !strncmp(n, "BN_mod_exp", 10) && is_modexp_name(n))
+            idx[k++] = j;
+    }
+    return k;
+}
+
 /* Counts o's relocations naming BN_mod_exp_mont*, and those at a node the
- * shim exports them at. */
+ * shim exports them at. Compares symbol indices (from modexp_indices), not
+ * names, and skips the leading relative relocations (DT_RELACOUNT), most of
+ * a libcrypto's: this scan runs in every process start. */
 static void count_relocs(const struct dynobj *o, const void *tab, size_t size, int is_rela,
-                         cs_libcrypto *c)
+                         size_t skip, const uint32_t *want, int nwant, cs_libcrypto *c)
 {
     size_t ent = is_rela ? sizeof(ElfW(Rela)) : sizeof(ElfW(Rel));
-    for (size_t off = 0; tab && off + ent <= size; off += ent) {
+    if (!nwant)
+        return;
+    /* A one-word filter on the index's low bits lets most entries through
+     * in a few instructions. */
+    uint64_t filter = 0;
+    for (int i = 0; i < nwant; i++)
+        filter |= 1ull << (want[i] & 63);
+    for (size_t off = skip * ent; tab && off + ent <= size; off += ent) {
         const ElfW(Rel) *r = (const void *)((const char *)tab + off); /* r_info at the same place */
         size_t idx = R_SYMIDX(r->r_info);
-        if (!idx)
+        if (!((filter >> (idx & 63)) & 1))
             continue;
-        const char *n = o->strtab + o->symtab[idx].st_name;
-        if (n[0] != 'B' || strncmp(n, "BN_mod_exp", 10) || !is_modexp_name(n))
+        int i = 0;
+        while (i < nwant && want[i] != idx)
+            i++;
+        if (i == nwant)
             continue;
         c->modexp_relocs++;
         if (shim_exports_modexp_at(o->versym ? version_name(o, o->versym[idx]) : NULL))
@@ -288,18 +363,31 @@ struct scan {
     cs_libcrypto *out;
     int max, n;
     uintptr_t self;
+    struct symname bn; /* BN_mod_exp_mont, hashed once for every object */
+    unsigned long long adds, subs; /* the link map's change counters */
+    int counted;
 };
+
+/* Records the loader's counts of objects added and removed: the same pair
+ * means the same link map. */
+static void note_counters(struct scan *s, const struct dl_phdr_info *info, size_t size)
+{
+    if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
+        s->adds = info->dlpi_adds, s->subs = info->dlpi_subs;
+        s->counted = 1;
+    }
+}
 
 static int scan_one(struct dl_phdr_info *info, size_t size, void *data)
 {
     struct scan *s = data;
     struct dynobj o;
     const char *node = NULL;
-    (void)size;
+    note_counters(s, info, size);
     if (!info->dlpi_name || !*info->dlpi_name || info->dlpi_addr == s->self ||
         s->n >= s->max || !read_dynamic(info, &o) || !o.verdef)
         return 0;
-    uint32_t idx = lookup(&o, "BN_mod_exp_mont", NULL, &node);
+    uint32_t idx = lookup_n(&o, &s->bn, NULL, &node);
     if (!idx || !node || strncmp(node, "OPENSSL_", 8))
         return 0;
     cs_libcrypto *c = &s->out[s->n++];
@@ -309,21 +397,57 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *data)
     snprintf(c->abi, sizeof c->abi, "%s", node);
     newest_node(&o, c->newest, sizeof c->newest);
     c->symbolic = o.symbolic;
-    count_relocs(&o, o.rela, o.relasz, o.rel_is_rela, c);
-    count_relocs(&o, o.jmprel, o.jmprelsz, o.plt_is_rela, c);
+    uint32_t want[16];
+    int nwant = modexp_indices(&o, want, 16);
+    count_relocs(&o, o.rela, o.relasz, o.rel_is_rela, o.relcount, want, nwant, c);
+    count_relocs(&o, o.jmprel, o.jmprelsz, o.plt_is_rela, 0, want, nwant, c);
     decide(c);
     return 0;
 }
 
+static int counters_only(struct dl_phdr_info *info, size_t size, void *data)
+{
+    note_counters(data, info, size);
+    return 1;
+}
+
+/* The last scan's result: the constructor and the first OpenSSL call each
+ * scan, most often over the same link map. Taken with a trylock (never
+ * waited for, so a child forked while another thread held it still scans). */
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    int valid, forced, n;
+    unsigned long long adds, subs;
+    cs_libcrypto lc[CS_ROUTE_MAX];
+} cache;
+
 int cs_route_scan(cs_libcrypto *out, int max)
 {
-    struct scan s = {out, max, 0, self_base()};
-    dl_iterate_phdr(scan_one, &s);
-    return s.n;
+    struct scan s = {NULL, CS_ROUTE_MAX, 0, self_base(), symname("BN_mod_exp_mont"), 0, 0, 0};
+    if (max < 0)
+        max = 0;
+    if (pthread_mutex_trylock(&cache_lock)) { /* busy: scan without the cache */
+        s.out = out, s.max = max;
+        dl_iterate_phdr(scan_one, &s);
+        return s.n;
+    }
+    dl_iterate_phdr(counters_only, &s);
+    if (!cache.valid || !s.counted || cache.adds != s.adds || cache.subs != s.subs ||
+        cache.forced != forced_method) {
+        s.out = cache.lc, s.counted = 0;
+        dl_iterate_phdr(scan_one, &s);
+        cache.n = s.n, cache.forced = forced_method;
+        cache.adds = s.adds, cache.subs = s.subs, cache.valid = s.counted;
+    }
+    int n = cache.n < max ? cache.n : max;
+    memcpy(out, cache.lc, (size_t)n * sizeof *out);
+    pthread_mutex_unlock(&cache_lock);
+    return n;
 }
 
 struct find {
-    const char *name, *version;
+    struct symname name;
+    const char *version;
     uintptr_t self;
     void *addr;
 };
@@ -337,7 +461,7 @@ static int find_one(struct dl_phdr_info *info, size_t size, void *data)
     if (!info->dlpi_name || !*info->dlpi_name || info->dlpi_addr == f->self ||
         !read_dynamic(info, &o))
         return 0;
-    uint32_t idx = lookup(&o, f->name, f->version, &node);
+    uint32_t idx = lookup_n(&o, &f->name, f->version, &node);
     if (!idx)
         return 0;
     const ElfW(Sym) *s = &o.symtab[idx];
@@ -349,7 +473,7 @@ static int find_one(struct dl_phdr_info *info, size_t size, void *data)
 
 void *cs_route_find_sym(const char *name, const char *version)
 {
-    struct find f = {name, version, self_base(), NULL};
+    struct find f = {symname(name), version, self_base(), NULL};
     dl_iterate_phdr(find_one, &f);
     return f.addr;
 }
@@ -367,6 +491,7 @@ struct findpath {
     const char *abi;
     uintptr_t self;
     const char *path;
+    struct symname bn;
 };
 
 static int path_one(struct dl_phdr_info *info, size_t size, void *data)
@@ -376,7 +501,7 @@ static int path_one(struct dl_phdr_info *info, size_t size, void *data)
     const char *node;
     (void)size;
     if (!info->dlpi_name || !*info->dlpi_name || info->dlpi_addr == f->self ||
-        !read_dynamic(info, &o) || !lookup(&o, "BN_mod_exp_mont", f->abi, &node))
+        !read_dynamic(info, &o) || !lookup_n(&o, &f->bn, f->abi, &node))
         return 0;
     f->path = info->dlpi_name;
     return 1;
@@ -384,7 +509,7 @@ static int path_one(struct dl_phdr_info *info, size_t size, void *data)
 
 const char *cs_route_libcrypto_path(const char *abi)
 {
-    struct findpath f = {abi, self_base(), NULL};
+    struct findpath f = {abi, self_base(), NULL, symname("BN_mod_exp_mont")};
     dl_iterate_phdr(path_one, &f);
     return f.path;
 }

@@ -34,7 +34,8 @@ typedef struct cs_libcrypto {
 /* Walks the link map and fills out[0..max) with every libcrypto (an object
  * defining BN_mod_exp_mont, whatever its file name), in link-map order.
  * Returns how many were found. Decides each one's route (cs_route_force
- * applies). Loads, opens and calls nothing. */
+ * applies). Loads, opens and calls nothing; while the link map is unchanged
+ * (the loader's add/remove counters) it returns the previous scan's result. */
 int cs_route_scan(cs_libcrypto *out, int max);
 
 /* CRYPTOSHIM_ROUTE=method (read by the constructor): take the method route
