@@ -79,6 +79,17 @@ static int lock_briefly(int fd)
     return -1;
 }
 
+/* The permission bits of an IPC_STAT mode. qemu-user (seen with
+ * qemu-s390x 7.2) stores the host's 16-bit mode in the first half of
+ * s390x's 32-bit field, so the guest reads it 16 bits up (0600 as
+ * 0140000000) and a second process refused the first one's segment. A
+ * kernel never sets bits above 15 (permissions and SHM_* flags sit below),
+ * so a value with only high bits is that shift, undone here. */
+static unsigned ipc_perm_bits(unsigned long mode)
+{
+    return (unsigned)((mode & 0xffff) ? mode : mode >> 16) & 0777;
+}
+
 /* Attaches segment shmid if it is ours (owner and creator the effective
  * user, mode 0600, our size, magic and token); NULL otherwise. */
 static cs_stats_segment *attach(int shmid, const uint64_t token[2])
@@ -86,7 +97,7 @@ static cs_stats_segment *attach(int shmid, const uint64_t token[2])
     struct shmid_ds ds;
     uid_t me = geteuid();
     if (shmctl(shmid, IPC_STAT, &ds) < 0 || ds.shm_perm.uid != me || ds.shm_perm.cuid != me ||
-        (ds.shm_perm.mode & 0777) != 0600 || ds.shm_segsz != sizeof(cs_stats_segment))
+        ipc_perm_bits(ds.shm_perm.mode) != 0600 || ds.shm_segsz != sizeof(cs_stats_segment))
         return NULL;
     void *p = shmat(shmid, NULL, 0);
     if (p == (void *)-1)
