@@ -4,7 +4,7 @@
 ifeq ($(CROSS),)
 # Only the portable code: kernels.c lists ISA kernels built for 64-bit limbs.
 BN_LIMB32_OBJS := $(BUILD)/obj/limb32/kernels/bn/mont.o $(BUILD)/obj/limb32/kernels/bn/portable.o \
-                  $(BUILD)/obj/limb32/kernels/bn/scratch.o $(BUILD)/obj/limb32/kernels/bn/wipe.o
+                  $(BUILD)/obj/limb32/kernels/bn/scratch.o $(BUILD)/obj/limb32/kernels/ct.o
 BN_TESTS_EXTRA := $(BUILD)/tests/ct_bn_exp $(BUILD)/tests/kernel_bn_limb32 \
                   $(BUILD)/tests/ct_bn_exp_limb32
 

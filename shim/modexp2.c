@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../kernels/bn/scratch.h"
-#include "../kernels/bn/wipe.h"
+#include "../kernels/ct.h"
 #include "dispatch.h"
 #include "modexp.h"
 #include "mont_cache.h"

@@ -27,6 +27,10 @@ typedef uint64_t cs_dlimb;
 #define CS_BN_MAX_LIMBS (CS_BN_MAX_BITS / CS_LIMB_BITS)
 /* Longest exponent accepted (bits); longer ones go to libcrypto. */
 #define CS_BN_MAX_EXP_BITS (2 * CS_BN_MAX_BITS)
+/* Stack below a kernel's exp, exp2 or exp_x2 entry wiped after the work
+ * (cs_wipe_stack, kernels/ct.h): at least the deepest callee chain of any
+ * kernel (measured by tests/unit/kernel_bn_stack.c, with margin). */
+#define CS_BN_WIPE_STACK 8192
 
 /* Montgomery constants for one odd modulus m of n limbs, R = 2^(n*CS_LIMB_BITS).
  * Built once per modulus by cs_mont_init and cached by the shim. The modulus

@@ -9,7 +9,7 @@
 
 #include "bn_kernel.h"
 #include "scratch.h"
-#include "wipe.h"
+#include "../ct.h"
 
 typedef void (*cs_ladder_mul_fn)(cs_limb *r, const cs_limb *a, const cs_limb *b,
                                  const cs_mont *mont);
@@ -41,8 +41,7 @@ static inline void cs_ladder_select(cs_limb *r, const cs_limb *tbl, size_t count
 {
     memset(r, 0, n * sizeof(cs_limb));
     for (size_t i = 0; i < count; i++) {
-        cs_limb d = (cs_limb)(i ^ idx);
-        cs_limb mask = ((d | ((cs_limb)0 - d)) >> (CS_LIMB_BITS - 1)) - 1;
+        cs_limb mask = (cs_limb)cs_ct_eq_mask(i, idx);
         const cs_limb *t = tbl + i * n;
         for (size_t j = 0; j < n; j++)
             r[j] |= t[j] & mask;

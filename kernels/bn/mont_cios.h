@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "../ct.h"
 #include "bn_kernel.h"
 
 /* Returns the low word of a*b + c + d and sets *hi to the high word. */
@@ -29,7 +30,7 @@ static inline void cs_cios_cond_sub(cs_limb *r, const cs_limb *t, cs_limb top, c
     /* keep t when there was a borrow out and no top word */
     cs_limb keep = (cs_limb)0 - (borrow & ~top & 1);
     for (size_t j = 0; j < n; j++)
-        r[j] = (t[j] & keep) | (d[j] & ~keep);
+        r[j] = (cs_limb)cs_ct_select(keep, t[j], d[j]);
 }
 
 /* r = a*b/R mod m for a, b < m, with the kernel's multiply-accumulate;

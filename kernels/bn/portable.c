@@ -7,7 +7,7 @@
 
 #include "bn_kernel.h"
 #include "scratch.h"
-#include "wipe.h"
+#include "../ct.h"
 
 #define W CS_LIMB_BITS
 
@@ -186,11 +186,8 @@ static unsigned ct_window_bits(size_t ebits, size_t n)
 static void ct_gather(cs_limb *r, const cs_limb *tbl, size_t count, unsigned idx, size_t n)
 {
     cs_limb mask[64];
-    for (size_t i = 0; i < count; i++) {
-        cs_limb x = (cs_limb)(i ^ idx);
-        /* all ones iff x == 0: the top bit of (x | -x) is set iff x != 0 */
-        mask[i] = (((x | ((cs_limb)0 - x)) >> (W - 1)) & 1) - 1;
-    }
+    for (size_t i = 0; i < count; i++)
+        mask[i] = (cs_limb)cs_ct_eq_mask(i, idx);
     for (size_t j = 0; j < n; j++) {
         const cs_limb *tj = tbl + j;
         cs_limb acc = 0;

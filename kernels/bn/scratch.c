@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "scratch.h"
-#include "wipe.h"
+#include "../ct.h"
 
 #define ALIGN 64
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../../kernels/bn/bn_kernel.h"
-#include "../../kernels/bn/wipe.h"
+#include "../../kernels/ct.h"
 #include "../../shim/cpu.h"
 #include "support/rand_limbs.h"
 #include "support/stack_paint.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../scratch.h"
-#include "../wipe.h"
+#include "../../ct.h"
 #include "x86_kernels.h"
 #include "xv.h"
 

@@ -34,7 +34,7 @@ void scalar_mont(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64
     /* Keep t when t < m, i.e. the subtraction borrowed out of t[n] too. */
     uint64_t keep = 0 - (uint64_t)(br > t[n]);
     for (size_t j = 0; j < n; j++)
-        r[j] = (t[j] & keep) | (d[j] & ~keep);
+        r[j] = cs_ct_select(keep, t[j], d[j]);
 }
 
 /* Row product in C; with -mbmi2 the compiler emits mulx. */

@@ -7,7 +7,7 @@
 #define CRYPTOSHIM_BN_X86_XV_H
 
 #include "../bn_kernel.h"
-#include "../wipe.h"
+#include "../../ct.h"
 
 /* Largest digit count: 4096 bits at 28 bits a digit, plus 2 bits of headroom,
  * rounded up to whole 4-lane vectors. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../scratch.h"
-#include "../wipe.h"
+#include "../../ct.h"
 #include "xv.h"
 
 /* Digits of the table for windowed exponentiation: 32 KiB of per-thread
@@ -179,7 +179,7 @@ static void final_sub(cs_limb *r, const cs_limb *m, size_t n)
     }
     cs_limb keep = (cs_limb)0 - (cs_limb)br; /* all ones when r < m */
     for (size_t i = 0; i < n; i++)
-        r[i] = (r[i] & keep) | (t[i] & ~keep);
+        r[i] = cs_ct_select(keep, r[i], t[i]);
     cs_wipe(t, n * sizeof *t);
 }
 
@@ -239,8 +239,7 @@ void xv_select_c(uint64_t *out, const uint64_t *tab, size_t entries, size_t K, u
 {
     memset(out, 0, K * sizeof *out);
     for (size_t j = 0; j < entries; j++) {
-        uint64_t d = (uint64_t)(j ^ idx);
-        uint64_t mask = ((d | (0 - d)) >> 63) - 1; /* all ones iff j == idx */
+        uint64_t mask = cs_ct_eq_mask(j, idx);
         const uint64_t *t = tab + j * K;
         for (size_t i = 0; i < K; i++)
             out[i] |= t[i] & mask;
