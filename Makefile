@@ -50,14 +50,17 @@ LDHARDEN := -Wl,-z,relro,-z,now -Wl,-z,noexecstack
 KERNEL_SRCS := $(wildcard kernels/*.c kernels/bn/*.c kernels/mldsa/*.c) \
                $(wildcard kernels/bn/$(ARCH)/*.c kernels/mldsa/$(ARCH)/*.c) \
                $(wildcard kernels/bn/$(ARCH)/*.S kernels/mldsa/$(ARCH)/*.S)
-# shim/interpose_*.c and interpose/*.c define libcrypto's symbols: only in the
-# preloaded library. runtime/ and bn/ (the redesign's layout, issue 15) are core
-# code like shim/*.c; cli/ is the CLI like shim/cli/.
-SHIM_ALL := $(wildcard shim/*.c runtime/*.c bn/*.c interpose/*.c)
-SHIM_INTERPOSE := $(wildcard shim/interpose_*.c interpose/*.c)
-SHIM_CORE := $(filter-out $(SHIM_INTERPOSE),$(SHIM_ALL))
+# interpose/*.c define libcrypto's symbols (and the routes into the shim): only
+# in the preloaded library. runtime/ (CPU, controls, dispatch, policy, stats,
+# libcrypto resolution) and bn/ (BIGNUM <-> limbs) are the core, shared with
+# the CLI and the tests; cli/ is the CLI (docs/developing.md).
+SHIM_INTERPOSE := $(wildcard interpose/*.c)
+SHIM_CORE := $(wildcard runtime/*.c bn/*.c)
+SHIM_ALL := $(SHIM_CORE) $(SHIM_INTERPOSE)
 PROVIDER_SRCS := $(wildcard provider/*.c)
-CLI_SRCS := $(wildcard shim/cli/*.c cli/*.c)
+CLI_SRCS := $(wildcard cli/*.c)
+# The version script: which names the library exports, at which node.
+VERSION_SCRIPT := interpose/interpose.map
 
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(1)))
 KERNEL_OBJS := $(call obj,$(KERNEL_SRCS))
@@ -74,7 +77,7 @@ KERNEL_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit
 DIFF_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/diff_*.c))
 # Test support, with the shim's CPU probe (no OpenSSL) so tests pick the
 # implementations this CPU runs exactly as the shim does.
-TEST_SUPPORT := $(call obj,$(wildcard tests/unit/support/*.c) shim/cpu.c)
+TEST_SUPPORT := $(call obj,$(wildcard tests/unit/support/*.c) runtime/cpu.c)
 
 .PHONY: all install test test-unit unit-build tests-build ct asan valgrind clean openssl35 demo test-cross
 .DEFAULT_GOAL := all
@@ -95,9 +98,9 @@ $(BUILD)/obj/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -c $< -o $@
 
-$(LIB): $(LIB_OBJS) interpose.map
+$(LIB): $(LIB_OBJS) $(VERSION_SCRIPT)
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $(LIB_OBJS) $(LDHARDEN) \
-	    -Wl,--version-script=interpose.map -Wl,-z,defs -ldl -pthread
+	    -Wl,--version-script=$(VERSION_SCRIPT) -Wl,-z,defs -ldl -pthread
 
 # The provider-module name: `openssl ... -provider-path build -provider cryptoshim`.
 $(BUILD)/cryptoshim.so: $(LIB)

@@ -1,10 +1,10 @@
 /* Entry points every OpenSSL program reaches before it has a key: library
  * initialisation, configuration loading, SSL_CTX_new, key readers and
  * decoders, key-object constructors. Each installs the method route if due
- * (runtime/route_method.c), then forwards to the real function. Exported at
- * OPENSSL_3.0.0 (interpose.map) and at OPENSSL_4.0.0 (.symver below), so
+ * (interpose/route_method.c), then forwards to the real function. Exported at
+ * OPENSSL_3.0.0 (interpose/interpose.map) and at OPENSSL_4.0.0 (.symver below), so
  * libcrypto.so.4 processes reach them too. The EVP_PKEY_CTX_new* entries
- * are in shim/interpose_provider.c (they also install the ML-DSA provider). */
+ * are in interpose/provider.c (they also install the ML-DSA provider). */
 #define _GNU_SOURCE
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <dlfcn.h>
@@ -22,7 +22,7 @@
 #include <openssl/x509.h>
 
 #include "../runtime/route.h"
-#include "../runtime/route_method.h"
+#include "route_method.h"
 
 #define NODE30 "OPENSSL_3.0.0"
 #define NODE40 "OPENSSL_4.0.0"

@@ -1,6 +1,6 @@
 # Constant-time check of the AVX-512 kernels under valgrind, which (3.19)
 # cannot execute EVEX instructions. The same kernel sources are compiled a
-# second time, for tests only, with kernels/ct_emul/avx512_emul.h forced in
+# second time, for tests only, with tests/unit/ctemu/avx512_emul.h forced in
 # (-include) and -DCS_CT_EMULATE_AVX512: every AVX-512 intrinsic becomes plain
 # C over AVX2 types, so memcheck can follow the kernels' branches and
 # addresses with secrets undefined. Those objects never enter
@@ -31,13 +31,13 @@ CTEMU_REN := $(patsubst $(BUILD)/obj/ctemu/%,$(BUILD)/obj/ctemu-ren/%,$(CTEMU_OB
 CTEMU_MAP := $(BUILD)/obj/ctemu/rename.map
 CTEMU_INTRIN := $(BUILD)/obj/ctemu-test/tests/unit/ctemu/emul_intrin.o
 
-CTEMU_FLAGS := -DCS_CT_EMULATE_AVX512 -include kernels/ct_emul/avx512_emul.h
+CTEMU_FLAGS := -DCS_CT_EMULATE_AVX512 -include tests/unit/ctemu/avx512_emul.h
 
 # The native folders' ISA flags (mk/bnx86.mk, mk/mldsa_avx2.mk) minus AVX-512.
 $(BUILD)/obj/ctemu/kernels/bn/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi2
 $(BUILD)/obj/ctemu/kernels/mldsa/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi -mbmi2 -mpopcnt
 
-$(BUILD)/obj/ctemu/%.o: %.c kernels/ct_emul/avx512_emul.h
+$(BUILD)/obj/ctemu/%.o: %.c tests/unit/ctemu/avx512_emul.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) $(CTEMU_FLAGS) -MMD -MP -c $< -o $@
 
@@ -49,7 +49,7 @@ $(BUILD)/obj/ctemu-ren/%.o: $(BUILD)/obj/ctemu/%.o $(CTEMU_MAP)
 	$(OBJCOPY) --redefine-syms=$(CTEMU_MAP) $< $@
 
 # The intrinsic check runs the real instructions too.
-$(CTEMU_INTRIN): tests/unit/ctemu/emul_intrin.c kernels/ct_emul/avx512_emul.h
+$(CTEMU_INTRIN): tests/unit/ctemu/emul_intrin.c tests/unit/ctemu/avx512_emul.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -mavx2 -mbmi2 -mavx512f -mavx512vl -mavx512ifma \
 	    -mavx512bw -mavx512dq -MMD -MP -c $< -o $@

@@ -6,7 +6,7 @@
 ifeq ($(CROSS),)
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 ifneq ($(MULTIARCH),)
-$(BUILD)/obj/shim/cli/paths.o: OBJ_CFLAGS += -DCS_MULTIARCH='"$(MULTIARCH)"'
+$(BUILD)/obj/cli/paths.o: OBJ_CFLAGS += -DCS_MULTIARCH='"$(MULTIARCH)"'
 endif
 
 DEB_VERSION = $(shell dpkg-parsechangelog -l debian/changelog -S Version)

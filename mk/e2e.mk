@@ -10,7 +10,7 @@ all: $(AB_CLIENT)
 tests-build: $(E2E_TEST_BINS)
 endif
 
-$(AB_CLIENT): scripts/ab/ab_tls_client.c
+$(AB_CLIENT): tools/bench/ab/ab_tls_client.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -pie -o $@ $< $(LDHARDEN) -lssl -lcrypto
 
@@ -23,10 +23,10 @@ install: install-e2e
 install-e2e: all
 	install -d $(DESTDIR)$(PREFIX)/lib/cryptoshim $(DESTDIR)$(PREFIX)/share/cryptoshim/scripts/ab
 	install -m 0755 $(AB_CLIENT) $(DESTDIR)$(PREFIX)/lib/cryptoshim/ab-tls-client
-	install -m 0644 scripts/ab/*.py $(DESTDIR)$(PREFIX)/share/cryptoshim/scripts/ab/
+	install -m 0644 tools/bench/ab/*.py $(DESTDIR)$(PREFIX)/share/cryptoshim/scripts/ab/
 
 # A short A/B run of each kind on built-in defaults (under 10 minutes).
 # `make deps` (mk/deps.mk) first: packages and OpenSSL 3.5 for the ML-DSA run.
 demo: deps
 	@$(MAKE) --no-print-directory $(sub_jobs) all
-	@BUILD=$(BUILD) scripts/ab/demo.sh $(DEMO_OUT)
+	@BUILD=$(BUILD) tools/bench/ab/demo.sh $(DEMO_OUT)

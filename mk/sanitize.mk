@@ -53,9 +53,9 @@ endif
 
 # As the product library, minus -z defs: the TSan runtime's symbols come
 # from the driver executable.
-$(TSAN_LIB): $(TSAN_OBJS) interpose.map
+$(TSAN_LIB): $(TSAN_OBJS) $(VERSION_SCRIPT)
 	$(FUZZ_CC) -fsanitize=thread -shared -o $@ $(TSAN_OBJS) \
-	    -Wl,--version-script=interpose.map -ldl -pthread
+	    -Wl,--version-script=$(VERSION_SCRIPT) -ldl -pthread
 
 $(TSAN_DRIVER): tests/tsan/first_call.c
 	@mkdir -p $(dir $@)

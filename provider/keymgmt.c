@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../shim/dispatch.h"
-#include "../shim/stats.h"
+#include "runtime/dispatch.h"
+#include "runtime/stats.h"
 #include "prov.h"
 
 /* Fields of a generation request. */

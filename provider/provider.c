@@ -1,7 +1,7 @@
 /* Provider entry: OSSL_provider_init (so libcryptoshim.so also loads as an
  * ordinary provider module), the algorithm tables, and provider params. The
  * preloaded shim registers the same init function as a built-in provider
- * (shim/interpose_provider.c). */
+ * (interpose/provider.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,7 +151,7 @@ int cs_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     return 1;
 }
 
-/* The module entry point, exported (interpose.map) for -provider cryptoshim
+/* The module entry point, exported (interpose/interpose.map) for -provider cryptoshim
  * and openssl.cnf. */
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                        const OSSL_DISPATCH **out, void **provctx)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <dlfcn.h>
 
-#include "../shim/loaded.h"
+#include "runtime/loaded.h"
 #include "prov.h"
 
 typedef int (*rand_priv_fn)(void *libctx, unsigned char *buf, size_t num,

@@ -1,14 +1,14 @@
 /* Policy files: the strict parser (every line checked, the first error
  * reported with its line number, nothing applied from a bad file) and the
  * loader (which files are trusted, read without blocking, size-capped). The
- * dispatcher (shim/dispatch.c) turns accepted rules into decisions. */
+ * dispatcher (runtime/dispatch.c) turns accepted rules into decisions. */
 #ifndef CRYPTOSHIM_POLICY_H
 #define CRYPTOSHIM_POLICY_H
 
 #include <stddef.h>
 
-#include "shim/cpu.h"
-#include "shim/dispatch.h"
+#include "cpu.h"
+#include "dispatch.h"
 
 /* The system-wide policy written by `cryptoshim calibrate --install`, read at
  * start when CRYPTOSHIM_POLICY is unset. */

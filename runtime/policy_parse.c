@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "runtime/policy.h"
-#include "shim/cpu.h"
+#include "cpu.h"
 
 /* Operations a policy may name (ML-DSA dispatch is not policy-driven). */
 static int known_op(const char *op)

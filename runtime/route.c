@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../shim/stats.h"
+#include "stats.h"
 #include "route.h"
 
 #if __ELF_NATIVE_CLASS == 64

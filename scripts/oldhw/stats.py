@@ -2,7 +2,7 @@
 """Prints a cryptoshim stats file written by a shim of any byte order: a
 header line, then "operation kernel bits calls" rows, tab-separated. The
 counters live in a System V shared memory segment named by the file (see
-shim/stats.h); the native `cryptoshim stats` reads segments of either byte
+runtime/stats.h); the native `cryptoshim stats` reads segments of either byte
 order, so this only runs it ($CS_BUILD/cryptoshim, else build/cryptoshim)."""
 import os
 import sys

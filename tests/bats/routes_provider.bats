@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The ML-DSA provider's installation (shim/interpose_provider.c) under
+# The ML-DSA provider's installation (interpose/provider.c) under
 # OpenSSL 3.5 (`make openssl35`): library contexts created and freed in a
 # row, so new ones land at freed ones' addresses, and the provider reference
 # the shim takes. Expected: every context's ML-DSA-65 key is made by the

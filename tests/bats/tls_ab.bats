@@ -53,7 +53,7 @@ r, lo, hi = s.bootstrap_ratio(v, [x / 2 for x in v])
 assert s.verdict(lo, hi) == "faster"
 r, lo, hi = s.bootstrap_ratio(v, list(reversed(v)))
 assert s.verdict(lo, hi) == "no difference" and lo <= 1 <= hi
-print("ok")' "$CS_ROOT/scripts/ab"
+print("ok")' "$CS_ROOT/tools/bench/ab"
     echo "$output"
     [ "$output" = "ok" ]
 }
@@ -71,7 +71,7 @@ print("ok")' "$CS_ROOT/scripts/ab"
     local ports
     ports=$(sed -n 's/^- server ports: A \([0-9]*\), B \([0-9]*\)$/\1 \2/p' "$OUT/report.md")
     [ -n "$ports" ]
-    run /usr/bin/python3 "$CS_ROOT/scripts/ab/pcap_latency.py" tls "$OUT/capture.pcap" $ports
+    run /usr/bin/python3 "$CS_ROOT/tools/bench/ab/pcap_latency.py" tls "$OUT/capture.pcap" $ports
     echo "$output"
     [ "$status" -eq 0 ]
     # a warm-up connection and 4 measured ones per side, every one with a

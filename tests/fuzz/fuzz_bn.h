@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "kernels/bn/bn_kernel.h"
-#include "shim/controls.h"
-#include "shim/dispatch.h"
-#include "shim/modexp.h"
+#include "runtime/controls.h"
+#include "runtime/dispatch.h"
+#include "bn/modexp.h"
 
 /* A cursor over the fuzz input; reads past the end give zeros. */
 typedef struct fuzz_in {

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "kernels/mldsa/mldsa.h"
-#include "shim/cpu.h"
+#include "runtime/cpu.h"
 
 /* The implementations compared with portable (portable alone if none). */
 static const cs_mldsa_impl *impls[8];

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "runtime/policy.h"
-#include "shim/dispatch.h"
+#include "runtime/dispatch.h"
 
 #define MAX_RULES 64
 

@@ -15,7 +15,7 @@
 #include <valgrind/memcheck.h>
 
 #include "kernels/mldsa/mldsa_backend.h"
-#include "shim/cpu.h"
+#include "runtime/cpu.h"
 #include "support/tap.h"
 
 

@@ -14,10 +14,10 @@
 #include <sys/shm.h>
 #include <unistd.h>
 
-#include "shim/controls.h"
-#include "shim/dispatch.h"
-#include "shim/modexp.h"
-#include "shim/stats.h"
+#include "runtime/controls.h"
+#include "runtime/dispatch.h"
+#include "bn/modexp.h"
+#include "runtime/stats.h"
 #include "support/diff_common.h"
 #include "support/stats_file.h"
 #include "support/tap.h"

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shim/controls.h"
-#include "shim/dispatch.h"
-#include "shim/modexp.h"
+#include "runtime/controls.h"
+#include "runtime/dispatch.h"
+#include "bn/modexp.h"
 #include "support/bnmod_modexp.h"
 #include "support/diff_common.h"
 #include "support/tap.h"

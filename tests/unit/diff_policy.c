@@ -10,9 +10,9 @@
 
 #include "kernels/cpu_features.h"
 #include "runtime/policy.h"
-#include "shim/controls.h"
-#include "shim/cpu.h"
-#include "shim/dispatch.h"
+#include "runtime/controls.h"
+#include "runtime/cpu.h"
+#include "runtime/dispatch.h"
 #include "support/tap.h"
 
 /* The system policy path tests use instead of /etc/cryptoshim/policy. */

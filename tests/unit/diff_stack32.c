@@ -29,9 +29,9 @@
 #include <unistd.h>
 
 #include "kernels/bn/bn_kernel.h"
-#include "shim/cpu.h"
-#include "shim/modexp.h"
-#include "shim/stats.h"
+#include "runtime/cpu.h"
+#include "bn/modexp.h"
+#include "runtime/stats.h"
 #include "support/diff_common.h"
 #include "support/json.h"
 #include "support/stack_paint.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kernels/bn/bn_kernel.h"
-#include "shim/cpu.h"
+#include "runtime/cpu.h"
 #include "tests/unit/support/tap.h"
 
 #if (defined(__sparc__) && !defined(__arch64__)) || defined(__s390x__)

@@ -10,7 +10,7 @@
 
 #include "../../kernels/bn/bn_kernel.h"
 #include "../../kernels/ct.h"
-#include "../../shim/cpu.h"
+#include "runtime/cpu.h"
 #include "support/rand_limbs.h"
 #include "support/stack_paint.h"
 #include "support/tap.h"

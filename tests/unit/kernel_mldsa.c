@@ -11,7 +11,7 @@
 
 #include "kernels/mldsa/mldsa_backend.h"
 #include "support/json.h"
-#include "shim/cpu.h"
+#include "runtime/cpu.h"
 #include "support/tap.h"
 
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "kernels/mldsa/mldsa_portable.h"
-#include "shim/cpu.h"
+#include "runtime/cpu.h"
 #include "support/tap.h"
 
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "kernels/mldsa/mldsa_backend.h"
-#include "shim/cpu.h"
+#include "runtime/cpu.h"
 #include "support/tap.h"
 
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "runtime/route.h"
-#include "shim/ossl.h"
+#include "runtime/ossl.h"
 
 static cs_ossl table = {.version = "OPENSSL_3.0.0"};
 static pthread_barrier_t start;

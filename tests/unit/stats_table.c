@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "shim/stats.h"
+#include "runtime/stats.h"
 #include "support/tap.h"
 
 static cs_stats_segment seg;

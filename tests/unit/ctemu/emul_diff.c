@@ -12,7 +12,7 @@
 #include "../../../kernels/bn/bn_kernel.h"
 #include "../../../kernels/bn/x86_64/x86_kernels.h"
 #include "../../../kernels/mldsa/mldsa_backend.h"
-#include "../../../shim/cpu.h"
+#include "runtime/cpu.h"
 #include "../support/tap.h"
 #include "../support/rand_limbs.h"
 #include "emul.h"

@@ -4,7 +4,7 @@
  * (mk/ctemu.mk); called by emul_diff.c only on a CPU with AVX-512 IFMA/VL. */
 #include <string.h>
 
-#include "../../../kernels/ct_emul/avx512_emul.h"
+#include "avx512_emul.h"
 #include "../support/tap.h"
 #include "emul.h"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 
 #include "../../../kernels/bn/bn_kernel.h"
-#include "../../../shim/controls.h"
-#include "../../../shim/dispatch.h"
+#include "runtime/controls.h"
+#include "runtime/dispatch.h"
 #include "tap.h"
 
 /* Re-reads the controls and dispatch as if CRYPTOSHIM_KERNELS were `name`

@@ -6,7 +6,7 @@
 #include <sys/shm.h>
 #include <unistd.h>
 
-#include "shim/stats.h"
+#include "runtime/stats.h"
 
 /* Removes the shared segment the stats file at path names, then the file. */
 static inline void remove_stats(const char *path)

@@ -1,0 +1,105 @@
+/* `cryptoshim ab tls|nginx|ssh [options]`: the A/B handshake-latency
+ * harness. The work is done by scripts/ab/ab.py (python3, standard library);
+ * this passes it the paths of this CLI, the shim library and the client. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* Directory of the running executable (resolved once), or NULL. */
+static const char *ab_exe_dir(void)
+{
+    static char dir[PATH_MAX];
+    if (!dir[0]) {
+        ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+        if (n <= 0)
+            return NULL;
+        dir[n] = 0;
+        char *d = dirname(dir);
+        memmove(dir, d, strlen(d) + 1);
+    }
+    return dir;
+}
+
+/* Writes dir/rel into buf if that path exists; returns buf or NULL. */
+static const char *ab_existing(char *buf, size_t len, const char *dir, const char *rel)
+{
+    struct stat st;
+    if (!dir || snprintf(buf, len, "%s/%s", dir, rel) >= (int)len)
+        return NULL;
+    return stat(buf, &st) == 0 ? buf : NULL;
+}
+
+/* Fallback used until (or unless) the CLI core defines it: tools/bench/ beside
+ * the build directory (source tree) or share/cryptoshim/scripts (installed). */
+__attribute__((weak)) const char *cli_scripts_dir(void)
+{
+    static char buf[PATH_MAX];
+    const char *d = ab_exe_dir();
+    const char *p = ab_existing(buf, sizeof buf, d, "../tools/bench/ab");
+    if (!p)
+        p = ab_existing(buf, sizeof buf, d, "../share/cryptoshim/scripts/ab");
+    if (!p)
+        return NULL;
+    buf[strlen(buf) - 3] = 0; /* drop "/ab" */
+    return buf;
+}
+
+/* Fallback used until (or unless) the CLI core defines it: the library
+ * beside the executable (build tree) or in ../lib (installed). */
+__attribute__((weak)) const char *cli_library_path(void)
+{
+    static char buf[PATH_MAX];
+    const char *d = ab_exe_dir();
+    const char *p = ab_existing(buf, sizeof buf, d, "libcryptoshim.so");
+    return p ? p : ab_existing(buf, sizeof buf, d, "../lib/libcryptoshim.so");
+}
+
+/* Replaces this process with python3 running ab.py; returns 2 on failure. */
+int cli_ab(int argc, char **argv)
+{
+    const char *scripts = cli_scripts_dir(), *lib = cli_library_path(), *dir = ab_exe_dir();
+    static char script[PATH_MAX], exe[PATH_MAX];
+    if (!scripts || snprintf(script, sizeof script, "%s/ab/ab.py", scripts) >= (int)sizeof script) {
+        fprintf(stderr, "cryptoshim ab: the harness scripts are missing (tools/bench/ab/ab.py beside "
+                        "the build directory, or share/cryptoshim/scripts/ab when installed).\n");
+        return 2;
+    }
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    char **av = calloc((size_t)argc + 10, sizeof *av);
+    if (!av)
+        return 2;
+    int k = 0;
+    av[k++] = "python3";
+    av[k++] = script;
+    av[k++] = "--cryptoshim";
+    av[k++] = exe;
+    if (dir) {
+        av[k++] = "--bindir";
+        av[k++] = (char *)dir;
+    }
+    if (lib) {
+        av[k++] = "--lib";
+        av[k++] = (char *)lib;
+    }
+    for (int i = 1; i < argc; i++)
+        av[k++] = argv[i];
+    av[k] = NULL;
+    execv("/usr/bin/python3", av);
+    execvp("python3", av);
+    if (errno == ENOENT)
+        fprintf(stderr, "cryptoshim ab: python3 is not installed (Debian package python3); "
+                        "the A/B harness is a Python script.\n");
+    else
+        fprintf(stderr, "cryptoshim ab: python3 could not be started (%s).\n", strerror(errno));
+    free(av);
+    return 2;
+}

@@ -1,0 +1,120 @@
+/* `cryptoshim bench mldsa -k`: median time of each ML-DSA backend hook
+ * (NTT, inverse NTT, Keccak x1 and x4, samplers, rounding, packing) for
+ * every implementation this CPU may run, side by side, so a backend's
+ * gains can be traced to its pieces. TSC cycles on x86-64, else ns. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kernels/mldsa/mldsa_backend.h"
+#include "runtime/controls.h"
+#include "cli.h"
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#define UNIT "cycles"
+static uint64_t now(void)
+{
+    return __rdtsc();
+}
+#else
+#define UNIT "ns"
+static uint64_t now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+#endif
+
+#define REPS 501
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Inputs shared by every measurement (within each hook's contract). */
+struct bench_data {
+    cs_mldsa_poly a, b, c, d, ch, mat[16], v[8];
+    uint64_t s[100];
+    uint8_t buf[1024], seed[64];
+};
+
+enum { H_KECCAK, H_KECCAK4, H_NTT, H_INVNTT, H_ACC4, H_MULCH, H_DECOMP, H_HINT, H_REJU,
+       H_EXPA, H_EXPS, H_EXPM, H_UNPACKZ, H_PACKW1, H_COUNT };
+static const char *const hook_names[H_COUNT] = {
+    "keccakf1600", "keccakf1600_x4", "ntt", "invntt_tomont", "pointwise_acc (4)",
+    "mul_challenge (tau 39)", "decompose", "make_hint", "rej_uniform (840 B)",
+    "expand_a (4x4)", "expand_s (44)", "expand_mask (44)", "unpack_z (2^17)", "pack_w1 (44)",
+};
+
+/* One call of hook h. */
+static void call(const cs_mldsa_impl *im, struct bench_data *d, int h)
+{
+    const int32_t g2 = (CS_MLDSA_Q - 1) / 88;
+    switch (h) {
+    case H_KECCAK: im->keccakf1600(d->s); break;
+    case H_KECCAK4: im->keccakf1600_x4(d->s); break;
+    case H_NTT: d->c = d->a, im->ntt(&d->c); break;
+    case H_INVNTT: d->c = d->a, im->invntt_tomont(&d->c); break;
+    case H_ACC4: im->pointwise_acc_mont(&d->c, d->mat, d->v, 4); break;
+    case H_MULCH: im->mul_challenge(&d->c, &d->ch, &d->a); break;
+    case H_DECOMP: im->decompose(&d->c, &d->d, &d->a, g2); break;
+    case H_HINT: im->make_hint(&d->c, &d->b, &d->d, g2); break;
+    case H_REJU: im->rej_uniform(d->c.c, 256, d->buf, 840); break;
+    case H_EXPA: im->expand_a(im, d->mat, d->seed, 4, 4); break;
+    case H_EXPS: im->expand_s(im, d->v, d->v + 4, d->seed, 4, 4, 2); break;
+    case H_EXPM: im->expand_mask(im, d->v, d->seed, 0, 4, 1 << 17); break;
+    case H_UNPACKZ: im->unpack_z(&d->c, d->buf, 1 << 17); break;
+    default: im->pack_w1(d->buf, &d->b, g2); break;
+    }
+}
+
+int cli_bench_mldsa_hooks(void)
+{
+    static struct bench_data d;
+    static uint64_t t[REPS];
+    const cs_mldsa_impl *use[8];
+    unsigned n = 0;
+    for (unsigned i = 0; cs_mldsa_impls[i] && n < 8; i++) {
+        uint32_t need = cs_mldsa_impl_cpu_features(cs_mldsa_impls[i]);
+        if ((cs_cpu_features() & need) == need && cs_kernel_allowed(cs_mldsa_impl_name(cs_mldsa_impls[i])))
+            use[n++] = cs_mldsa_impls[i];
+    }
+    for (unsigned i = 0; i < 256; i++) {
+        d.a.c[i] = (int32_t)((i * 7919u) % CS_MLDSA_Q) - CS_MLDSA_Q / 2;
+        d.b.c[i] = (int32_t)(i % 43);
+        d.ch.c[i] = i % 6 == 0 && i < 6 * 39 ? (i & 8 ? 1 : -1) : 0;
+        for (unsigned j = 0; j < 8; j++)
+            d.v[j].c[i] = (int32_t)((i * 31u + j) % CS_MLDSA_Q);
+        for (unsigned j = 0; j < 16; j++)
+            d.mat[j].c[i] = (int32_t)((i * 17u + j) % CS_MLDSA_Q);
+    }
+    for (unsigned i = 0; i < sizeof d.buf; i++)
+        d.buf[i] = (uint8_t)(i * 151u);
+    printf("%-24s", "hook (median " UNIT ")");
+    for (unsigned k = 0; k < n; k++)
+        printf(" %10s", cs_mldsa_impl_name(use[k]));
+    printf("\n");
+    for (int h = 0; h < H_COUNT; h++) {
+        printf("%-24s", hook_names[h]);
+        for (unsigned k = 0; k < n; k++) {
+            if (h == H_KECCAK4 && !use[k]->keccakf1600_x4) {
+                printf(" %10s", "-");
+                continue;
+            }
+            for (unsigned r = 0; r < REPS; r++) {
+                uint64_t t0 = now();
+                call(use[k], &d, h);
+                t[r] = now() - t0;
+            }
+            qsort(t, REPS, sizeof t[0], cmp_u64);
+            printf(" %10llu", (unsigned long long)t[REPS / 2]);
+        }
+        printf("\n");
+    }
+    return 0;
+}

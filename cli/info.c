@@ -1,0 +1,190 @@
+/* `cryptoshim info`: what the shim sees here and what it would do. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <openssl/crypto.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cpu_features.h"
+#include "runtime/controls.h"
+#include "runtime/dispatch.h"
+#include "runtime/stats.h"
+#include "runtime/route.h"
+#include "cli.h"
+
+
+static void print_features(const char *label, uint32_t f)
+{
+    printf("%-18s", label);
+    int any = 0;
+    for (uint32_t bit = 1; bit; bit <<= 1) {
+        const char *name = (f & bit) ? cs_cpu_feature_name(bit) : NULL;
+        if (name) {
+            printf(" %s", name);
+            any = 1;
+        }
+    }
+    printf("%s\n", any ? "" : " (none)");
+}
+
+static void print_kernels(void)
+{
+    printf("\nbig-number kernels:\n");
+    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++)
+        printf("  %-14s %4u..%-5u bits  %s\n", (*k)->name, (*k)->min_bits, (*k)->max_bits,
+               cs_bn_kernel_usable(*k) ? "usable" : "not usable here");
+    printf("\nML-DSA implementations:\n");
+    for (const cs_mldsa_impl *const *i = cs_mldsa_impls; *i; i++)
+        printf("  %-14s %s\n", cs_mldsa_impl_name(*i),
+               (cs_mldsa_impl_cpu_features(*i) & ~cs_cpu_features()) ? "not usable here"
+                                                                      : "usable");
+}
+
+static void print_dispatch(void)
+{
+    static const unsigned sizes[] = {512, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
+    printf("\ndispatch (%s policy):\n", cs_dispatch_policy_from_file() ? "file" : "built-in");
+    printf("  %-20s", "modulus bits");
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        printf(" %10u", sizes[i]);
+    printf("\n");
+    for (int ct = 0; ct < 2; ct++) {
+        printf("  %-20s", ct ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP);
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            const cs_bn_kernel *k = cs_dispatch_bn(ct, sizes[i]);
+            printf(" %10s", k ? k->name : "libcrypto");
+        }
+        printf("\n");
+    }
+    /* Pairs (RSA CRT halves): a kernel's paired entry, libcrypto's pair, or
+     * "2 calls" when no x2 rule decides and each half goes by the row above. */
+    printf("  %-20s", CS_OP_MOD_EXP_CT_X2);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const cs_bn_kernel *k = NULL;
+        int decided = cs_dispatch_bn_x2(sizes[i], &k);
+        if (!decided)
+            k = cs_dispatch_bn(1, sizes[i]); /* NULL: libcrypto's pair */
+        printf(" %10s", k ? (decided ? k->name : "2 calls") : "libcrypto");
+    }
+    printf("\n");
+    /* a1^p1 * a2^p2 with public exponents (DSA verification). */
+    printf("  %-20s", CS_OP_MOD_EXP2);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const cs_bn_kernel *k = cs_dispatch_bn2(sizes[i]);
+        printf(" %10s", k ? k->name : "libcrypto");
+    }
+    printf("\n");
+    static const int sets[] = {44, 65, 87};
+    for (size_t i = 0; i < 3; i++) {
+        const cs_mldsa_impl *impl = cs_dispatch_mldsa(sets[i]);
+        printf("  ML-DSA-%d            %s (with OpenSSL 3.5 or later)\n", sets[i],
+               impl ? cs_mldsa_impl_name(impl) : "none");
+    }
+}
+
+/* OpenSSL_version(OPENSSL_VERSION) of the loaded object at path, or NULL. */
+static const char *version_of(const char *path)
+{
+    void *h = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+    const char *(*ver)(int) = NULL;
+    if (h) {
+        *(void **)&ver = dlsym(h, "OpenSSL_version");
+        dlclose(h); /* still loaded: the process holds it */
+    }
+    return ver ? ver(0 /* OPENSSL_VERSION */) : NULL;
+}
+
+/* Each libcrypto in this process (the CLI's own, and any given with
+ * --lib), the route the preloaded shim would take in a process holding it,
+ * and what is not reachable and why. */
+static void print_routes(void)
+{
+    cs_libcrypto lc[CS_ROUTE_MAX];
+    int n = cs_route_scan(lc, CS_ROUTE_MAX);
+    printf("\nlibcryptos in this process (a preloaded shim decides the same per library):\n");
+    for (int i = 0; i < n; i++) {
+        const cs_libcrypto *c = &lc[i];
+        const char *v = version_of(c->path);
+        printf("  %s\n    version          %s (BN_mod_exp_mont at %s, newest node %s%s)\n",
+               c->path, v ? v : "unknown", c->abi, c->newest,
+               c->symbolic ? ", DT_SYMBOLIC" : "");
+        printf("    modexp route     %s: %s (%d relocation%s naming BN_mod_exp_mont*, %d "
+               "reaching the shim)\n",
+               cs_route_kind_name(c->modexp), c->why, c->modexp_relocs,
+               c->modexp_relocs == 1 ? "" : "s", c->reachable_relocs);
+        if (c->modexp == CS_ROUTE_METHOD)
+            printf("                     RSA/DH/DSA default methods installed at the "
+                   "application's first\n                     init, config, SSL_CTX_new, "
+                   "key reader or key constructor call;\n                     not where the "
+                   "application set its own method, nor for keys made before\n");
+        if (c->mldsa)
+            printf("    ML-DSA route     provider, installed at the application's first "
+                   "EVP_PKEY_CTX_new*\n                     (calls it makes through "
+                   "dlsym on its own handle do not reach the shim)\n");
+        else
+            printf("    ML-DSA route     none: no OPENSSL_3.5.0 node (ML-DSA needs 3.5 or "
+                   "later)\n");
+    }
+    if (!n)
+        printf("  none (the shim stays dormant in such a process)\n");
+}
+
+/* The route notes preloaded processes wrote to the stats file at path
+ * (what they saw, as opposed to this process). */
+static void print_recorded_routes(const char *path)
+{
+    cs_stats_segment *seg = malloc(sizeof *seg);
+    char err[200];
+    if (!seg)
+        return;
+    printf("\nroutes recorded in %s by preloaded processes:\n", path);
+    if (cs_stats_read(path, seg, err, sizeof err)) {
+        printf("  none readable (%s)\n", err);
+    } else {
+        int any = 0;
+        for (int i = 0; i < CS_STATS_NOTES; i++) {
+            const cs_stats_note_slot *n = &seg->note[i];
+            if (!n->ready || strncmp(n->name, "route", 5))
+                continue;
+            printf("  %.*s: %.*s\n", CS_STATS_NOTE_KEY, n->name, CS_STATS_NOTE_VALUE, n->value);
+            any = 1;
+        }
+        if (!any)
+            printf("  none yet\n");
+    }
+    free(seg);
+}
+
+int cli_info(int argc, char **argv)
+{
+    /* --lib PATH: load another libcrypto privately to show its route. */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--lib") && !dlopen(argv[++i], RTLD_NOW | RTLD_LOCAL)) {
+            fprintf(stderr, "cryptoshim info: %s\n", dlerror());
+            return 1;
+        }
+    const char *route = getenv("CRYPTOSHIM_ROUTE");
+    cs_route_set_forced_method(route && !strcmp(route, "method"));
+    const char *lib = cli_library_path();
+    printf("library            %s\n", lib ? lib : "(not found)");
+    printf("libcrypto          %s\n", OpenSSL_version(OPENSSL_VERSION));
+    print_features("cpu detected", cs_cpu_detected());
+    print_features("cpu used", cs_cpu_features());
+    printf("controls           %s%s%s%s\n", cs_disabled() ? "CRYPTOSHIM_DISABLE " : "",
+           cs_kernels_forced() ? "CRYPTOSHIM_KERNELS " : "",
+           cs_policy_path() ? "CRYPTOSHIM_POLICY " : "",
+           cs_route_forced_method() ? "CRYPTOSHIM_ROUTE=method" : "");
+    cli_info_policy(); /* policy and ignored controls: cli/info_policy.c */
+    print_routes();
+    /* --stats FILE, or CRYPTOSHIM_STATS: what preloaded processes saw. */
+    const char *recorded = getenv("CRYPTOSHIM_STATS");
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--stats"))
+            recorded = argv[++i];
+    if (recorded && *recorded)
+        print_recorded_routes(recorded);
+    print_kernels();
+    print_dispatch();
+    return 0;
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# make demo: short A/B runs on built-in defaults, then where the reports are.
+# TLS with an RSA-3072 certificate (system OpenSSL), TLS with ML-DSA-65
+# (OpenSSL 3.5 under build/openssl35, fetched by `make deps`), SSH with an
+# RSA-3072 host key and group16 (root only: sshd's privilege separation).
+# Not as root, the TLS runs measure client-side latency only (no tcpdump).
+# Usage: BUILD=build tools/bench/ab/demo.sh OUTDIR   (about a minute here)
+#
+# Ctrl-C, SIGTERM or SIGHUP: the running `cryptoshim ab` gets the signal and
+# stops every server it started before the demo exits.
+set -u
+cd "$(dirname "$0")/../../.."
+BUILD=${BUILD:-build}
+out=${1:-$BUILD/demo}
+cli=$BUILD/cryptoshim
+status=0
+summary=()
+t0=$SECONDS
+
+if [ ! -x "$cli" ]; then
+    echo "demo: $cli is not built (make demo builds it)." >&2
+    exit 2
+fi
+mkdir -p "$out"
+
+capture=()
+if [ "$(id -u)" -ne 0 ]; then
+    capture=(--no-capture)
+    echo "demo: not root, so no tcpdump capture: the TLS verdicts use client-side latency."
+fi
+
+# The harness runs in the background so that a signal to this script is
+# handled at once (bash runs traps only between foreground commands) and
+# passed on: timeout relays it to the harness, which stops its servers.
+child=
+on_signal() {
+    local sig=$1
+    trap '' INT TERM HUP
+    echo "demo: stopped by SIG$sig; stopping the running A/B run" >&2
+    if [ -n "$child" ]; then
+        kill -"$sig" "$child" 2>/dev/null
+        wait "$child" 2>/dev/null
+    fi
+    case $sig in INT) exit 130 ;; HUP) exit 129 ;; *) exit 143 ;; esac
+}
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
+
+# ab NAME ARGS...: one A/B run into $out/NAME; a verdict of "slower" (exit 1)
+# is reported, an error (exit 2) fails the demo.
+ab() {
+    local name=$1 rc; shift
+    echo "=== cryptoshim ab $*"
+    # --foreground: the harness stays in this process group, so a terminal's
+    # Ctrl-C reaches it directly too.
+    timeout --foreground --kill-after=10 240 "$cli" ab "$@" --out "$out/$name" </dev/null &
+    child=$!
+    wait "$child"
+    rc=$?
+    child=
+    case $rc in
+        0) summary+=("$name: $(grep -m1 '^\*\*Verdict' "$out/$name/report.md")") ;;
+        1) summary+=("$name: B slower (exit 1): $(grep -m1 '^\*\*Verdict' "$out/$name/report.md")") ;;
+        124) summary+=("$name: FAILED (no result within 240 s)"); status=1 ;;
+        *) summary+=("$name: FAILED (exit $rc; the line above says why)"); status=1 ;;
+    esac
+    echo
+}
+
+ab tls-rsa3072 tls --cert rsa3072 -n 200 "${capture[@]}"
+if [ -x "$BUILD/openssl35/bin/openssl" ]; then
+    ab tls-mldsa65 tls --cert mldsa65 -n 200 --openssl "$BUILD/openssl35/bin/openssl" "${capture[@]}"
+else
+    summary+=("tls-mldsa65: FAILED ($BUILD/openssl35 is missing: make deps fetches OpenSSL 3.5)")
+    status=1
+fi
+if [ "$(id -u)" -eq 0 ]; then
+    ab ssh-rsa3072-group16 ssh --hostkey 3072 --kex group16 -n 60
+else
+    summary+=("ssh-rsa3072-group16: skipped (sshd with privilege separation needs root: run make demo as root)")
+fi
+
+echo "=== summary ($((SECONDS - t0)) s)"
+printf '%s\n' "${summary[@]}"
+echo "reports, CSVs and plots (plot.png, plot.svg) under $out/"
+exit $status
