@@ -42,7 +42,7 @@ int cs_modexp_x2_entry(cs_ossl *api, BIGNUM *rr1, const BIGNUM *a1, const BIGNUM
                        BN_MONT_CTX *in_mont2, BN_CTX *ctx);
 
 /* Computes rr = a1^p1 * a2^p2 mod m (public exponents) with kernel k's
- * simultaneous exponentiation, as BN_mod_exp2_mont would (shim/modexp2.c).
+ * simultaneous exponentiation, as BN_mod_exp2_mont would (bn/modexp2.c).
  * Returns 1, 0 on an OpenSSL error, or -1 when k cannot serve the inputs
  * (nothing written): no exp2 entry, a size it lacks, an even or negative
  * modulus, a negative input, a base of 0 or at least m, or BN_FLG_CONSTTIME

@@ -116,7 +116,7 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # Under qemu-user (qemu-s390x 7.2) IPC_STAT hands an s390x guest the
 # segment's mode 16 bits up (0600 as 0140000000): the second process refused
 # the first one's segment and named a new one in the file, losing the first
-# one's counts. shim/stats.c reads the shifted mode; this checks the fix.
+# one's counts. runtime/stats.c reads the shifted mode; this checks the fix.
 @test "two s390x processes count into one stats file: the second attaches the first one's segment" {
     STATS=$TMPD/shared.stats
     openssl genrsa -out "$TMPD/shared.pem" 2048 2>/dev/null

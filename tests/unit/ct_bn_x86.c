@@ -5,7 +5,7 @@
  * Valgrind 3.19 executes no AVX-512 and hides ADX from CPUID (it does execute
  * adcx/adox), so ADX is probed by running one, and the IFMA kernel is checked
  * by the second build of this file, ct_bn_x86_avx512emu (CT_AVX512_EMULATED,
- * mk/ctemu.mk): linked with ifma.c compiled over kernels/ct_emul/avx512_emul.h,
+ * mk/ctemu.mk): linked with ifma.c compiled over tests/unit/ctemu/avx512_emul.h,
  * it checks only that kernel, at every size it specialises. Prints TAP. */
 #include <setjmp.h>
 #include <signal.h>
@@ -167,7 +167,7 @@ int main(void)
         {3072, 600, 0}, {4096, 300, 0}, {512, 512, 0}, {1280, 100, 0},
     };
     const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma};
-    tap_diag("AVX-512 emulated (kernels/ct_emul/avx512_emul.h): checks the kernels' C");
+    tap_diag("AVX-512 emulated (tests/unit/ctemu/avx512_emul.h): checks the kernels' C");
 #endif
     tap_rng_seed(0x6374783836ULL);
     tap_diag("valgrind: %s", RUNNING_ON_VALGRIND ? "yes" : "no (checks are not meaningful)");

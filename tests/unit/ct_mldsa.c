@@ -8,7 +8,7 @@
  * client requests are no-ops and the test only checks results. Valgrind 3.19
  * executes no AVX-512: the second build of this file, ct_mldsa_avx512emu
  * (CT_AVX512_EMULATED, mk/ctemu.mk), links the AVX-512 kernels compiled over
- * kernels/ct_emul/avx512_emul.h and checks only the tables that need them. */
+ * tests/unit/ctemu/avx512_emul.h and checks only the tables that need them. */
 #include <stdio.h>
 #include <string.h>
 

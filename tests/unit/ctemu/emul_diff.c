@@ -1,5 +1,5 @@
 /* Faithfulness of the AVX-512 emulation used by the constant-time check
- * (kernels/ct_emul/avx512_emul.h, mk/ctemu.mk): on a CPU with AVX-512 IFMA,
+ * (tests/unit/ctemu/avx512_emul.h, mk/ctemu.mk): on a CPU with AVX-512 IFMA,
  * each emulated intrinsic against the instruction, then the emulated builds
  * of the AVX-512 kernels (global symbols prefixed ctemu_) against the native
  * builds on the same inputs: IFMA Montgomery products and exponentiations at

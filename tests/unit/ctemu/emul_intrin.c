@@ -1,4 +1,4 @@
-/* Every function of kernels/ct_emul/avx512_emul.h against the instruction it
+/* Every function of tests/unit/ctemu/avx512_emul.h against the instruction it
  * stands for, on random lanes (plus edge values) and, for immediates, every
  * value the instruction distinguishes. Built with AVX-512 flags
  * (mk/ctemu.mk); called by emul_diff.c only on a CPU with AVX-512 IFMA/VL. */
