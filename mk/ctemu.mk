@@ -33,7 +33,7 @@ CTEMU_INTRIN := $(BUILD)/obj/ctemu-test/tests/unit/ctemu/emul_intrin.o
 
 CTEMU_FLAGS := -DCS_CT_EMULATE_AVX512 -include tests/unit/ctemu/avx512_emul.h
 
-# The native folders' ISA flags (mk/bnx86.mk, mk/mldsa_avx2.mk) minus AVX-512.
+# The native folders' ISA flags (mk/kernels_bn.mk, mk/mldsa_avx2.mk) minus AVX-512.
 $(BUILD)/obj/ctemu/kernels/bn/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi2
 $(BUILD)/obj/ctemu/kernels/mldsa/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi -mbmi2 -mpopcnt
 

@@ -33,15 +33,12 @@ static inline void cs_cios_cond_sub(cs_limb *r, const cs_limb *t, cs_limb top, c
         r[j] = (cs_limb)cs_ct_select(keep, t[j], d[j]);
 }
 
-/* r = a*b/R mod m for a, b < m, with the kernel's multiply-accumulate;
- * r may alias a or b. */
+/* r = a*b/R mod m for a, b < m (m odd, n limbs, n0 = -m^-1 mod 2^CS_LIMB_BITS),
+ * with the kernel's multiply-accumulate; r may alias a or b. */
 static inline __attribute__((always_inline)) void
 cs_cios_mont_mul(cs_mac_fn mac, cs_limb *r, const cs_limb *a, const cs_limb *b,
-                 const cs_mont *mont)
+                 const cs_limb *m, cs_limb n0, size_t n)
 {
-    size_t n = mont->n;
-    const cs_limb *m = mont->m;
-    cs_limb n0 = mont->n0;
     cs_limb t[CS_BN_MAX_LIMBS + 2];
     memset(t, 0, (n + 2) * sizeof(cs_limb));
     for (size_t i = 0; i < n; i++) {

@@ -5,8 +5,8 @@
  * z13 vector facility only multiplies 32-bit elements (two 64-bit products
  * per instruction), which does not beat one 64x64 mlgr per product, so this
  * kernel is scalar. No branch or memory index depends on number values. */
-#include "../exp_ladder.h"
 #include "../mont_cios.h"
+#include "../limbs.h"
 #include "s390x_kernels.h"
 
 #if CS_LIMB_BITS != 64
@@ -30,43 +30,12 @@ static inline cs_limb mac(cs_limb a, cs_limb b, cs_limb c, cs_limb d, cs_limb *h
     return (cs_limb)p;
 }
 
-/* r = a*b/R mod m for a, b < m; r may alias a or b. */
-static void mlgr_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const cs_mont *mont)
+/* The engine's multiplication (cs_bn_mul_fn): r = a*b/R mod m, fully
+ * reduced, over the context's plain limbs; r may alias a or b. */
+static void mlgr_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
-    cs_cios_mont_mul(mac, r, a, b, mont);
+    const cs_bn_prep *p = ctx;
+    cs_cios_mont_mul(mac, r, a, b, p->m, p->n0, p->n);
 }
 
-/* r = a^2/2^(64n) mod m; r may alias a. */
-static void mlgr_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
-{
-    mlgr_mont_mul(r, a, a, mont);
-}
-
-/* Kernel entries: mont_mul and mont_sqr, wiping the stack they used. */
-static void mlgr_mont_mul_entry(cs_limb *r, const cs_limb *a, const cs_limb *b,
-                              const cs_mont *mont)
-{
-    cs_ladder_mul_entry(mlgr_mont_mul, r, a, b, mont);
-}
-
-static void mlgr_mont_sqr_entry(cs_limb *r, const cs_limb *a, const cs_mont *mont)
-{
-    cs_ladder_mul_entry(mlgr_mont_mul, r, a, a, mont);
-}
-
-/* r = a^e mod m; see cs_bn_kernel.exp. */
-static int mlgr_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
-                    const cs_mont *mont, int consttime)
-{
-    return cs_ladder_exp(mlgr_mont_mul, mlgr_mont_sqr, r, a, e, ebits, mont, consttime);
-}
-
-const cs_bn_kernel cs_bn_s390x_mlgr = {
-    .name = "s390x_mlgr",
-    .cpu_features = 0,
-    .min_bits = CS_BN_MIN_BITS,
-    .max_bits = CS_BN_MAX_BITS,
-    .mont_mul = mlgr_mont_mul_entry,
-    .mont_sqr = mlgr_mont_sqr_entry,
-    .exp = mlgr_exp,
-};
+CS_BN_LIMB_KERNEL(cs_bn_s390x_mlgr, "s390x_mlgr", 0, CS_BN_MIN_BITS, CS_BN_MAX_BITS, mlgr_mul, 0);

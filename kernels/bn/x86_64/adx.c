@@ -32,54 +32,12 @@ static uint64_t row_adx(uint64_t *t, const uint64_t *a, uint64_t b, size_t n)
     return hi;
 }
 
-/* xv_amm_fn over plain limbs: full Montgomery product with the ADX row. */
-static void adx_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c)
+/* The engine's multiplication over plain limbs: full Montgomery product
+ * with the ADX row. */
+static void adx_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
-    scalar_mont(r, a, b, c->m, c->n0, c->K, row_adx);
+    const cs_bn_prep *c = ctx;
+    scalar_mont(r, a, b, c->m, c->n0, c->n, row_adx);
 }
 
-/* Kernel entry: r = a*b/R mod m. */
-static void adx_mont_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const cs_mont *mont)
-{
-    scalar_mont(r, a, b, mont->m, mont->n0, mont->n, row_adx);
-    cs_wipe_stack(CS_BN_WIPE_STACK);
-}
-
-/* Kernel entry: r = a*a/R mod m. */
-static void adx_mont_sqr(cs_limb *r, const cs_limb *a, const cs_mont *mont)
-{
-    adx_mont_mul(r, a, a, mont);
-}
-
-/* Fills c for mont with 64-bit digits over adx_amm; -1 above SCALAR_MAX_BITS. */
-static int adx_setup(xv_ctx *c, const cs_mont *mont)
-{
-    if (mont->bits > SCALAR_MAX_BITS)
-        return -1;
-    return xv_setup(c, mont, 64, adx_amm, adx_amm);
-}
-
-/* Kernel entry: r = a^e mod m over the shared ladders with 64-bit digits. */
-static int adx_exp(cs_limb *r, const cs_limb *a, const cs_limb *e, size_t ebits,
-                   const cs_mont *mont, int consttime)
-{
-    xv_ctx c;
-    if (ebits > CS_BN_MAX_EXP_BITS || adx_setup(&c, mont))
-        return -1;
-    int ret = xv_exp(&c, r, a, e, ebits, consttime);
-    cs_wipe_stack(CS_BN_WIPE_STACK);
-    return ret;
-}
-
-XV_KERNEL_EXP2(adx, adx_setup)
-
-const cs_bn_kernel cs_bn_x86_adx = {
-    .name = "x86_64-adx",
-    .cpu_features = CS_CPU_BMI2 | CS_CPU_ADX,
-    .min_bits = 256,
-    .max_bits = SCALAR_MAX_BITS,
-    .mont_mul = adx_mont_mul,
-    .mont_sqr = adx_mont_sqr,
-    .exp = adx_exp,
-    .exp2 = adx_exp2,
-};
+CS_BN_LIMB_KERNEL(cs_bn_x86_adx, "x86_64-adx", CS_CPU_BMI2 | CS_CPU_ADX, 256, SCALAR_MAX_BITS, adx_mul, 1);

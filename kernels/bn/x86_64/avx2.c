@@ -2,7 +2,7 @@
  * at most 56 bits, so a lane may take 256 of them before it could
  * overflow: 2K products for K <= 112 digits, i.e. moduli up to 3072 bits).
  * Same column-serial almost-Montgomery shape as the IFMA kernel. Built with
- * AVX2 flags (mk/bnx86.mk); only called when the CPU has AVX2. */
+ * AVX2 flags (mk/kernels_bn.mk); only called when the CPU has AVX2. */
 #include <immintrin.h>
 
 #include "xv.h"
@@ -63,8 +63,9 @@ amm_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
 }
 
 #define AMM_FIXED(NV)                                                                      \
-    static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c) \
+    static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
     {                                                                                      \
+        const cs_bn_prep *c = ctx;                                                         \
         amm_core(r, a, b, c->m, c->n0, NV, c->iters);                                     \
     }
 AMM_FIXED(10)  /* 1024 bits */
@@ -73,38 +74,34 @@ AMM_FIXED(19)  /* 2048 */
 AMM_FIXED(28)  /* 3072 */
 
 /* Any other size: the same code with a run-time vector count. */
-static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c)
+static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
 {
-    amm_core(r, a, b, c->m, c->n0, c->K / 4, c->iters);
+    const cs_bn_prep *c = ctx;
+    amm_core(r, a, b, c->m, c->n0, c->words / 4, c->iters);
 }
 
 /* Sets up c for mont with the multiplication specialised to its size. */
-static int setup(xv_ctx *c, const cs_mont *mont)
+static int prepare(cs_bn_prep *c, const cs_mont *mont)
 {
-    if (mont->bits > AVX2_MAX_BITS || mont->bits < 512 || xv_setup(c, mont, 28, amm_any, amm_any))
+    if (xv_prepare(c, mont, 28, amm_any, amm_any))
         return -1;
-    xv_amm_fn *f = amm_any;
-    switch (c->K / 4) {
+    cs_bn_mul_fn *f = amm_any;
+    switch (c->words / 4) {
     case 10: f = amm_10; break;
     case 14: f = amm_14; break;
     case 19: f = amm_19; break;
     case 28: f = amm_28; break;
     }
-    c->amm = c->asqr = f;
+    c->mul = c->sqr = f;
     c->select = xv_select_avx2;
     return 0;
 }
 
-XV_KERNEL_ENTRIES(avx2, setup)
-XV_KERNEL_EXP2(avx2, setup)
-
-const cs_bn_kernel cs_bn_x86_avx2 = {
-    .name = "x86_64-avx2",
-    .cpu_features = CS_CPU_AVX2,
-    .min_bits = 512,
-    .max_bits = AVX2_MAX_BITS,
-    .mont_mul = avx2_mont_mul,
-    .mont_sqr = avx2_mont_sqr,
-    .exp = avx2_exp,
-    .exp2 = avx2_exp2,
+static const cs_bn_ops ops = {
+    .prepare = prepare,
+    .load = xv_load,
+    .store = xv_store,
+    .pair = NULL,
 };
+
+CS_BN_KERNEL(cs_bn_x86_avx2, "x86_64-avx2", CS_CPU_AVX2, 512, AVX2_MAX_BITS, ops, 1, 0);

@@ -266,13 +266,15 @@ asqr_core(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0, const 
 }
 
 #define AMM_FIXED(NV)                                                                      \
-    static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c) \
+    static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
     {                                                                                      \
+        const cs_bn_prep *c = ctx;                                                         \
         amm_core(r, a, b, c->m, c->n0, NV, c->iters);                                     \
     }
 #define ASQR_FIXED(NV)                                                                      \
-    static void asqr_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c) \
+    static void asqr_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
     {                                                                                       \
+        const cs_bn_prep *c = ctx;                                                          \
         asqr_core(r, a, c->m, c->n0, NV, c->iters);                                         \
     }
 /* Measured (in-process A/B, full-length secret exponents): at 1024 and
@@ -289,42 +291,39 @@ ASQR_FIXED(16)
 ASQR_FIXED(21)
 
 /* Any other size: the same code with a run-time vector count. */
-static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c)
+static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
 {
-    amm_core(r, a, b, c->m, c->n0, c->K / 4, c->iters);
+    const cs_bn_prep *c = ctx;
+    amm_core(r, a, b, c->m, c->n0, c->words / 4, c->iters);
 }
 
-static void asqr_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c)
+static void asqr_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
 {
-    asqr_core(r, a, c->m, c->n0, c->K / 4, c->iters);
+    const cs_bn_prep *c = ctx;
+    asqr_core(r, a, c->m, c->n0, c->words / 4, c->iters);
 }
 
 /* Sets up c for mont with the multiplication specialised to its size. */
-static int setup(xv_ctx *c, const cs_mont *mont)
+static int prepare(cs_bn_prep *c, const cs_mont *mont)
 {
-    if (mont->bits > FMA_MAX_BITS || mont->bits < 512 || xv_setup(c, mont, W, amm_any, asqr_any))
+    if (xv_prepare(c, mont, W, amm_any, asqr_any))
         return -1;
-    switch (c->K / 4) {
-    case 6: c->amm = c->asqr = amm_6; break;
-    case 8: c->amm = c->asqr = amm_8; break;
-    case 11: c->amm = amm_11; c->asqr = asqr_11; break;
-    case 16: c->amm = amm_16; c->asqr = asqr_16; break;
-    case 21: c->amm = amm_21; c->asqr = asqr_21; break;
+    switch (c->words / 4) {
+    case 6: c->mul = c->sqr = amm_6; break;
+    case 8: c->mul = c->sqr = amm_8; break;
+    case 11: c->mul = amm_11; c->sqr = asqr_11; break;
+    case 16: c->mul = amm_16; c->sqr = asqr_16; break;
+    case 21: c->mul = amm_21; c->sqr = asqr_21; break;
     }
     c->select = xv_select_avx2;
     return 0;
 }
 
-XV_KERNEL_ENTRIES(fma, setup)
-XV_KERNEL_EXP2(fma, setup)
-
-const cs_bn_kernel cs_bn_x86_fma = {
-    .name = "x86_64-fma",
-    .cpu_features = CS_CPU_AVX2 | CS_CPU_FMA,
-    .min_bits = 512,
-    .max_bits = FMA_MAX_BITS,
-    .mont_mul = fma_mont_mul,
-    .mont_sqr = fma_mont_sqr,
-    .exp = fma_exp,
-    .exp2 = fma_exp2,
+static const cs_bn_ops ops = {
+    .prepare = prepare,
+    .load = xv_load,
+    .store = xv_store,
+    .pair = NULL,
 };
+
+CS_BN_KERNEL(cs_bn_x86_fma, "x86_64-fma", CS_CPU_AVX2 | CS_CPU_FMA, 512, FMA_MAX_BITS, ops, 1, 0);

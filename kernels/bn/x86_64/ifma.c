@@ -1,7 +1,7 @@
 /* AVX-512 IFMA kernel: 52-bit digits, almost-Montgomery multiplication with
  * vpmadd52luq/vpmadd52huq on 256-bit vectors (AVX-512VL). Zen 4 runs 512-bit
  * operations as two 256-bit halves, so the narrow form loses nothing there
- * and keeps the lane shuffles cheap. Built with IFMA flags (mk/bnx86.mk);
+ * and keeps the lane shuffles cheap. Built with IFMA flags (mk/kernels_bn.mk);
  * only called when the CPU has AVX512IFMA. */
 #include <immintrin.h>
 
@@ -150,14 +150,16 @@ asqr_core(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0, const 
 }
 
 #define AMM_FIXED(NV)                                                                      \
-    static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c) \
+    static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
     {                                                                                      \
+        const cs_bn_prep *c = ctx;                                                         \
         amm_core(r, a, b, c->m, c->n0, NV, c->iters);                                     \
     }
 /* Squaring entry for xv_amm_fn (b is a). */
 #define ASQR_FIXED(NV)                                                                      \
-    static void asqr_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c) \
+    static void asqr_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
     {                                                                                       \
+        const cs_bn_prep *c = ctx;                                                          \
         asqr_core(r, a, c->m, c->n0, NV);                                                   \
     }
 /* Measured: the squaring wins at 1024 bits only (fully unrolled larger
@@ -170,41 +172,36 @@ AMM_FIXED(15)  /* 3072 */
 AMM_FIXED(20)  /* 4096 */
 
 /* Any other size: the same code with a run-time vector count. */
-static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const xv_ctx *c)
+static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
 {
-    amm_core(r, a, b, c->m, c->n0, c->K / 4, c->iters);
+    const cs_bn_prep *c = ctx;
+    amm_core(r, a, b, c->m, c->n0, c->words / 4, c->iters);
 }
 
 /* Sets up c for mont with the multiplication specialised to its size. */
-static int setup(xv_ctx *c, const cs_mont *mont)
+static int prepare(cs_bn_prep *c, const cs_mont *mont)
 {
-    if (mont->bits < 512 || xv_setup(c, mont, 52, amm_any, amm_any))
+    if (xv_prepare(c, mont, 52, amm_any, amm_any))
         return -1;
-    xv_amm_fn *f = amm_any, *sq = NULL;
-    switch (c->K / 4) {
+    cs_bn_mul_fn *f = amm_any, *sq = NULL;
+    switch (c->words / 4) {
     case 5: f = amm_5; sq = c->iters == 20 ? asqr_5 : NULL; break;
     case 8: f = amm_8; break;
     case 10: f = amm_10; break;
     case 15: f = amm_15; break;
     case 20: f = amm_20; break;
     }
-    c->amm = f;
-    c->asqr = sq ? sq : f;
+    c->mul = f;
+    c->sqr = sq ? sq : f;
     c->select = xv_select_avx2;
     return 0;
 }
 
-XV_KERNEL_ENTRIES(ifma, setup)
-XV_KERNEL_EXP2(ifma, setup)
-
-const cs_bn_kernel cs_bn_x86_ifma = {
-    .name = "x86_64-ifma",
-    .cpu_features = CS_CPU_AVX512IFMA | CS_CPU_BMI2,
-    .min_bits = 512,
-    .max_bits = XV_MAX_BITS,
-    .mont_mul = ifma_mont_mul,
-    .mont_sqr = ifma_mont_sqr,
-    .exp = ifma_exp,
-    .exp2 = ifma_exp2,
-    .exp_x2 = cs_ifma_exp_x2,
+static const cs_bn_ops ops = {
+    .prepare = prepare,
+    .load = xv_load,
+    .store = xv_store,
+    .pair = &cs_ifma_pair,
 };
+
+CS_BN_KERNEL(cs_bn_x86_ifma, "x86_64-ifma", CS_CPU_AVX512IFMA | CS_CPU_BMI2, 512, XV_MAX_BITS, ops, 1, 1);

@@ -8,21 +8,18 @@
  * 1024-bit exponentiation (198 before the vector-op trimming),
  * 1.10x libcrypto's own paired IFMA code in `cryptoshim calibrate`. On
  * Zen 4 the vector pipes are the limit: every shuffle, blend or store taken
- * out of a step showed in the timing. Built with IFMA flags (mk/ifma2.mk); called only when
- * the CPU has AVX512IFMA. */
+ * out of a step showed in the timing. Built with IFMA flags (mk/kernels_bn.mk); called only when
+ * the CPU has AVX512IFMA. The ladder is the engine's (../engine.c). */
 #define _GNU_SOURCE
 #include <immintrin.h>
 #include <string.h>
 
-#include "../scratch.h"
-#include "../../ct.h"
 #include "x86_kernels.h"
 #include "xv.h"
 
 #define M52 ((1ull << 52) - 1)
 #define NV 5        /* vectors of 4 digits */
 #define ND (4 * NV) /* digits: 20 x 52 = 1040 bits, R' = 2^1040 */
-#define WIN 5       /* fixed window of the secret-exponent ladder */
 
 static inline uint64_t hi52(unsigned __int128 p) { return (uint64_t)(p >> 52); }
 
@@ -373,12 +370,13 @@ static inline __m512i load_full(const uint64_t *p)
 #endif
 }
 
-/* out = entry idx0 of half 0 and entry idx1 of half 1 of the interleaved
- * table, reading every entry under lane masks: the indices are secret. */
-static void select2(uint64_t *out, const uint64_t *tab, size_t entries, unsigned idx0,
-                    unsigned idx1)
+/* out = entry idx[0] of half 0 and entry idx[1] of half 1 of the
+ * interleaved table, reading every entry under lane masks: the indices are
+ * secret (cs_bn_select_fn; words is 2 ND). */
+static void select2(cs_limb *out, const cs_limb *tab, size_t entries, size_t words,
+                    const unsigned *idx)
 {
-    const __m512i want = bcast2(idx0, idx1);
+    const __m512i want = bcast2(idx[0], idx[1]);
     __m512i acc[NV];
 #pragma GCC unroll 8
     for (size_t v = 0; v < NV; v++)
@@ -397,119 +395,49 @@ static void select2(uint64_t *out, const uint64_t *tab, size_t entries, unsigned
         _mm512_storeu_si512((__m512i *)(out + 8 * v), acc[v]);
 }
 
-/* p = d0 and d1 interleaved (ND digits each). */
-static void interleave(uint64_t *p, const uint64_t *d0, const uint64_t *d1)
+/* The pair's numbers: joined by interleaving the halves' digits. */
+static void join(cs_limb *p, const cs_limb *d0, const cs_limb *d1, const void *ctx)
 {
     for (size_t j = 0; j < ND; j++)
         p[2 * j] = d0[j], p[2 * j + 1] = d1[j];
 }
 
-/* Bits pos .. pos+WIN-1 of e as a number; bits at or above ebits read as
- * zero. Positions and lengths are public, the value may be secret. */
-static unsigned window(const cs_limb *e, size_t ebits, size_t pos)
+static void split(cs_limb *d0, cs_limb *d1, const cs_limb *p, const void *ctx)
 {
-    unsigned v = 0;
-    for (unsigned k = 0; k < WIN; k++) {
-        size_t p = pos + k;
-        if (p < ebits)
-            v |= (unsigned)((e[p / 64] >> (p % 64)) & 1) << k;
-    }
-    return v;
-}
-
-/* Fills c for mont if this kernel serves it (20 digits used and held, i.e.
- * 987..1038-bit moduli); returns 0 or -1. */
-static int setup(xv_ctx *c, const cs_mont *mont)
-{
-    if (mont->bits < 512 || xv_setup(c, mont, 52, NULL, NULL) || c->K != ND || c->iters != ND)
-        return -1;
-    return 0;
-}
-
-/* Everything one paired exponentiation keeps, in per-thread scratch (about
- * 21 KB: too much for the stack of a small thread). */
-struct x2_work {
-    uint64_t tab[(1 << WIN) * 2 * ND] __attribute__((aligned(64)));
-    pair_ctx pc;
-    pair am, rr, one, onem, acc, sel;
-    uint64_t d0[ND], d1[ND];
-    xv_ctx c[2];
-};
-
-/* Fixed-window ladder for both halves over the longer exponent (the shorter
- * reads as zero-padded): every window costs WIN paired squarings and one
- * paired multiplication by entries read under masks. */
-static void ladder2(struct x2_work *w, const cs_limb *const e[2], const size_t eb[2])
-{
-    enum { ENTRIES = 1 << WIN };
-    const pair_ctx *pc = &w->pc;
-    uint64_t *tab = w->tab, *acc = w->acc;
-    memcpy(tab, w->onem, sizeof(pair));
-    memcpy(tab + 2 * ND, w->am, sizeof(pair));
-    for (size_t j = 2; j < ENTRIES; j++) {
-        if (j & 1)
-            amm2(tab + j * 2 * ND, tab + (j - 1) * 2 * ND, w->am, pc);
-        else
-            asqr2(tab + j * 2 * ND, tab + (j / 2) * 2 * ND, pc);
-    }
-    size_t ebits = eb[0] > eb[1] ? eb[0] : eb[1];
-    size_t nwin = (ebits + WIN - 1) / WIN;
-    size_t top = (nwin - 1) * WIN;
-    select2(acc, tab, ENTRIES, window(e[0], eb[0], top), window(e[1], eb[1], top));
-    for (size_t k = nwin - 1; k-- > 0;) {
-        for (unsigned s = 0; s < WIN; s++)
-            asqr2(acc, acc, pc);
-        select2(w->sel, tab, ENTRIES, window(e[0], eb[0], k * WIN), window(e[1], eb[1], k * WIN));
-        amm2(acc, acc, w->sel, pc);
-    }
-}
-
-/* cs_ifma_exp_x2's work on w, once the sizes are checked. */
-static int exp_x2(struct x2_work *w, cs_limb *r0, const cs_limb *a0, const cs_limb *e0,
-                  size_t ebits0, const cs_mont *mont0, cs_limb *r1, const cs_limb *a1,
-                  const cs_limb *e1, size_t ebits1, const cs_mont *mont1)
-{
-    xv_ctx *c = w->c;
-    if (setup(&c[0], mont0) || setup(&c[1], mont1))
-        return -1;
-    const cs_limb *e[2] = {e0, e1};
-    const size_t eb[2] = {ebits0, ebits1};
-    pair_ctx *pc = &w->pc;
-    interleave(pc->m, c[0].m, c[1].m);
-    make_shifted(pc->ms, pc->m, 1);
-    pc->n0[0] = c[0].n0, pc->n0[1] = c[1].n0;
-    interleave(w->rr, c[0].rr, c[1].rr);
-    interleave(w->one, c[0].one, c[1].one);
-    xv_to_digits(&c[0], w->d0, a0);
-    xv_to_digits(&c[1], w->d1, a1);
-    interleave(w->am, w->d0, w->d1);
-    amm2(w->am, w->am, w->rr, pc);     /* a R' */
-    amm2(w->onem, w->rr, w->one, pc);  /* R' */
-    if (eb[0] == 0 && eb[1] == 0)
-        memcpy(w->acc, w->onem, sizeof w->acc);
-    else
-        ladder2(w, e, eb);
-    amm2(w->acc, w->acc, w->one, pc); /* out of Montgomery form: <= m */
     for (size_t j = 0; j < ND; j++)
-        w->d0[j] = w->acc[2 * j], w->d1[j] = w->acc[2 * j + 1];
-    xv_from_digits_mod(&c[0], r0, w->d0);
-    xv_from_digits_mod(&c[1], r1, w->d1);
-    return 0;
+        d0[j] = p[2 * j], d1[j] = p[2 * j + 1];
 }
 
-/* See cs_bn_kernel.exp_x2. The work lives in per-thread scratch (wiped as it
- * is given back), and the stack its steps used is wiped after them. */
-int cs_ifma_exp_x2(cs_limb *r0, const cs_limb *a0, const cs_limb *e0, size_t ebits0,
-                   const cs_mont *mont0, cs_limb *r1, const cs_limb *a1, const cs_limb *e1,
-                   size_t ebits1, const cs_mont *mont1)
+/* Fills the pair context from the halves' IFMA contexts when both hold 20
+ * digits, all used (987..1038-bit moduli); returns the joined words, or 0. */
+static size_t prepare2(void *ctx, const cs_bn_prep *p0, const cs_bn_prep *p1)
 {
-    if (ebits0 > CS_BN_MAX_EXP_BITS || ebits1 > CS_BN_MAX_EXP_BITS)
-        return -1;
-    struct x2_work *w = cs_scratch_take(sizeof *w);
-    if (!w)
-        return -1;
-    int ret = exp_x2(w, r0, a0, e0, ebits0, mont0, r1, a1, e1, ebits1, mont1);
-    cs_scratch_give(w, sizeof *w);
-    cs_wipe_stack(CS_BN_WIPE_STACK);
-    return ret;
+    pair_ctx *pc = ctx;
+    if (p0->words != ND || p0->iters != ND || p1->words != ND || p1->iters != ND)
+        return 0;
+    join(pc->m, p0->m, p1->m, pc);
+    make_shifted(pc->ms, pc->m, 1);
+    pc->n0[0] = p0->n0, pc->n0[1] = p1->n0;
+    return 2 * ND;
 }
+
+/* The engine's paired multiplication and squaring on the context. */
+static void mul2(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
+{
+    amm2(r, a, b, ctx);
+}
+
+static void sqr2(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
+{
+    asqr2(r, a, ctx);
+}
+
+const cs_bn_pair_ops cs_ifma_pair = {
+    .ctx_bytes = sizeof(pair_ctx),
+    .prepare = prepare2,
+    .join = join,
+    .split = split,
+    .mul = mul2,
+    .sqr = sqr2,
+    .select = select2,
+};

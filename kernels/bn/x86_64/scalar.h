@@ -2,7 +2,8 @@
 #ifndef CRYPTOSHIM_BN_X86_SCALAR_H
 #define CRYPTOSHIM_BN_X86_SCALAR_H
 
-#include "xv.h"
+#include "../../ct.h"
+#include "../limbs.h"
 
 #define SCALAR_MAX_BITS 8192
 

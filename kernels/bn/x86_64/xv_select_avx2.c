@@ -6,10 +6,12 @@
 
 #include "xv.h"
 
-/* See xv.h (xv_select_fn); K is a multiple of 4 and the table aligned. */
-void xv_select_avx2(uint64_t *out, const uint64_t *tab, size_t entries, size_t K, unsigned idx)
+/* See xv.h (cs_bn_select_fn, one lane); K is a multiple of 4 and the
+ * table aligned. */
+void xv_select_avx2(cs_limb *out, const cs_limb *tab, size_t entries, size_t K,
+                    const unsigned *idx)
 {
-    const __m256i want = _mm256_set1_epi64x((long long)idx);
+    const __m256i want = _mm256_set1_epi64x((long long)idx[0]);
     for (size_t i = 0; i < K; i += 8) {
         __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
         int two = i + 4 < K;
