@@ -190,7 +190,7 @@ static int load_operands(const cs_ossl *api, const cs_bn_kernel *k, int consttim
     cs_limbs_from_le_bytes(ml, o->n, mb, (size_t)o->nbytes);
     cs_limbs_from_le_bytes(o->a, o->n, ab, (size_t)o->nbytes);
     cs_limbs_from_le_bytes(o->e, elimbs, eb, (size_t)ebytes);
-    ret = cs_mont_cache_get(&o->mont, ml, o->n) < 0 ? -1 : 1;
+    ret = cs_mont_cache_get(&o->mont, ml, o->n, k) < 0 ? -1 : 1;
     if (ret == 1 && in_mont && !cs_mont_ctx_is_for(api, in_mont, m, &o->mont, ctx))
         ret = -1;
 done:

@@ -74,7 +74,7 @@ static int modexp2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *rr, c
     cs_limb ml[CS_BN_MAX_LIMBS];
     const BIGNUM *base[2] = {a1, a2}, *ex[2] = {p1, p2};
     int ret = -1;
-    if (!to_limbs(api, ml, n, m, w->buf) || cs_mont_cache_get(&w->mont, ml, n) < 0 ||
+    if (!to_limbs(api, ml, n, m, w->buf) || cs_mont_cache_get(&w->mont, ml, n, k) < 0 ||
         (in_mont && !cs_mont_ctx_is_for(api, in_mont, m, &w->mont, ctx)))
         goto done;
     for (int i = 0; i < 2; i++)
