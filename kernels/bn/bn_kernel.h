@@ -65,6 +65,7 @@ typedef struct cs_bn_prep {
     cs_bn_mul_fn *mul;     /* multiplication, specialised to the size */
     cs_bn_mul_fn *sqr;     /* squaring (called with b == a) */
     cs_bn_select_fn *select; /* constant-time table read */
+    unsigned max_window;   /* widest fixed window worth its table (measured) */
     cs_limb m[CS_BN_MAX_WORDS] __attribute__((aligned(64)));    /* m in digits */
     cs_limb rr[CS_BN_MAX_WORDS] __attribute__((aligned(64)));   /* R'^2 mod m */
     cs_limb rx[CS_BN_MAX_WORDS] __attribute__((aligned(64)));   /* R'^2/R mod m */

@@ -34,16 +34,21 @@ static arith single(const cs_bn_prep *p)
     return a;
 }
 
-/* See engine.h: every entry read, kept under a mask per lane. */
+/* See engine.h: every entry read, kept under a mask (one lane; at most 64
+ * entries, the widest window's table). Word by word, so each result word
+ * is stored once. */
 void cs_bn_select_c(cs_limb *out, const cs_limb *tab, size_t entries, size_t words,
                     const unsigned *idx)
 {
-    memset(out, 0, words * sizeof *out);
-    for (size_t j = 0; j < entries; j++) {
-        cs_limb mask = (cs_limb)cs_ct_eq_mask(j, idx[0]);
-        const cs_limb *t = tab + j * words;
-        for (size_t i = 0; i < words; i++)
-            out[i] |= t[i] & mask;
+    cs_limb mask[64];
+    for (size_t j = 0; j < entries; j++)
+        mask[j] = (cs_limb)cs_ct_eq_mask(j, idx[0]);
+    for (size_t i = 0; i < words; i++) {
+        const cs_limb *t = tab + i;
+        cs_limb acc = 0;
+        for (size_t j = 0; j < entries; j++)
+            acc |= t[j * words] & mask[j];
+        out[i] = acc;
     }
 }
 
@@ -57,6 +62,7 @@ static int fill_prep(const cs_bn_kernel *k, cs_bn_prep *p, const cs_mont *mont)
         return -1;
     p->n = mont->n;
     p->select = cs_bn_select_c;
+    p->max_window = 5;
     if (k->ops->prepare(p, mont) < 0)
         return -1;
     p->mul(p->onem, p->rr, cs_bn_one, p);
@@ -106,17 +112,19 @@ static int bit(const cs_limb *e, size_t i)
     return (int)((e[i / W] >> (i % W)) & 1);
 }
 
-/* Fixed window for a secret exponent of ebits bits over numbers of `words`
- * words: the width minimising squarings + one multiply and one full table
+/* Fixed window for a secret exponent of ebits bits over A's numbers: the
+ * width up to wmax minimising squarings + one multiply and one full table
  * read per window + the table's set-up, in quarter word products (a
- * multiply 8 words^2, a squaring 6, a masked read of one word 1), within
- * TABLE_BYTES. */
-static unsigned ct_window(size_t ebits, size_t words)
+ * multiply 8 words^2, a squaring 6 where it has its own code, a masked read
+ * of one word 1), within TABLE_BYTES. */
+static unsigned ct_window(size_t ebits, const arith *A, unsigned wmax)
 {
-    uint64_t mul = 8 * (uint64_t)words * words, sqr = 6 * (uint64_t)words * words;
+    size_t words = A->words;
+    uint64_t mul = 8 * (uint64_t)words * words;
+    uint64_t sqr = A->sqr == A->mul ? mul : 6 * (uint64_t)words * words;
     unsigned best = 1;
     uint64_t best_cost = 0;
-    for (unsigned w = 1; w <= 6; w++) {
+    for (unsigned w = 1; w <= wmax; w++) {
         uint64_t count = (uint64_t)1 << w;
         if (count * words * sizeof(cs_limb) > TABLE_BYTES)
             break;
@@ -135,7 +143,7 @@ static unsigned ct_window(size_t ebits, size_t words)
  * every window's entries fetched under masks and always multiplied in.
  * onem is 1 in Montgomery form. -1 without scratch for the table. */
 static int ladder_ct(const arith *A, cs_limb *acc, const cs_limb *am, const cs_limb *onem,
-                     const cs_limb *const *e, const size_t *eb, cs_limb *sel)
+                     const cs_limb *const *e, const size_t *eb, unsigned wmax, cs_limb *sel)
 {
     size_t ebits = A->lanes == 2 && eb[1] > eb[0] ? eb[1] : eb[0];
     size_t words = A->words;
@@ -143,7 +151,7 @@ static int ladder_ct(const arith *A, cs_limb *acc, const cs_limb *am, const cs_l
         memcpy(acc, onem, words * sizeof *acc);
         return 0;
     }
-    unsigned w = ct_window(ebits, words);
+    unsigned w = ct_window(ebits, A, wmax);
     size_t count = (size_t)1 << w, bytes = count * words * sizeof(cs_limb);
     cs_limb *tab = cs_scratch_take(bytes);
     if (!tab)
@@ -333,7 +341,7 @@ static int single_call(const cs_bn_kernel *k, cs_limb *r, const cs_limb *const *
             k->ops->load(tmp, a[i], p);
             A.mul((cs_limb *)am[i], tmp, p->rr, p); /* a R' */
         }
-        ret = consttime ? ladder_ct(&A, acc, am[0], p->onem, e, eb, tmp)
+        ret = consttime ? ladder_ct(&A, acc, am[0], p->onem, e, eb, p->max_window, tmp)
                         : chain_vt(&A, acc, am, e, eb, narms, p->onem, tmp);
         if (ret == 0) {
             A.mul(acc, acc, cs_bn_one, p); /* out of Montgomery form: at most m */
@@ -388,7 +396,8 @@ static int pair_work(const cs_bn_kernel *k, const cs_bn_prep *const *p, cs_limb 
         po->join(rr, p[0]->rr, p[1]->rr, ctx);
         po->join(onem, p[0]->onem, p[1]->onem, ctx);
         A.mul(am, am, rr, ctx); /* a R' */
-        ret = ladder_ct(&A, acc, am, onem, e, eb, sel);
+        unsigned wmax = p[0]->max_window < p[1]->max_window ? p[0]->max_window : p[1]->max_window;
+        ret = ladder_ct(&A, acc, am, onem, e, eb, wmax, sel);
         if (ret == 0) {
             po->join(rr, cs_bn_one, cs_bn_one, ctx);
             A.mul(acc, acc, rr, ctx); /* out of Montgomery form */

@@ -100,9 +100,14 @@ static void cond_sub(cs_limb *r, const cs_limb *x, cs_limb top, const cs_limb *m
 }
 
 /* r = t/R mod m for t < m*R (2n limbs, destroyed), m odd of n limbs with
- * n0 = -m^-1 mod 2^W. Montgomery reduction one limb at a time, then one
- * constant-time conditional subtraction. */
-static void redc(cs_limb *r, cs_limb *t, const cs_limb *m, cs_limb n0, size_t n)
+ * n0 = -m^-1 mod 2^W (from a context or a cs_mont: the same fields).
+ * Montgomery reduction one limb at a time, then one constant-time
+ * conditional subtraction. A macro so each caller reads its own struct's
+ * fields, which keeps the inner loop free of spills. */
+#define REDC(r, t, c) redc_inline(r, t, (c)->m, (c)->n0, (c)->n)
+static inline __attribute__((always_inline)) void redc_inline(cs_limb *r, cs_limb *t,
+                                                              const cs_limb *m, cs_limb n0,
+                                                              size_t n)
 {
     cs_limb top = 0;
     for (size_t i = 0; i < n; i++) {
@@ -128,7 +133,7 @@ static void portable_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const v
     const cs_bn_prep *p = ctx;
     cs_limb t[2 * CS_BN_MAX_LIMBS];
     mul_full(t, a, b, p->n);
-    redc(r, t, p->m, p->n0, p->n);
+    REDC(r, t, p);
 }
 
 /* The engine's squaring (b is a). */
@@ -137,7 +142,7 @@ static void portable_sqr(cs_limb *r, const cs_limb *a, const cs_limb *b, const v
     const cs_bn_prep *p = ctx;
     cs_limb t[2 * CS_BN_MAX_LIMBS];
     sqr_full(t, a, p->n);
-    redc(r, t, p->m, p->n0, p->n);
+    REDC(r, t, p);
 }
 
 /* See bn_kernel.h: the squaring itself, public values (no wipe). */
@@ -145,7 +150,7 @@ void cs_mont_sqr_public(cs_limb *r, const cs_limb *a, const cs_mont *mont)
 {
     cs_limb t[2 * CS_BN_MAX_LIMBS];
     sqr_full(t, a, mont->n);
-    redc(r, t, mont->m, mont->n0, mont->n);
+    REDC(r, t, mont);
 }
 
 /* See portable.h. */
@@ -174,6 +179,7 @@ void cs_bn_copy_limbs(cs_limb *x, const cs_limb *a, const cs_bn_prep *p)
 static int portable_prepare(cs_bn_prep *p, const cs_mont *mont)
 {
     cs_bn_prepare_limbs(p, mont, portable_mul, portable_sqr);
+    p->max_window = 6; /* its cost model's choice at 3072 and 4096 bits */
     return 0;
 }
 
