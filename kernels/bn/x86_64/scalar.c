@@ -24,6 +24,12 @@ void scalar_mont(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64
             t[j] = t[j + 1];
         t[n + 1] = 0;
     }
+    scalar_reduce(r, t, m, n);
+}
+
+/* See scalar.h: one subtraction of m, kept by mask. */
+void scalar_reduce(uint64_t *r, const uint64_t *t, const uint64_t *m, size_t n)
+{
     uint64_t d[CS_BN_MAX_LIMBS];
     unsigned __int128 br = 0;
     for (size_t j = 0; j < n; j++) {

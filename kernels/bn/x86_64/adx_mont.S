@@ -1,0 +1,199 @@
+/* Montgomery multiplication rows with MULX and two carry chains (ADCX on
+ * CF for the low words of the products, ADOX on OF for the high words),
+ * for the ADX kernel (adx.c). Word-serial: for each b_i, one pass adds
+ * a*b_i into t, one pass adds q*m (q = t_0 n0) and moves t down a word.
+ * Each pass runs n mod 4 single steps, then blocks of four; pointers and
+ * counters move by lea and loops exit by jrcxz, so neither carry flag is
+ * disturbed inside a pass. No branch or address depends on number values:
+ * only n steers control. Run only where BMI2 and ADX are present.
+ *
+ * void cs_adx_mont_rows(uint64_t *t, const uint64_t *a, const uint64_t *b,
+ *                       const uint64_t *m, uint64_t n0, size_t n);
+ * t: n+2 words, zero on entry; on return t[0..n] = a*b/2^(64n) (mod m,
+ * below 2m), t[n+1] = 0. a, b < m, n >= 1. */
+
+	.text
+	.p2align 5
+	.globl	cs_adx_mont_rows
+	.hidden	cs_adx_mont_rows
+	.type	cs_adx_mont_rows, @function
+
+/* Locals below the six saved registers. */
+#define SINGLES_A 0   /* n mod 4 */
+#define BLOCKS_A 8    /* 4 * (n / 4) */
+#define SINGLES_M 16  /* (n - 1) mod 4 */
+#define BLOCKS_M 24   /* 4 * ((n - 1) / 4) */
+
+/* t[j] += lo(a_j x) + hi(a_{j-1} x): %r10 at a_j, %r11 at t_j, %r8 the
+ * previous high word, %rdx the multiplier. */
+.macro STEPA off
+	mulx	\off(%r10), %rax, %r9
+	mov	\off(%r11), %rdi
+	adcx	%rax, %rdi
+	adox	%r8, %rdi
+	mov	%rdi, \off(%r11)
+	mov	%r9, %r8
+.endm
+
+/* As STEPA with m and q, storing one word down: t[j-1] = t[j] + ... */
+.macro STEPM off
+	mulx	\off(%r10), %rax, %r9
+	mov	\off(%r11), %rdi
+	adcx	%rax, %rdi
+	adox	%r8, %rdi
+	mov	%rdi, \off-8(%r11)
+	mov	%r9, %r8
+.endm
+
+/* One pass of STEP over SINGLES single steps, then BLOCKS/4 blocks. */
+.macro PASS step, singles, blocks
+	mov	\singles(%rsp), %rcx
+	jrcxz	2f
+1:	\step	0
+	lea	8(%r10), %r10
+	lea	8(%r11), %r11
+	lea	-1(%rcx), %rcx
+	jrcxz	2f
+	jmp	1b
+2:	mov	\blocks(%rsp), %rcx
+	jrcxz	5f			/* jrcxz reaches 127 bytes: hop */
+	jmp	3f
+5:	jmp	4f
+3:	\step	0
+	\step	8
+	\step	16
+	\step	24
+	lea	32(%r10), %r10
+	lea	32(%r11), %r11
+	lea	-4(%rcx), %rcx
+	jrcxz	4f
+	jmp	3b
+4:
+.endm
+
+cs_adx_mont_rows:
+	.cfi_startproc
+	endbr64
+	push	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	push	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	push	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	push	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	push	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	push	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	sub	$32, %rsp
+	.cfi_adjust_cfa_offset 32
+
+	mov	%rdi, %r13		/* t */
+	mov	%rdx, %rbx		/* b cursor */
+	mov	%rcx, %r12		/* m */
+	mov	%r8, %rbp		/* n0 */
+	mov	%r9, %r15		/* n */
+	mov	%r9, %rax
+	and	$3, %rax
+	mov	%rax, SINGLES_A(%rsp)
+	mov	%r9, %rax
+	and	$-4, %rax
+	mov	%rax, BLOCKS_A(%rsp)
+	lea	-1(%r9), %rax
+	and	$3, %rax
+	mov	%rax, SINGLES_M(%rsp)
+	lea	-1(%r9), %rax
+	and	$-4, %rax
+	mov	%rax, BLOCKS_M(%rsp)
+	mov	%r9, %r14		/* rows left */
+
+.Lrow:
+	/* t += a * b_i; t[n+1] (zero) takes the carries. */
+	mov	(%rbx), %rdx
+	lea	8(%rbx), %rbx
+	mov	%rsi, %r10
+	mov	%r13, %r11
+	xor	%r8d, %r8d		/* no high word yet; CF = OF = 0 */
+	PASS	STEPA, SINGLES_A, BLOCKS_A
+	mov	$0, %eax
+	mov	(%r11), %rdi		/* t[n] += CF + last high + OF */
+	adcx	%rax, %rdi
+	adox	%r8, %rdi
+	mov	%rdi, (%r11)
+	mov	$0, %edi
+	adcx	%rax, %rdi
+	adox	%rax, %rdi
+	mov	%rdi, 8(%r11)		/* t[n+1] */
+
+	/* q = t_0 n0; t = (t + q m) / 2^64. Step 0 only carries (its word
+	 * becomes zero). */
+	mov	(%r13), %rdx
+	imul	%rbp, %rdx
+	mov	%r12, %r10
+	mov	%r13, %r11
+	xor	%r8d, %r8d
+	mulx	(%r10), %rax, %r8
+	mov	(%r11), %rdi
+	adcx	%rax, %rdi
+	lea	8(%r10), %r10
+	lea	8(%r11), %r11
+	PASS	STEPM, SINGLES_M, BLOCKS_M
+	mov	$0, %eax
+	mov	(%r11), %rdi		/* t[n-1] = t[n] + CF + last high + OF */
+	adcx	%rax, %rdi
+	adox	%r8, %rdi
+	mov	%rdi, -8(%r11)
+	mov	8(%r11), %rdi		/* t[n] = t[n+1] + the carries */
+	adcx	%rax, %rdi
+	adox	%rax, %rdi
+	mov	%rdi, (%r11)
+	movq	$0, 8(%r11)
+
+	dec	%r14
+	jnz	.Lrow
+
+	add	$32, %rsp
+	.cfi_adjust_cfa_offset -32
+	pop	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
+	pop	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	pop	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	pop	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	pop	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	pop	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	cs_adx_mont_rows, .-cs_adx_mont_rows
+
+/* IBT and SHSTK compatible (endbr64 above, no stack switching), as the C
+ * objects built with -fcf-protection, so the library keeps both marks. */
+	.section .note.gnu.property, "a"
+	.p2align 3
+	.long	4
+	.long	16
+	.long	5
+	.asciz	"GNU"
+	.long	0xc0000002
+	.long	4
+	.long	3
+	.long	0
+
+	.section .note.GNU-stack, "", @progbits
