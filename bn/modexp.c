@@ -239,17 +239,33 @@ int cs_modexp_with(const cs_ossl *api, const cs_bn_kernel *k, int consttime, BIG
     return modexp_with(api, k, consttime, r, a, p, m, ctx, NULL);
 }
 
-/* cs_modexp_x2_with with the caller's Montgomery contexts (may be NULL),
- * checked as in modexp_with. */
-static int modexp_x2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *r1,
-                          const BIGNUM *a1, const BIGNUM *p1, const BIGNUM *m1,
-                          BN_MONT_CTX *in_mont1, BIGNUM *r2, const BIGNUM *a2, const BIGNUM *p2,
-                          const BIGNUM *m2, BN_MONT_CTX *in_mont2, BN_CTX *ctx)
+/* Whether the pair's outputs alias anything libcrypto's paired function
+ * reads after it starts writing: stock's answer then depends on which of its
+ * paths ran (its paired AVX-512 IFMA code reads both halves first, its
+ * fallback finishes rr1 before reading the second half), so only libcrypto
+ * itself gives it. */
+static int x2_aliased(const BIGNUM *r1, const BIGNUM *r2, const BIGNUM *a2, const BIGNUM *p2,
+                      const BIGNUM *m2)
 {
-    /* libcrypto computes r1 before reading the second half's inputs: when r1
-     * is one of them, only its order of work gives its answer. */
-    if (!k->exp_x2 || r1 == a2 || r1 == p2 || r1 == m2)
+    return r1 == a2 || r1 == p2 || r1 == m2 || r1 == r2;
+}
+
+/* Serves the pair with kernel k1 for the first half and k2 for the second:
+ * one paired call when they are the same kernel and it has exp_x2 (paired
+ * != 0 asks for it), else one exp each. Both halves are loaded and checked
+ * before anything is computed, so a half the kernels cannot serve (an even
+ * modulus, another modulus's BN_MONT_CTX, a size out of range) leaves the
+ * whole pair to libcrypto: -1 and nothing written. Returns 1, 0 on an
+ * OpenSSL error, or -1. */
+static int modexp_x2_with(const cs_ossl *api, const cs_bn_kernel *k1, const cs_bn_kernel *k2,
+                          int paired, BIGNUM *r1, const BIGNUM *a1, const BIGNUM *p1,
+                          const BIGNUM *m1, BN_MONT_CTX *in_mont1, BIGNUM *r2,
+                          const BIGNUM *a2, const BIGNUM *p2, const BIGNUM *m2,
+                          BN_MONT_CTX *in_mont2, BN_CTX *ctx)
+{
+    if (x2_aliased(r1, r2, a2, p2, m2))
         return -1;
+    paired = paired && k1 == k2 && k1->exp_x2;
     struct {
         struct operands o[2];
         cs_limb rl[2][CS_BN_MAX_LIMBS];
@@ -258,12 +274,19 @@ static int modexp_x2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *r1,
         return -1;
     struct operands *o = w->o;
     cs_limb(*rl)[CS_BN_MAX_LIMBS] = w->rl;
-    int ret = load_operands(api, k, 1, a1, p1, m1, ctx, in_mont1, &o[0]);
+    int ret = load_operands(api, k1, 1, a1, p1, m1, ctx, in_mont1, &o[0]);
     if (ret == 1)
-        ret = load_operands(api, k, 1, a2, p2, m2, ctx, in_mont2, &o[1]);
-    if (ret == 1 && k->exp_x2(rl[0], o[0].a, o[0].e, o[0].ebits, &o[0].mont, rl[1], o[1].a,
-                              o[1].e, o[1].ebits, &o[1].mont) < 0)
-        ret = -1;
+        ret = load_operands(api, k2, 1, a2, p2, m2, ctx, in_mont2, &o[1]);
+    if (ret == 1 && paired)
+        ret = k1->exp_x2(rl[0], o[0].a, o[0].e, o[0].ebits, &o[0].mont, rl[1], o[1].a,
+                         o[1].e, o[1].ebits, &o[1].mont) < 0
+                  ? -1
+                  : 1;
+    else if (ret == 1)
+        ret = k1->exp(rl[0], o[0].a, o[0].e, o[0].ebits, &o[0].mont, 1) < 0 ||
+                      k2->exp(rl[1], o[1].a, o[1].e, o[1].ebits, &o[1].mont, 1) < 0
+                  ? -1
+                  : 1;
     /* r1 first, as libcrypto: r2 may alias a1, p1 or m1 (read already). */
     if (ret == 1)
         ret = store_result(api, r1, rl[0], &o[0]) & store_result(api, r2, rl[1], &o[1]);
@@ -275,7 +298,9 @@ int cs_modexp_x2_with(const cs_ossl *api, const cs_bn_kernel *k, BIGNUM *r1, con
                       const BIGNUM *p1, const BIGNUM *m1, BIGNUM *r2, const BIGNUM *a2,
                       const BIGNUM *p2, const BIGNUM *m2, BN_CTX *ctx)
 {
-    return modexp_x2_with(api, k, r1, a1, p1, m1, NULL, r2, a2, p2, m2, NULL, ctx);
+    if (!k->exp_x2)
+        return -1;
+    return modexp_x2_with(api, k, k, 1, r1, a1, p1, m1, NULL, r2, a2, p2, m2, NULL, ctx);
 }
 
 static int wants_consttime(const cs_ossl *api, const BIGNUM *a, const BIGNUM *p,
@@ -335,37 +360,31 @@ int cs_modexp_x2_entry(cs_ossl *api, BIGNUM *rr1, const BIGNUM *a1, const BIGNUM
     if (!cs_ossl_resolve(api) || !api->mod_exp_mont_consttime_x2)
         return 0;
     unsigned bits1 = (unsigned)api->num_bits(m1), bits2 = (unsigned)api->num_bits(m2);
-    const cs_bn_kernel *kx = NULL;
+    const cs_bn_kernel *kx = NULL, *k1 = NULL, *k2 = NULL;
     /* A mod_exp_consttime_x2 rule decides pairs of equal sizes; without one
      * (an older policy file) each half goes by the mod_exp_consttime rules. */
-    int decided = bits1 == bits2 && cs_dispatch_bn_x2(bits1, &kx);
-    if (kx) {
-        int ret = modexp_x2_with(api, kx, rr1, a1, p1, m1, in_mont1, rr2, a2, p2, m2, in_mont2,
-                                 ctx);
-        if (ret >= 0) {
-            cs_stats_count(CS_OP_MOD_EXP_CT_X2, kx->name, bits1);
-            return ret;
-        }
+    if (bits1 == bits2 && cs_dispatch_bn_x2(bits1, &kx))
+        k1 = k2 = kx;
+    else
+        k1 = cs_dispatch_bn(1, bits1), k2 = cs_dispatch_bn(1, bits2);
+    int ret = -1;
+    if (k1 && k2)
+        ret = modexp_x2_with(api, k1, k2, kx != NULL, rr1, a1, p1, m1, in_mont1, rr2, a2, p2,
+                             m2, in_mont2, ctx);
+    if (ret >= 0) {
+        cs_stats_count(CS_OP_MOD_EXP_CT_X2, k1->name, bits1);
+        return ret;
     }
-    const cs_bn_kernel *k1 = cs_dispatch_bn(1, bits1), *k2 = cs_dispatch_bn(1, bits2);
-    int ret;
-    const char *served = "libcrypto";
+    /* Everything else is libcrypto's paired function, whole: it may have a
+     * paired kernel of its own for this size, and for a pair the kernels
+     * cannot serve, only it gives its answer (an invalid half fails the
+     * whole pair in its paired code, not in its fallback). Its fallback's
+     * calls of the consttime entry point are not counted again. */
     in_x2 = 1;
-    /* A negative base is no kernel's input, and libcrypto's paired code
-     * treats it unlike its single calls: keep its answer. */
-    if (decided || !k1 || !k2 || api->is_negative(a1) || api->is_negative(a2)) {
-        /* libcrypto may have a paired kernel for this size; keep it. */
-        ret = api->mod_exp_mont_consttime_x2(rr1, a1, p1, m1, in_mont1, rr2, a2, p2, m2,
-                                             in_mont2, ctx);
-    } else {
-        /* Both halves always, in order, as libcrypto's own fallback: an
-         * invalid first half still leaves the second computed. */
-        const char *served2;
-        ret = modexp_serve(api, 1, rr1, a1, p1, m1, ctx, in_mont1, &served);
-        ret &= modexp_serve(api, 1, rr2, a2, p2, m2, ctx, in_mont2, &served2);
-    }
+    ret = api->mod_exp_mont_consttime_x2(rr1, a1, p1, m1, in_mont1, rr2, a2, p2, m2, in_mont2,
+                                         ctx);
     in_x2 = 0;
-    cs_stats_count(CS_OP_MOD_EXP_CT_X2, served, bits1);
+    cs_stats_count(CS_OP_MOD_EXP_CT_X2, "libcrypto", bits1);
     return ret;
 }
 
