@@ -7,37 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kernels/mldsa/mldsa_backend.h"
 #include "runtime/controls.h"
 #include "cli.h"
-
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#define TICK_UNIT "cycles"
-/* Time stamp counter: constant rate on this class of CPU. */
-static uint64_t ticks(void)
-{
-    return __rdtsc();
-}
-#else
-#define TICK_UNIT "ns"
-static uint64_t ticks(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-#endif
-
-/* Thread CPU time in seconds (robust against other load on the machine). */
-static double cpu_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+#include "tools/bench/timer.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -66,12 +40,12 @@ static int run(const cs_mldsa_impl *im, int ps, int op, unsigned n, uint64_t *t,
     if (cs_mldsa_keygen(im, ps, pk, sk, seed) || cs_mldsa_sign(im, ps, sig, sk, msg, sizeof msg,
                                                                NULL, 0, rnd))
         return -1;
-    double c0 = cpu_seconds();
+    double c0 = cs_timer_thread_cpu();
     for (unsigned i = 0; i < n; i++) {
         seed[1] = rnd[1] = (uint8_t)i;
         seed[2] = rnd[2] = (uint8_t)(i >> 8);
         msg[60] = (uint8_t)i, msg[61] = (uint8_t)(i >> 8);
-        uint64_t t0 = ticks();
+        uint64_t t0 = cs_timer_ticks();
         switch (op) {
         case OP_KEYGEN:
             bad |= cs_mldsa_keygen(im, ps, pk, sk, seed);
@@ -84,9 +58,9 @@ static int run(const cs_mldsa_impl *im, int ps, int op, unsigned n, uint64_t *t,
             bad |= cs_mldsa_verify(im, ps, sig, sigb, vmsg, sizeof vmsg, NULL, 0, pk) != 0;
             break;
         }
-        t[i] = ticks() - t0;
+        t[i] = cs_timer_ticks() - t0;
     }
-    double secs = cpu_seconds() - c0;
+    double secs = cs_timer_thread_cpu() - c0;
     qsort(t, n, sizeof t[0], cmp_u64);
     r->median = t[n / 2];
     r->per_sec = secs > 0 ? n / secs : 0;
@@ -128,7 +102,7 @@ int cli_bench_mldsa(int argc, char **argv)
     static const int sets[3] = {44, 65, 87};
     static const char *const ops[3] = {"keygen", "sign", "verify"};
     int status = 0;
-    printf("%-10s %-10s %-7s %14s %12s\n", "kernel", "set", "op", "median " TICK_UNIT,
+    printf("%-10s %-10s %-7s %14s %12s\n", "kernel", "set", "op", "median " CS_TIMER_TICK_UNIT,
            "ops/s (cpu)");
     for (unsigned k = 0; cs_mldsa_impls[k]; k++) {
         const cs_mldsa_impl *im = cs_mldsa_impls[k];

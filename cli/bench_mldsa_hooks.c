@@ -5,28 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kernels/mldsa/mldsa_backend.h"
 #include "runtime/controls.h"
 #include "cli.h"
-
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#define UNIT "cycles"
-static uint64_t now(void)
-{
-    return __rdtsc();
-}
-#else
-#define UNIT "ns"
-static uint64_t now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-#endif
+#include "tools/bench/timer.h"
 
 #define REPS 501
 
@@ -95,7 +78,7 @@ int cli_bench_mldsa_hooks(void)
     }
     for (unsigned i = 0; i < sizeof d.buf; i++)
         d.buf[i] = (uint8_t)(i * 151u);
-    printf("%-24s", "hook (median " UNIT ")");
+    printf("%-24s", "hook (median " CS_TIMER_TICK_UNIT ")");
     for (unsigned k = 0; k < n; k++)
         printf(" %10s", cs_mldsa_impl_name(use[k]));
     printf("\n");
@@ -107,9 +90,9 @@ int cli_bench_mldsa_hooks(void)
                 continue;
             }
             for (unsigned r = 0; r < REPS; r++) {
-                uint64_t t0 = now();
+                uint64_t t0 = cs_timer_ticks();
                 call(use[k], &d, h);
-                t[r] = now() - t0;
+                t[r] = cs_timer_ticks() - t0;
             }
             qsort(t, REPS, sizeof t[0], cmp_u64);
             printf(" %10llu", (unsigned long long)t[REPS / 2]);

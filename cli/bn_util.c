@@ -1,6 +1,5 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <time.h>
 
 #include "bn_util.h"
 
@@ -14,11 +13,4 @@ int cli_random_operands(BIGNUM *m, BIGNUM *a, BIGNUM *p, int bits, int ebits)
 {
     return BN_rand(m, bits, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ODD) && BN_rand_range(a, m) &&
            BN_rand(p, ebits, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ANY);
-}
-
-double cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

@@ -1,4 +1,5 @@
-/* Shared by the CLI's big-number commands: random operands and timing. */
+/* Shared by the CLI's big-number commands: the libcrypto table and random
+ * operands (timing: tools/bench/timer.h). */
 #ifndef CRYPTOSHIM_CLI_BN_UTIL_H
 #define CRYPTOSHIM_CLI_BN_UTIL_H
 
@@ -10,7 +11,5 @@
 cs_ossl *cli_ossl(void);
 /* Random odd modulus of exactly bits bits, base below it, exponent of ebits. */
 int cli_random_operands(BIGNUM *m, BIGNUM *a, BIGNUM *p, int bits, int ebits);
-/* Monotonic time in seconds. */
-double cli_now(void);
 
 #endif

@@ -27,6 +27,7 @@
 #include "runtime/policy.h"
 #include "bn_util.h"
 #include "cli.h"
+#include "tools/bench/timer.h"
 
 #define MAX_CAND 8
 #define ROUNDS 7
@@ -70,15 +71,6 @@ struct cand {
     double t[ROUNDS];      /* seconds per operation in each round */
 };
 
-/* Thread CPU seconds: what `openssl speed` counts, and unlike wall time not
- * stretched when other processes share the cores. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Second operand set for the paired cases (ct >= 2 below); for exp2 its
  * base is below the first set's modulus. */
 static struct {
@@ -96,7 +88,7 @@ static double batch(cs_ossl *api, const cs_bn_kernel *k, int ct, BIGNUM *r, BIGN
                     BIGNUM *p, BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *mont, double secs)
 {
     long n = 0;
-    double t0 = cpu_now(), t;
+    double t0 = cs_timer_thread_cpu(), t;
     do {
         int ok;
         if (ct == 4)
@@ -116,7 +108,7 @@ static double batch(cs_ossl *api, const cs_bn_kernel *k, int ct, BIGNUM *r, BIGN
         if (!ok)
             return 0;
         n++;
-        t = cpu_now();
+        t = cs_timer_thread_cpu();
     } while (t - t0 < secs);
     return (t - t0) / (double)n;
 }
@@ -446,8 +438,7 @@ int cli_calibrate(int argc, char **argv)
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%MZ", gmtime(&now));
-    struct timespec t_start;
-    clock_gettime(CLOCK_MONOTONIC, &t_start);
+    double t_start = cs_timer_wall();
     int steps = 0, step = 0;
     for (int ct = 0; ct < 3; ct++)
         for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++)
@@ -504,12 +495,8 @@ int cli_calibrate(int argc, char **argv)
                 for (int i = 0; i < ncand; i++)
                     cands[i].k = names[i];
                 double b = budget * (bits >= 8192 ? 3 : 1);
-                struct timespec t_now;
-                clock_gettime(CLOCK_MONOTONIC, &t_now);
                 fprintf(stderr, "calibrate: [%2d/%d] %3.0f s  %s %u bits, %s\n", ++step, steps,
-                        (double)(t_now.tv_sec - t_start.tv_sec) +
-                            (double)(t_now.tv_nsec - t_start.tv_nsec) * 1e-9,
-                        op, bits, cases[e].label);
+                        cs_timer_wall() - t_start, op, bits, cases[e].label);
                 if (!measure(api, cands, ncand, ct, bits, &cases[e], b, med)) {
                     fprintf(stderr, "cryptoshim calibrate: %s %u bits failed\n", op, bits);
                     status = 1;
@@ -561,11 +548,7 @@ int cli_calibrate(int argc, char **argv)
         free(text);
         return 1;
     }
-    struct timespec t_end;
-    clock_gettime(CLOCK_MONOTONIC, &t_end);
-    fprintf(stderr, "calibrate: measured in %.0f s\n",
-            (double)(t_end.tv_sec - t_start.tv_sec) +
-                (double)(t_end.tv_nsec - t_start.tv_nsec) * 1e-9);
+    fprintf(stderr, "calibrate: measured in %.0f s\n", cs_timer_wall() - t_start);
     if (status) {
         fprintf(stderr, "cryptoshim calibrate: a measurement failed; nothing written\n");
         free(text);

@@ -10,7 +10,7 @@ all: $(AB_CLIENT)
 tests-build: $(E2E_TEST_BINS)
 endif
 
-$(AB_CLIENT): tools/bench/ab/ab_tls_client.c
+$(AB_CLIENT): tools/bench/ab/ab_tls_client.c tools/bench/timer.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -pie -o $@ $< $(LDHARDEN) -lssl -lcrypto
 

@@ -6,17 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kernels/mldsa/mldsa.h"
-
-/* CPU time of this process in seconds (what openssl speed reports too). */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "tools/bench/timer.h"
 
 int main(int argc, char **argv)
 {
@@ -40,7 +32,7 @@ int main(int argc, char **argv)
              * keeps it per key (cs_mldsa_prepare_sk/_pk). */
             cs_mldsa_prepared *prs = cs_mldsa_prepare_sk(impl, ps, sk);
             cs_mldsa_prepared *prv = cs_mldsa_prepare_pk(impl, ps, pk);
-            double t0 = cpu_now(), t;
+            double t0 = cs_timer_process_cpu(), t;
             do {
                 for (int k = 0; k < 16; k++, n++) {
                     seed[0] = (uint8_t)n;
@@ -55,7 +47,7 @@ int main(int argc, char **argv)
                         return 1;
                     }
                 }
-                t = cpu_now() - t0;
+                t = cs_timer_process_cpu() - t0;
             } while (t < secs);
             cs_mldsa_prepared_free(prs);
             cs_mldsa_prepared_free(prv);

@@ -10,20 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
 #include <openssl/objects.h>
 #include <openssl/ssl.h>
 
-/* Monotonic time in microseconds. */
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
+#include "tools/bench/timer.h"
 
 /* Connects a TCP socket to addr with Nagle off; -1 on failure. */
 static int tcp_connect(const struct sockaddr_in *addr)
@@ -53,7 +46,7 @@ static void describe(SSL *ssl)
 /* One handshake; returns its duration in microseconds or a negative value. */
 static double one_handshake(SSL_CTX *ctx, const struct sockaddr_in *addr, int first)
 {
-    double t0 = now_us(), t1 = -1;
+    double t0 = cs_timer_wall(), t1 = -1;
     int fd = tcp_connect(addr);
     if (fd < 0) {
         perror("connect");
@@ -62,7 +55,7 @@ static double one_handshake(SSL_CTX *ctx, const struct sockaddr_in *addr, int fi
     SSL *ssl = SSL_new(ctx);
     if (ssl && SSL_set_fd(ssl, fd) == 1 && SSL_set_tlsext_host_name(ssl, "localhost") == 1 &&
         SSL_connect(ssl) == 1) {
-        t1 = now_us();
+        t1 = cs_timer_wall();
         if (first)
             describe(ssl);
         SSL_shutdown(ssl);
@@ -71,7 +64,7 @@ static double one_handshake(SSL_CTX *ctx, const struct sockaddr_in *addr, int fi
     }
     SSL_free(ssl);
     close(fd);
-    return t1 < 0 ? -1 : t1 - t0;
+    return t1 < 0 ? -1 : (t1 - t0) * 1e6;
 }
 
 /* Applies the command-line options to ctx; 0 on success. */
