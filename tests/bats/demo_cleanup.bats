@@ -41,13 +41,12 @@ leftovers() {
         ($1 in r) || ($2 in r) || index($0, t) { print }'
 }
 
-# start_ab MODE ARGS...: starts a long harness run in the background (pid in
-# AB_PID) and waits until its servers and tcpdump are up (3 recorded).
-start_ab() {
-    TMPDIR=$WORK "$CLI" ab "$@" --out "$OUT" </dev/null >"$BATS_TEST_TMPDIR/ab.log" 2>&1 3>&- &
-    AB_PID=$!
+# wait_up TENTHS: waits (at most TENTHS tenths of a second) until the run in
+# the background (AB_PID) has its servers and tcpdump up (3 recorded in
+# OUT/pids); fails with its log if it ends first or the time runs out.
+wait_up() {
     local i
-    for ((i = 0; i < 300; i++)); do
+    for ((i = 0; i < $1; i++)); do
         if [ -f "$OUT/pids" ] && [ "$(wc -l <"$OUT/pids")" -ge 3 ]; then
             sleep 1 # a few handshakes under way
             return 0
@@ -59,10 +58,9 @@ start_ab() {
     return 1
 }
 
-# stop_ab SIGNAL: sends SIGNAL to the harness, waits (bounded) for it to end,
-# and sets AB_STATUS.
-stop_ab() {
-    kill -"$1" "$AB_PID"
+# wait_ended: waits (bounded, 30 s) for the run in the background (AB_PID) to
+# end, sets AB_STATUS to its exit status and shows its log.
+wait_ended() {
     local i
     for ((i = 0; i < 300; i++)); do
         kill -0 "$AB_PID" 2>/dev/null || break
@@ -71,6 +69,21 @@ stop_ab() {
     AB_STATUS=0
     wait "$AB_PID" || AB_STATUS=$?
     cat "$BATS_TEST_TMPDIR/ab.log"
+}
+
+# start_ab MODE ARGS...: starts a long harness run in the background (pid in
+# AB_PID) and waits until its servers and tcpdump are up.
+start_ab() {
+    TMPDIR=$WORK "$CLI" ab "$@" --out "$OUT" </dev/null >"$BATS_TEST_TMPDIR/ab.log" 2>&1 3>&- &
+    AB_PID=$!
+    wait_up 300
+}
+
+# stop_ab SIGNAL: sends SIGNAL to the harness, waits (bounded) for it to end,
+# and sets AB_STATUS.
+stop_ab() {
+    kill -"$1" "$AB_PID"
+    wait_ended
 }
 
 # check_nothing_left: after at most 10 s, nothing of the run is left.
@@ -133,14 +146,7 @@ check_nothing_left() {
     local b
     b=$(awk 'NR == 2 { print $1 }' "$OUT/pids") # A, B, tcpdump: in that order
     kill -KILL "$b"
-    local i
-    for ((i = 0; i < 300; i++)); do
-        kill -0 "$AB_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    AB_STATUS=0
-    wait "$AB_PID" || AB_STATUS=$?
-    cat "$BATS_TEST_TMPDIR/ab.log"
+    wait_ended
     [ "$AB_STATUS" -eq 2 ]
     [ "$(grep -c '^cryptoshim ab: ' "$BATS_TEST_TMPDIR/ab.log")" -eq 2 ] # start line, error line
     ! grep -q Traceback "$BATS_TEST_TMPDIR/ab.log"
@@ -174,17 +180,7 @@ start_demo() {
         </dev/null >"$BATS_TEST_TMPDIR/ab.log" 2>&1 3>&- &
     AB_PID=$!
     OUT=$d/tls-rsa3072
-    local i
-    for ((i = 0; i < 600; i++)); do
-        if [ -f "$OUT/pids" ] && [ "$(wc -l <"$OUT/pids")" -ge 3 ]; then
-            sleep 1
-            return 0
-        fi
-        kill -0 "$AB_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    cat "$BATS_TEST_TMPDIR/ab.log"
-    return 1
+    wait_up 600
 }
 
 @test "demo: SIGTERM to the demo script stops the running A/B run's servers; status 143" {
@@ -200,14 +196,7 @@ start_demo() {
     # foreground job does not.
     start_demo "setsid env --default-signal=INT"
     kill -INT -- "-$AB_PID"
-    local i
-    for ((i = 0; i < 300; i++)); do
-        kill -0 "$AB_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    AB_STATUS=0
-    wait "$AB_PID" || AB_STATUS=$?
-    cat "$BATS_TEST_TMPDIR/ab.log"
+    wait_ended
     [ "$AB_STATUS" -eq 130 ]
     ! grep -q Traceback "$BATS_TEST_TMPDIR/ab.log"
     check_nothing_left

@@ -21,37 +21,32 @@ setup() {
     [ -f "$SYSLIB" ] || skip "system libcrypto.so.3 not found"
     BUNDLED=$BATS_TEST_TMPDIR/libcrypto-9a1b2c3d.so.3
     cp "$SYSLIB" "$BUNDLED"
+    STATS=$BATS_TEST_TMPDIR/s.stats
+}
+
+# under_shim [VAR=VALUE...]: runs the program on the bundled library with the
+# shim preloaded (portable kernel, stats in $STATS) and the given environment,
+# shows its output and checks every step passed.
+under_shim() {
+    run env "$@" CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" LD_PRELOAD="$SHIM" \
+        "$PROG" "$BUNDLED"
+    echo "$output"
+    keygen_lines_ok
 }
 
 @test "bundled libcrypto without the shim: RSA and EC keygen work (reference)" {
     run "$PROG" "$BUNDLED"
-    [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "rsa keygen ok" ]
-    [ "${lines[2]}" = "ec keygen ok" ]
+    keygen_lines_ok
 }
 
 @test "bundled libcrypto under the shim: RSA and EC keygen work, modexp served by the shim" {
-    local stats=$BATS_TEST_TMPDIR/b.stats
-    run env CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$stats" LD_PRELOAD="$SHIM" \
-        "$PROG" "$BUNDLED"
-    echo "$output"
-    [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "rsa keygen ok" ]
-    [ "${lines[1]}" = "rsa sign and verify ok" ]
-    [ "${lines[2]}" = "ec keygen ok" ]
-    [ "$(stats_sum "$stats" portable)" -gt 0 ]
+    under_shim
+    [ "$(stats_sum "$STATS" portable)" -gt 0 ]
 }
 
 @test "bundled libcrypto under the shim with CRYPTOSHIM_DISABLE=1: everything works, no kernel call" {
-    local stats=$BATS_TEST_TMPDIR/d.stats
-    run env CRYPTOSHIM_DISABLE=1 CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$stats" \
-        LD_PRELOAD="$SHIM" "$PROG" "$BUNDLED"
-    echo "$output"
-    [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "rsa keygen ok" ]
-    [ "${lines[1]}" = "rsa sign and verify ok" ]
-    [ "${lines[2]}" = "ec keygen ok" ]
-    [ "$(stats_sum "$stats" portable)" -eq 0 ]
+    under_shim CRYPTOSHIM_DISABLE=1
+    [ "$(stats_sum "$STATS" portable)" -eq 0 ]
 }
 
 @test "info --lib names the bundled libcrypto, its version and the symbol route" {

@@ -34,14 +34,35 @@ setup() {
     STATS=$BATS_TEST_TMPDIR/s.stats
 }
 
-# sym CMD...: CMD against the DF_SYMBOLIC copy, shim preloaded, portable kernel.
-sym() {
-    CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" LD_LIBRARY_PATH="$D/symlib" \
-        LD_PRELOAD="$SHIM" "$@"
+# drive [VAR=VALUE...] MODE: `run`s the route driver in MODE on the test key,
+# shim preloaded (portable kernel, stats in $STATS) with the given
+# environment, and checks it exited 0.
+drive() {
+    run env "${@:1:$#-1}" CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" \
+        LD_PRELOAD="$SHIM" "$DRV" "${!#}" "$D/key.pem"
+    [ "$status" -eq 0 ]
 }
 
+# sym MODE: drive MODE against the DF_SYMBOLIC copy.
+sym() {
+    drive LD_LIBRARY_PATH="$D/symlib" "$1"
+}
+
+# note: the route line the preloaded process recorded for libcrypto.so.3.
 note() {
     "$CLI" stats "$STATS" | grep '^# route libcrypto.so.3:'
+}
+
+# crt_calls N: the portable kernel served N 1024-bit secret exponentiations
+# (two CRT halves per RSA-2048 signature).
+crt_calls() {
+    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq "$1" ]
+}
+
+# installed ERE: the route note says the method route was installed, its
+# list of methods and trigger matching ERE.
+installed() {
+    note | grep -Eq "modexp method \([0-9.]+: $1"
 }
 
 @test "DF_SYMBOLIC copy without the shim: the same signature as the system library" {
@@ -56,99 +77,85 @@ note() {
 }
 
 @test "DF_SYMBOLIC copy under the shim: same signature, 4 kernel calls, methods installed at the first trigger" {
-    run sym "$DRV" plain "$D/key.pem"
-    [ "$status" -eq 0 ]
+    sym plain
     [ "$output" = "$WANT" ]
     # two CRT halves, blinding, and the verification after signing
-    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 2 ]
+    crt_calls 2
     [ "$(stats_sum "$STATS" portable '*' 2048)" -eq 2 ]
-    note | grep -Eq 'modexp method \([0-9.]+: rsa dh dsa from PEM_read_PrivateKey\)'
+    installed 'rsa dh dsa from PEM_read_PrivateKey\)'
     # info shows what the preloaded process recorded
     "$CLI" info --stats "$STATS" | grep -A3 '^routes recorded in' |
         grep -Eq 'route libcrypto.so.3: .*modexp method \([0-9.]+: rsa dh dsa'
 }
 
 @test "DF_SYMBOLIC copy, legacy API first (PEM_read_RSAPrivateKey, RSA_sign): same signature, installed from the reader" {
-    run sym "$DRV" legacy "$D/key.pem"
-    [ "$status" -eq 0 ]
+    sym legacy
     [ "$output" = "$WANT" ]
-    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 2 ]
-    note | grep -Eq 'modexp method \([0-9.]+: rsa dh dsa from PEM_read_RSAPrivateKey\)'
+    crt_calls 2
+    installed 'rsa dh dsa from PEM_read_RSAPrivateKey\)'
 }
 
 @test "DF_SYMBOLIC copy, a key made before the first trigger: served by the kernel too (the stock method object is hooked in place), as are later keys" {
-    run sym "$DRV" older "$D/key.pem"
-    [ "$status" -eq 0 ]
+    sym older
     [ "${lines[0]}" = "older key ok" ]
     [ "${lines[1]}" = "$WANT" ]
     # 2 CRT halves for the older key's signature, 2 for the key read after
-    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 4 ]
-    note | grep -Eq 'modexp method \([0-9.]+: rsa dh dsa from EVP_PKEY_CTX_new\)'
+    crt_calls 4
+    installed 'rsa dh dsa from EVP_PKEY_CTX_new\)'
 }
 
 @test "DF_SYMBOLIC copy under the shim: a key from EVP_PKEY_dup signs as stock (the key's method is libcrypto's own object, not a foreign one)" {
-    run sym "$DRV" dup "$D/key.pem"
-    [ "$status" -eq 0 ]
+    sym dup
     [ "$output" = "$WANT" ]
 }
 
 @test "DF_SYMBOLIC copy, CRYPTOSHIM_DISABLE=1: same signature, no kernel call, no method installed" {
-    run env CRYPTOSHIM_DISABLE=1 CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" \
-        LD_LIBRARY_PATH="$D/symlib" LD_PRELOAD="$SHIM" "$DRV" plain "$D/key.pem"
-    [ "$status" -eq 0 ]
+    drive CRYPTOSHIM_DISABLE=1 LD_LIBRARY_PATH="$D/symlib" plain
     [ "$output" = "$WANT" ]
     [ "$(stats_sum "$STATS" portable)" -eq 0 ]
     note | grep -q 'modexp method; '
 }
 
 @test "application's own RSA method set before the shim's: kept (its hook runs), shim installs DH and DSA only" {
-    run sym "$DRV" own-before "$D/key.pem"
-    [ "$status" -eq 0 ]
+    sym own-before
     [ "${lines[0]}" = "$WANT" ]
     [[ "${lines[1]}" =~ ^own\ method\ calls\ [1-9] ]]
-    note | grep -Eq "modexp method \([0-9.]+: dh dsa rsa-app's from"
+    installed "dh dsa rsa-app's from"
 }
 
 @test "application's own RSA method set after the shim's: the application's wins for its keys" {
-    run sym "$DRV" own-after "$D/key.pem"
-    [ "$status" -eq 0 ]
+    sym own-after
     [ "${lines[0]}" = "$WANT" ]
     [[ "${lines[1]}" =~ ^own\ method\ calls\ [1-9] ]]
-    note | grep -Eq 'modexp method \([0-9.]+: rsa dh dsa from OPENSSL_init_crypto\)'
+    installed 'rsa dh dsa from OPENSSL_init_crypto\)'
 }
 
 @test "8 threads racing the first call: 8 correct signatures, installed once, every signature through the kernel" {
-    run sym "$DRV" threads "$D/key.pem"
-    [ "$status" -eq 0 ]
+    sym threads
     [ "${#lines[@]}" -eq 8 ]
     for l in "${lines[@]}"; do [ "$l" = "$WANT" ]; done
-    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 16 ]
+    crt_calls 16
     [ "$(note | wc -l)" -eq 1 ]
-    note | grep -Eq 'modexp method \([0-9.]+: rsa dh dsa from'
+    installed 'rsa dh dsa from'
 }
 
 @test "fork after installation: child and parent sign correctly through the kernel" {
-    run sym "$DRV" fork "$D/key.pem"
-    [ "$status" -eq 0 ]
+    sym fork
     [ "${lines[0]}" = "child $WANT" ]
     [ "${lines[1]}" = "parent $WANT" ]
-    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 4 ]
-    note | grep -Eq 'modexp method \([0-9.]+: rsa dh dsa from OPENSSL_init_crypto\)'
+    crt_calls 4
+    installed 'rsa dh dsa from OPENSSL_init_crypto\)'
 }
 
 @test "CRYPTOSHIM_ROUTE=method on the unpatched system library: same signature, method installed" {
-    run env CRYPTOSHIM_ROUTE=method CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" \
-        LD_PRELOAD="$SHIM" "$DRV" plain "$D/key.pem"
-    [ "$status" -eq 0 ]
+    drive CRYPTOSHIM_ROUTE=method plain
     [ "$output" = "$WANT" ]
-    [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 2 ]
-    note | grep -Eq 'modexp method \([0-9.]+: rsa dh dsa from'
+    crt_calls 2
+    installed 'rsa dh dsa from'
 }
 
 @test "default route on the unpatched system library: symbols, no method installed" {
-    run env CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" LD_PRELOAD="$SHIM" \
-        "$DRV" plain "$D/key.pem"
-    [ "$status" -eq 0 ]
+    drive plain
     [ "$output" = "$WANT" ]
     note | grep -q 'modexp symbols; '
 }
@@ -157,10 +164,7 @@ note() {
     cc -O2 -o "$BATS_TEST_TMPDIR/dlk" "$BATS_TEST_DIRNAME/helpers/dlopen_keygen.c" -ldl
     run env CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$STATS" LD_PRELOAD="$SHIM" \
         "$BATS_TEST_TMPDIR/dlk" "$D/symlib/libcrypto.so.3"
-    [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "rsa keygen ok" ]
-    [ "${lines[1]}" = "rsa sign and verify ok" ]
-    [ "${lines[2]}" = "ec keygen ok" ]
+    keygen_lines_ok
 }
 
 @test "cryptoshim run warns once when nothing could be hooked, and not otherwise" {

@@ -115,3 +115,13 @@ stats_sum() {
 with_shim() {
     LD_PRELOAD=$SHIM "$@"
 }
+
+# keygen_lines_ok: after `run` of helpers/dlopen_keygen.c, checks it exited 0
+# and printed its three results as passed (RSA keygen, RSA sign and verify,
+# EC keygen), in that order.
+keygen_lines_ok() {
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "rsa keygen ok" ]
+    [ "${lines[1]}" = "rsa sign and verify ok" ]
+    [ "${lines[2]}" = "ec keygen ok" ]
+}
