@@ -51,6 +51,16 @@ static void set_own_method(void)
     RSA_set_default_method(m);
 }
 
+/* Writes sig[0..n) in hex into out; 0 when it does not fit. */
+static int to_hex(char *out, size_t outlen, const unsigned char *sig, size_t n)
+{
+    if (n * 2 + 1 > outlen)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        sprintf(out + 2 * i, "%02x", sig[i]);
+    return 1;
+}
+
 /* Reads the key, signs the fixed message; hex signature into out. */
 static int sign_hex(char *out, size_t outlen)
 {
@@ -71,11 +81,7 @@ static int sign_hex(char *out, size_t outlen)
              EVP_DigestSign(md, sig, &siglen, (const unsigned char *)"cryptoshim", 10) > 0;
     EVP_MD_CTX_free(md);
     EVP_PKEY_free(k);
-    if (!ok || siglen * 2 + 1 > outlen)
-        return 0;
-    for (size_t i = 0; i < siglen; i++)
-        sprintf(out + 2 * i, "%02x", sig[i]);
-    return 1;
+    return ok && to_hex(out, outlen, sig, siglen);
 }
 
 /* The legacy API: PEM_read_RSAPrivateKey, then RSA_sign. */
@@ -91,11 +97,17 @@ static int sign_legacy_hex(char *out, size_t outlen)
     int ok = rsa && EVP_Digest("cryptoshim", 10, md, NULL, EVP_sha256(), NULL) &&
              RSA_sign(NID_sha256, md, sizeof md, sig, &siglen, rsa);
     RSA_free(rsa);
-    if (!ok || siglen * 2 + 1 > outlen)
-        return 0;
-    for (unsigned i = 0; i < siglen; i++)
-        sprintf(out + 2 * i, "%02x", sig[i]);
-    return 1;
+    return ok && to_hex(out, outlen, sig, siglen);
+}
+
+/* Signs with sign and prints one line, PREFIX then the hex signature or
+ * FAILED; returns whether it signed. */
+static int print_signature(const char *prefix, int (*sign)(char *, size_t))
+{
+    static char hex[2100];
+    int ok = sign(hex, sizeof hex);
+    printf("%s%s\n", prefix, ok ? hex : "FAILED");
+    return ok;
 }
 
 static void *thread_main(void *arg)
@@ -105,7 +117,7 @@ static void *thread_main(void *arg)
 
 int main(int argc, char **argv)
 {
-    static char sig[9][2100];
+    static char sig[8][2100];
     if (argc < 3)
         return 2;
     const char *mode = argv[1];
@@ -128,15 +140,13 @@ int main(int argc, char **argv)
         fflush(stdout);
         pid_t p = fork();
         if (p == 0) {
-            int ok = sign_hex(sig[0], sizeof sig[0]);
-            printf("child %s\n", ok ? sig[0] : "FAILED");
+            int ok = print_signature("child ", sign_hex);
             fflush(stdout);
             _exit(ok ? 0 : 1);
         }
         int st = 0;
         waitpid(p, &st, 0);
-        int ok = sign_hex(sig[1], sizeof sig[1]);
-        printf("parent %s\n", ok ? sig[1] : "FAILED");
+        int ok = print_signature("parent ", sign_hex);
         return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
     }
     if (!strcmp(mode, "older")) {
@@ -149,15 +159,11 @@ int main(int argc, char **argv)
         EVP_PKEY_CTX_free(c);
         EVP_PKEY_free(k);
         printf("older key %s\n", ok ? "ok" : "FAILED");
-        int ok2 = sign_hex(sig[0], sizeof sig[0]);
-        printf("%s\n", ok2 ? sig[0] : "FAILED");
+        int ok2 = print_signature("", sign_hex);
         return ok && ok2 ? 0 : 1;
     }
-    if (!strcmp(mode, "legacy")) {
-        int ok = sign_legacy_hex(sig[0], sizeof sig[0]);
-        printf("%s\n", ok ? sig[0] : "FAILED");
-        return ok ? 0 : 1;
-    }
+    if (!strcmp(mode, "legacy"))
+        return print_signature("", sign_legacy_hex) ? 0 : 1;
     if (!strcmp(mode, "own-before"))
         set_own_method();
     sign_with_dup = !strcmp(mode, "dup");
@@ -165,11 +171,8 @@ int main(int argc, char **argv)
         OPENSSL_init_crypto(0, NULL);
         set_own_method();
     }
-    if (!sign_hex(sig[0], sizeof sig[0])) {
-        printf("FAILED\n");
+    if (!print_signature("", sign_hex))
         return 1;
-    }
-    printf("%s\n", sig[0]);
     if (strcmp(mode, "plain") && strcmp(mode, "dup"))
         printf("own method calls %d\n", own_calls);
     return 0;
