@@ -178,22 +178,34 @@ static EVP_PKEY *from_copied_params(EVP_PKEY *key, const char *name)
     return fresh;
 }
 
+/* Signs messages 0 to msgs-1 with key, writes each signature as a line
+ * "NAME sign INDEX HEX" on stdout (RSA: deterministic, in the transcript) or
+ * "NAME INDEX HEX" to DSA_OUT if given (DSA: randomized, never printed), and
+ * verifies it (verify_all, kind "" for RSA, "-own" for DSA). */
+static void sign_all(EVP_PKEY *key, const char *name, int msgs, int dsa)
+{
+    FILE *out = dsa ? dsa_out : stdout;
+    for (int i = 0; i < msgs; i++) {
+        unsigned char msg[128], sig[MAX_SIG];
+        size_t mlen = message(i, msg, sizeof msg), slen = sign(key, msg, mlen, sig);
+        expect(slen > 0, 1, dsa ? "DSA sign" : "RSA sign");
+        if (!slen)
+            continue;
+        if (out) {
+            fprintf(out, dsa ? "%s %d " : "%s sign %d ", name, i);
+            put_hex(out, sig, slen);
+            fprintf(out, "\n");
+        }
+        verify_all(key, name, dsa ? "-own" : "", i, sig, slen);
+    }
+}
+
 /* RSA: deterministic signatures printed, then verified. */
 static void run_rsa(const char *path, int msgs)
 {
     EVP_PKEY *key = load_key(path);
     const char *name = label(path);
-    for (int i = 0; i < msgs; i++) {
-        unsigned char msg[128], sig[MAX_SIG];
-        size_t mlen = message(i, msg, sizeof msg), slen = sign(key, msg, mlen, sig);
-        expect(slen > 0, 1, "RSA sign");
-        if (!slen)
-            continue;
-        printf("%s sign %d ", name, i);
-        put_hex(stdout, sig, slen);
-        printf("\n");
-        verify_all(key, name, "", i, sig, slen);
-    }
+    sign_all(key, name, msgs, 0);
     EVP_PKEY *dup = duplicate(key, name);
     if (dup) {
         unsigned char msg[128], a[MAX_SIG], b[MAX_SIG];
@@ -259,19 +271,7 @@ static void run_dsa(const char *path, int msgs)
 {
     EVP_PKEY *key = load_key(path);
     const char *name = label(path);
-    for (int i = 0; i < msgs; i++) {
-        unsigned char msg[128], sig[MAX_SIG];
-        size_t mlen = message(i, msg, sizeof msg), slen = sign(key, msg, mlen, sig);
-        expect(slen > 0, 1, "DSA sign");
-        if (!slen)
-            continue;
-        if (dsa_out) {
-            fprintf(dsa_out, "%s %d ", name, i);
-            put_hex(dsa_out, sig, slen);
-            fprintf(dsa_out, "\n");
-        }
-        verify_all(key, name, "-own", i, sig, slen);
-    }
+    sign_all(key, name, msgs, 1);
     for (int p = 0; p < npeers; p++)
         if (!strcmp(peers[p].key, name))
             verify_all(key, name, "-peer", peers[p].index, peers[p].sig, peers[p].len);
