@@ -51,68 +51,73 @@ static void set_own_method(void)
     RSA_set_default_method(m);
 }
 
-/* Writes sig[0..n) in hex into out; 0 when it does not fit. */
-static int to_hex(char *out, size_t outlen, const unsigned char *sig, size_t n)
-{
-    if (n * 2 + 1 > outlen)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        sprintf(out + 2 * i, "%02x", sig[i]);
-    return 1;
-}
+/* A signer reads the key from an open PEM file and signs the fixed message:
+ * sig has *len bytes of room, *len is set to the signature's length. */
+typedef int signer(FILE *key, unsigned char *sig, size_t *len);
 
-/* Reads the key, signs the fixed message; hex signature into out. */
-static int sign_hex(char *out, size_t outlen)
+/* PEM_read_PrivateKey (mode dup: a duplicate of that key), then
+ * EVP_DigestSign over SHA-256. */
+static int sign_evp(FILE *f, unsigned char *sig, size_t *len)
 {
-    FILE *f = fopen(key_path, "r");
-    if (!f)
-        return 0;
     EVP_PKEY *k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
-    fclose(f);
     if (k && sign_with_dup) {
         EVP_PKEY *d = EVP_PKEY_dup(k);
         EVP_PKEY_free(k);
         k = d;
     }
-    unsigned char sig[1024];
-    size_t siglen = sizeof sig;
     EVP_MD_CTX *md = EVP_MD_CTX_new();
     int ok = k && md && EVP_DigestSignInit(md, NULL, EVP_sha256(), NULL, k) > 0 &&
-             EVP_DigestSign(md, sig, &siglen, (const unsigned char *)"cryptoshim", 10) > 0;
+             EVP_DigestSign(md, sig, len, (const unsigned char *)"cryptoshim", 10) > 0;
     EVP_MD_CTX_free(md);
     EVP_PKEY_free(k);
-    return ok && to_hex(out, outlen, sig, siglen);
+    return ok;
 }
 
-/* The legacy API: PEM_read_RSAPrivateKey, then RSA_sign. */
-static int sign_legacy_hex(char *out, size_t outlen)
+/* The legacy API: PEM_read_RSAPrivateKey, then RSA_sign (sig must have room
+ * for RSA_size bytes: 1024 covers every test key). */
+static int sign_legacy(FILE *f, unsigned char *sig, size_t *len)
+{
+    RSA *rsa = PEM_read_RSAPrivateKey(f, NULL, NULL, NULL);
+    unsigned char md[32];
+    unsigned int n = 0;
+    int ok = rsa && EVP_Digest("cryptoshim", 10, md, NULL, EVP_sha256(), NULL) &&
+             RSA_sign(NID_sha256, md, sizeof md, sig, &n, rsa);
+    RSA_free(rsa);
+    *len = n;
+    return ok;
+}
+
+/* Opens the key file and signs with sign; the signature in hex into out. 0
+ * when a step failed or the hex does not fit. */
+static int sign_hex(signer *sign, char *out, size_t outlen)
 {
     FILE *f = fopen(key_path, "r");
     if (!f)
         return 0;
-    RSA *rsa = PEM_read_RSAPrivateKey(f, NULL, NULL, NULL);
+    unsigned char sig[1024];
+    size_t len = sizeof sig;
+    int ok = sign(f, sig, &len);
     fclose(f);
-    unsigned char md[32], sig[1024];
-    unsigned int siglen = 0;
-    int ok = rsa && EVP_Digest("cryptoshim", 10, md, NULL, EVP_sha256(), NULL) &&
-             RSA_sign(NID_sha256, md, sizeof md, sig, &siglen, rsa);
-    RSA_free(rsa);
-    return ok && to_hex(out, outlen, sig, siglen);
+    if (!ok || len * 2 + 1 > outlen)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        sprintf(out + 2 * i, "%02x", sig[i]);
+    return 1;
 }
 
 /* Signs with sign and prints one line, PREFIX then the hex signature or
  * FAILED; returns whether it signed. */
-static int print_signature(const char *prefix, int (*sign)(char *, size_t))
+static int print_signature(const char *prefix, signer *sign)
 {
     static char hex[2100];
-    int ok = sign(hex, sizeof hex);
+    int ok = sign_hex(sign, hex, sizeof hex);
     printf("%s%s\n", prefix, ok ? hex : "FAILED");
     return ok;
 }
 
 static void *thread_main(void *arg)
 {
-    return sign_hex(arg, 2100) ? arg : NULL;
+    return sign_hex(sign_evp, arg, 2100) ? arg : NULL;
 }
 
 int main(int argc, char **argv)
@@ -140,13 +145,13 @@ int main(int argc, char **argv)
         fflush(stdout);
         pid_t p = fork();
         if (p == 0) {
-            int ok = print_signature("child ", sign_hex);
+            int ok = print_signature("child ", sign_evp);
             fflush(stdout);
             _exit(ok ? 0 : 1);
         }
         int st = 0;
         waitpid(p, &st, 0);
-        int ok = print_signature("parent ", sign_hex);
+        int ok = print_signature("parent ", sign_evp);
         return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
     }
     if (!strcmp(mode, "older")) {
@@ -159,11 +164,11 @@ int main(int argc, char **argv)
         EVP_PKEY_CTX_free(c);
         EVP_PKEY_free(k);
         printf("older key %s\n", ok ? "ok" : "FAILED");
-        int ok2 = print_signature("", sign_hex);
+        int ok2 = print_signature("", sign_evp);
         return ok && ok2 ? 0 : 1;
     }
     if (!strcmp(mode, "legacy"))
-        return print_signature("", sign_legacy_hex) ? 0 : 1;
+        return print_signature("", sign_legacy) ? 0 : 1;
     if (!strcmp(mode, "own-before"))
         set_own_method();
     sign_with_dup = !strcmp(mode, "dup");
@@ -171,7 +176,7 @@ int main(int argc, char **argv)
         OPENSSL_init_crypto(0, NULL);
         set_own_method();
     }
-    if (!print_signature("", sign_hex))
+    if (!print_signature("", sign_evp))
         return 1;
     if (strcmp(mode, "plain") && strcmp(mode, "dup"))
         printf("own method calls %d\n", own_calls);
