@@ -5,6 +5,7 @@
 #define CRYPTOSHIM_TESTS_DL_MODEXP_H
 
 #include <dlfcn.h>
+#include <stdio.h>
 
 /* A 1024-bit odd modulus; a has two words (not the one-word path). */
 #define DL_M "D2A7F3C9E1B5A4F7C3D9E2B6A1F8C4D7E3B9A2F6C1D8E4B7A3F9C2D6E1B8A4F7" \
@@ -32,6 +33,17 @@ static inline char *dl_mod_exp_hex(void *h)
     hex2bn(&a, DL_A);
     hex2bn(&e, DL_E);
     return mod_exp(r, a, e, m, ctx) ? bn2hex(r) : NULL;
+}
+
+/* Prints PREFIX and dl_mod_exp_hex(h) on one line; the program's exit
+ * status: 0, or 1 when the computation failed (nothing printed). */
+static inline int dl_print_mod_exp(void *h, const char *prefix)
+{
+    char *hex = dl_mod_exp_hex(h);
+    if (!hex)
+        return 1;
+    printf("%s%s\n", prefix, hex);
+    return 0;
 }
 
 #endif

@@ -24,9 +24,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", dlerror());
         return 2;
     }
-    char *hex = dl_mod_exp_hex(h);
-    if (!hex)
-        return 1;
-    printf("other: %s\n", hex);
-    return 0;
+    return dl_print_mod_exp(h, "other: ");
 }
