@@ -105,13 +105,11 @@ static void build_forced(cs_dispatch_table *t)
         int code = kernel_code(cs_kernel_listed(i));
         if (code < 0 || !cs_bn_kernel_usable(t->kernel[code]))
             continue;
-        fill(t, CS_DOP_MOD_EXP, t->kernel[code]->min_bits, t->kernel[code]->max_bits, code);
-    }
-    memcpy(t->code[CS_DOP_MOD_EXP_CT], t->code[CS_DOP_MOD_EXP], CS_DISPATCH_SPAN);
-    for (unsigned b = 0; b < CS_DISPATCH_SPAN; b++) {
-        uint8_t c = t->code[CS_DOP_MOD_EXP][b];
-        t->code[CS_DOP_MOD_EXP_CT_X2][b] = c && t->kernel[c]->exp_x2 ? c : CS_DCODE_NONE;
-        t->code[CS_DOP_MOD_EXP2][b] = c && t->kernel[c]->exp2 ? c : CS_DCODE_NONE;
+        const cs_bn_kernel *k = t->kernel[code];
+        fill(t, CS_DOP_MOD_EXP, k->min_bits, k->max_bits, code);
+        fill(t, CS_DOP_MOD_EXP_CT, k->min_bits, k->max_bits, code);
+        fill(t, CS_DOP_MOD_EXP_CT_X2, k->min_bits, k->max_bits, k->exp_x2 ? code : CS_DCODE_NONE);
+        fill(t, CS_DOP_MOD_EXP2, k->min_bits, k->max_bits, k->exp2 ? code : CS_DCODE_NONE);
     }
 }
 
