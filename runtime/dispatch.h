@@ -53,7 +53,7 @@ const struct cs_policy_status *cs_dispatch_policy_status(void);
  * on other threads see the old table or the new one, whole. */
 void cs_dispatch_refresh(void);
 /* The rules in force (as parsed, before CPU and kernel filtering) and their
- * count, for tests and `cryptoshim info`. */
+ * count (tests compare the table with a scan of them). */
 const cs_policy_rule *cs_dispatch_rules(unsigned *count);
 
 /* Kernel for a modular exponentiation with a `bits`-bit modulus, or NULL to
