@@ -19,14 +19,12 @@ static int policy_loaded; /* cs_dispatch_init has run: refresh may build */
 static int policy_from_file;
 static cs_policy_status policy_status;
 
-/* Before the first build every call passes through and ML-DSA runs
- * portable (a call can come before the constructor: another library's). */
-static const cs_dispatch_table empty = {
-    .mldsa = {&cs_mldsa_portable, &cs_mldsa_portable, &cs_mldsa_portable},
-};
-/* Two tables: a rebuild fills the one not published, then publishes it. */
+/* Two tables: a rebuild fills the one not published, then publishes it.
+ * tables[0] starts published and empty (zero, in .bss): before the first
+ * build every call passes through (a call can come before the constructor:
+ * another library's) and ML-DSA runs portable (cs_dispatch_mldsa). */
 static cs_dispatch_table tables[2];
-static const cs_dispatch_table *published = &empty;
+static const cs_dispatch_table *published = &tables[0];
 
 /* The table in force (acquire: its contents were written before the store). */
 static inline const cs_dispatch_table *table(void)
@@ -128,5 +126,6 @@ const cs_bn_kernel *cs_dispatch_bn2(unsigned bits)
 
 const cs_mldsa_impl *cs_dispatch_mldsa(int ps)
 {
-    return table()->mldsa[cs_dispatch_mldsa_index(ps)];
+    const cs_mldsa_impl *impl = table()->mldsa[cs_dispatch_mldsa_index(ps)];
+    return impl ? impl : &cs_mldsa_portable; /* NULL only before the first build */
 }

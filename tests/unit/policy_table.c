@@ -212,6 +212,11 @@ int main(int argc, char **argv)
                !k && cs_dispatch_mldsa(65) == &cs_mldsa_portable,
            "before the first build: every call passes through, ML-DSA portable");
 
+    unsigned nkernels = 0;
+    while (cs_bn_kernels[nkernels])
+        nkernels++;
+    tap_ok(nkernels <= CS_DISPATCH_MAX_KERNELS, "the table has a code for each of the %u kernels",
+           nkernels);
     cs_policy_rule rules[64];
     char err[128] = "";
     int n = cs_policy_parse_text(cs_policy_builtin_text, strlen(cs_policy_builtin_text), rules, 64,
