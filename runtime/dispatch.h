@@ -1,7 +1,9 @@
-/* Which kernel serves an operation: the built-in measured policy table, or
- * a policy file written by `cryptoshim calibrate`, filtered by CPU features
- * and CRYPTOSHIM_KERNELS. Decisions are made from data fixed at start, so
- * calls on the hot path only read. */
+/* Which kernel serves an operation: the built-in measured policy, or a
+ * policy file written by `cryptoshim calibrate`, filtered by CPU features
+ * and CRYPTOSHIM_KERNELS. Decided once: when the policy is loaded (or the
+ * controls re-read) every (operation, modulus bits) and every ML-DSA
+ * parameter set gets its answer in a table (runtime/policy_table.c), so a
+ * call on the hot path is one bounds check and one table read. */
 #ifndef CRYPTOSHIM_DISPATCH_H
 #define CRYPTOSHIM_DISPATCH_H
 
@@ -29,10 +31,11 @@ typedef struct cs_policy_rule {
     char without[48];
 } cs_policy_rule;
 
-/* Built-in rules for this architecture, with the measurements behind them
- * in comments beside the table (runtime/policy_builtin.c). */
-extern const cs_policy_rule cs_policy_builtin[];
-extern const unsigned cs_policy_builtin_count;
+/* The built-in policy for this architecture, as policy-file text (the form
+ * `cryptoshim calibrate` writes), parsed at start by the file parser
+ * (runtime/policy_builtin.c; the measurements behind each rule are in
+ * docs/benchmarks.md). */
+extern const char cs_policy_builtin_text[];
 
 /* Loads the policy: CRYPTOSHIM_POLICY's file, else /etc/cryptoshim/policy
  * when it is there (written by `calibrate --install`), if trusted and valid
@@ -44,9 +47,17 @@ void cs_dispatch_init_with(const char *system_path);
 /* Where the rules came from and why a file was ignored (runtime/policy.h). */
 struct cs_policy_status;
 const struct cs_policy_status *cs_dispatch_policy_status(void);
+/* Rebuilds the decision table from the rules already loaded and the
+ * controls as they are now (cs_controls_load calls it); nothing before the
+ * first cs_dispatch_init. Like init, not to race a concurrent reload: calls
+ * on other threads see the old table or the new one, whole. */
+void cs_dispatch_refresh(void);
+/* The rules in force (as parsed, before CPU and kernel filtering) and their
+ * count (tests compare the table with a scan of them). */
+const cs_policy_rule *cs_dispatch_rules(unsigned *count);
 
 /* Kernel for a modular exponentiation with a `bits`-bit modulus, or NULL to
- * pass it to libcrypto. */
+ * pass it to libcrypto (consttime: by the CS_OP_MOD_EXP_CT rules). */
 const cs_bn_kernel *cs_dispatch_bn(int consttime, unsigned bits);
 
 /* Who serves a paired secret-exponent call on two `bits`-bit moduli: returns

@@ -1,11 +1,13 @@
 /* Policy files: the strict parser (every line checked, the first error
- * reported with its line number, nothing applied from a bad file) and the
- * loader (which files are trusted, read without blocking, size-capped). The
- * dispatcher (runtime/dispatch.c) turns accepted rules into decisions. */
+ * reported with its line number, nothing applied from a bad file), the
+ * loader (which files are trusted, read without blocking, size-capped) and
+ * the decision table the accepted rules become (runtime/policy_table.c),
+ * which the dispatcher (runtime/dispatch.c) reads on every call. */
 #ifndef CRYPTOSHIM_POLICY_H
 #define CRYPTOSHIM_POLICY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cpu.h"
 #include "dispatch.h"
@@ -58,5 +60,41 @@ typedef struct cs_policy_status {
  * status->note says why when a file was refused). Constructor and CLI. */
 int cs_policy_load(const char *env_path, const char *system_path, cs_policy_rule *rules,
                    unsigned max, cs_policy_status *status);
+
+/* The decision table. Every modulus size a kernel may serve has its own
+ * entry per operation (CS_BN_MIN_BITS..CS_BN_MAX_BITS, one byte each: 31 KiB
+ * on 64-bit), so any rule or kernel bound (831, 1025, ...) stays exact; the
+ * byte is a code, the code's kernel sits in `kernel`. */
+#define CS_DISPATCH_SPAN (CS_BN_MAX_BITS - CS_BN_MIN_BITS + 1)
+#define CS_DISPATCH_MAX_KERNELS 62 /* big-number kernels a build may have */
+enum cs_dispatch_op { CS_DOP_MOD_EXP, CS_DOP_MOD_EXP_CT, CS_DOP_MOD_EXP_CT_X2, CS_DOP_MOD_EXP2,
+                      CS_DOP_COUNT };
+enum {
+    CS_DCODE_NONE = 0,      /* no rule decides (NULL; for x2: each half by its own rules) */
+    CS_DCODE_LIBCRYPTO = 1, /* a rule names libcrypto (NULL; for x2: libcrypto's pair) */
+    CS_DCODE_KERNEL0 = 2    /* + index in cs_bn_kernels */
+};
+typedef struct cs_dispatch_table {
+    uint8_t code[CS_DOP_COUNT][CS_DISPATCH_SPAN]; /* [op][bits - CS_BN_MIN_BITS] */
+    const cs_bn_kernel *kernel[CS_DCODE_KERNEL0 + CS_DISPATCH_MAX_KERNELS]; /* by code */
+    const cs_mldsa_impl *mldsa[3]; /* ML-DSA-44, -65, -87 */
+} cs_dispatch_table;
+
+/* Operation index of a policy operation name, or -1. */
+int cs_dispatch_op_index(const char *op);
+
+/* Fills t with the decisions n rules give under the controls and CPU
+ * features in force now: first usable rule wins per size as the rule lists
+ * read; CRYPTOSHIM_KERNELS's kernels instead when forced; nothing (all
+ * libcrypto) under CRYPTOSHIM_DISABLE. Rules naming a kernel this build
+ * lacks, or whose `without` features the CPU has, are skipped. */
+void cs_dispatch_table_build(cs_dispatch_table *t, const cs_policy_rule *rules, unsigned n);
+
+/* Index of a parameter set (44, 65, 87) in cs_dispatch_table.mldsa; other
+ * values share ML-DSA-44's entry (every set has the same implementation). */
+static inline unsigned cs_dispatch_mldsa_index(int ps)
+{
+    return (unsigned)(ps == 65) + 2u * (unsigned)(ps == 87);
+}
 
 #endif
