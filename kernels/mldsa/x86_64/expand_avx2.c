@@ -32,6 +32,34 @@ static inline void x4_block(uint8_t *out, const uint64_t *s, unsigned j, unsigne
         memcpy(out + 8 * i, &s[4 * i + j], 8);
 }
 
+/* Copies the first `lanes` lanes of all four streams out of an x4 state,
+ * stream j to out + j * stride: four lanes of the four streams at a time
+ * by a 4x4 transposition of 64-bit elements, one 32-byte store per stream
+ * (the lane-by-lane copy did 8-byte loads and stores, and the samplers'
+ * wide loads then spanned several pending narrow stores). */
+static inline void x4_block_all(uint8_t *out, size_t stride, const uint64_t *s, unsigned lanes)
+{
+    unsigned i = 0;
+    for (; i + 4 <= lanes; i += 4) {
+        __m256i a0 = _mm256_loadu_si256((const __m256i *)(s + 4 * i));
+        __m256i a1 = _mm256_loadu_si256((const __m256i *)(s + 4 * i + 4));
+        __m256i a2 = _mm256_loadu_si256((const __m256i *)(s + 4 * i + 8));
+        __m256i a3 = _mm256_loadu_si256((const __m256i *)(s + 4 * i + 12));
+        __m256i t0 = _mm256_unpacklo_epi64(a0, a1), t1 = _mm256_unpackhi_epi64(a0, a1);
+        __m256i t2 = _mm256_unpacklo_epi64(a2, a3), t3 = _mm256_unpackhi_epi64(a2, a3);
+        _mm256_storeu_si256((__m256i *)(out + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x20));
+        _mm256_storeu_si256((__m256i *)(out + stride + 8 * i),
+                            _mm256_permute2x128_si256(t1, t3, 0x20));
+        _mm256_storeu_si256((__m256i *)(out + 2 * stride + 8 * i),
+                            _mm256_permute2x128_si256(t0, t2, 0x31));
+        _mm256_storeu_si256((__m256i *)(out + 3 * stride + 8 * i),
+                            _mm256_permute2x128_si256(t1, t3, 0x31));
+    }
+    for (; i < lanes; i++)
+        for (unsigned j = 0; j < 4; j++)
+            memcpy(out + j * stride + 8 * i, &s[4 * i + j], 8);
+}
+
 /* Squeezes `blocks` blocks of every stream into buf[j] (stride bytes)
  * with the impl's 4-way permutation. */
 static void x4_squeeze(const cs_mldsa_impl *impl, uint8_t *buf, size_t stride, uint64_t s[100],
@@ -39,8 +67,7 @@ static void x4_squeeze(const cs_mldsa_impl *impl, uint8_t *buf, size_t stride, u
 {
     for (unsigned b = 0; b < blocks; b++) {
         impl->keccakf1600_x4(s);
-        for (unsigned j = 0; j < 4; j++)
-            x4_block(buf + j * stride + b * rate, s, j, rate / 8);
+        x4_block_all(buf + b * rate, stride, s, rate / 8);
     }
 }
 
@@ -79,8 +106,7 @@ static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_
         x4_seed(s, rho, 32, nonce, RATE128);
         for (unsigned b = 0; b < 5; b++) {
             perm_side(impl, s, side);
-            for (unsigned j = 0; j < 4; j++)
-                x4_block(buf[j] + b * RATE128, s, j, RATE128 / 8);
+            x4_block_all(buf[0] + b * RATE128, sizeof buf[0], s, RATE128 / 8);
         }
         unsigned more = 0;
         for (unsigned j = 0; j < n; j++) {
