@@ -203,13 +203,30 @@ static void maybe_install(OSSL_LIB_CTX *libctx, void *real)
     installing = 0;
 }
 
-/* The pointer to libcrypto's definition of NAME at NODE, cached in SLOT. */
-#define REAL(type, slot, name, node)                                          \
-    type fn = __atomic_load_n(&slot, __ATOMIC_ACQUIRE);                        \
-    if (!fn) {                                                                 \
-        *(void **)&fn = real_sym(name, node);                                  \
-        __atomic_store_n(&slot, fn, __ATOMIC_RELEASE);                         \
+/* libcrypto's definition of name@node, cached in *slot; NULL if none. */
+static void *real_cached(void **slot, const char *name, const char *node)
+{
+    void *fn = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (!fn) {
+        fn = real_sym(name, node);
+        __atomic_store_n(slot, fn, __ATOMIC_RELEASE);
     }
+    return fn;
+}
+
+/* libcrypto's definition of the constructor name@node (cached in *slot),
+ * after recording the route and installing what is due into libctx (NULL:
+ * the default context); NULL, with nothing done, if libcrypto lacks it. */
+static void *real_constructor(void **slot, const char *name, const char *node,
+                              OSSL_LIB_CTX *libctx)
+{
+    void *fn = real_cached(slot, name, node);
+    if (fn) {
+        cs_route_trigger(node, name);
+        maybe_install(libctx, fn);
+    }
+    return fn;
+}
 
 typedef EVP_PKEY_CTX *(*new_fn)(EVP_PKEY *, ENGINE *);
 typedef EVP_PKEY_CTX *(*new_id_fn)(int, ENGINE *);
@@ -218,60 +235,47 @@ typedef EVP_PKEY_CTX *(*new_from_pkey_fn)(OSSL_LIB_CTX *, EVP_PKEY *, const char
 typedef void (*libctx_free_fn)(OSSL_LIB_CTX *);
 
 /* libcrypto's EVP_PKEY_CTX_new, after installing what is due. */
-static EVP_PKEY_CTX *pkey_ctx_new(const char *node, new_fn *slot, EVP_PKEY *pkey, ENGINE *e)
+static EVP_PKEY_CTX *pkey_ctx_new(const char *node, void **slot, EVP_PKEY *pkey, ENGINE *e)
 {
-    REAL(new_fn, *slot, "EVP_PKEY_CTX_new", node)
-    if (!fn)
-        return NULL;
-    cs_route_trigger(node, "EVP_PKEY_CTX_new");
-    maybe_install(NULL, (void *)fn);
-    return fn(pkey, e);
+    new_fn fn;
+    *(void **)&fn = real_constructor(slot, "EVP_PKEY_CTX_new", node, NULL);
+    return fn ? fn(pkey, e) : NULL;
 }
 
 /* libcrypto's EVP_PKEY_CTX_new_id, after installing what is due. */
-static EVP_PKEY_CTX *pkey_ctx_new_id(const char *node, new_id_fn *slot, int id, ENGINE *e)
+static EVP_PKEY_CTX *pkey_ctx_new_id(const char *node, void **slot, int id, ENGINE *e)
 {
-    REAL(new_id_fn, *slot, "EVP_PKEY_CTX_new_id", node)
-    if (!fn)
-        return NULL;
-    cs_route_trigger(node, "EVP_PKEY_CTX_new_id");
-    maybe_install(NULL, (void *)fn);
-    return fn(id, e);
+    new_id_fn fn;
+    *(void **)&fn = real_constructor(slot, "EVP_PKEY_CTX_new_id", node, NULL);
+    return fn ? fn(id, e) : NULL;
 }
 
 /* libcrypto's EVP_PKEY_CTX_new_from_name, after installing what is due into
  * libctx. */
-static EVP_PKEY_CTX *pkey_ctx_new_from_name(const char *node, new_from_name_fn *slot,
-                                            OSSL_LIB_CTX *libctx, const char *name,
-                                            const char *propquery)
+static EVP_PKEY_CTX *pkey_ctx_new_from_name(const char *node, void **slot, OSSL_LIB_CTX *libctx,
+                                            const char *name, const char *propquery)
 {
-    REAL(new_from_name_fn, *slot, "EVP_PKEY_CTX_new_from_name", node)
-    if (!fn)
-        return NULL;
-    cs_route_trigger(node, "EVP_PKEY_CTX_new_from_name");
-    maybe_install(libctx, (void *)fn);
-    return fn(libctx, name, propquery);
+    new_from_name_fn fn;
+    *(void **)&fn = real_constructor(slot, "EVP_PKEY_CTX_new_from_name", node, libctx);
+    return fn ? fn(libctx, name, propquery) : NULL;
 }
 
 /* libcrypto's EVP_PKEY_CTX_new_from_pkey, after installing what is due into
  * libctx. */
-static EVP_PKEY_CTX *pkey_ctx_new_from_pkey(const char *node, new_from_pkey_fn *slot,
-                                            OSSL_LIB_CTX *libctx, EVP_PKEY *pkey,
-                                            const char *propquery)
+static EVP_PKEY_CTX *pkey_ctx_new_from_pkey(const char *node, void **slot, OSSL_LIB_CTX *libctx,
+                                            EVP_PKEY *pkey, const char *propquery)
 {
-    REAL(new_from_pkey_fn, *slot, "EVP_PKEY_CTX_new_from_pkey", node)
-    if (!fn)
-        return NULL;
-    cs_route_trigger(node, "EVP_PKEY_CTX_new_from_pkey");
-    maybe_install(libctx, (void *)fn);
-    return fn(libctx, pkey, propquery);
+    new_from_pkey_fn fn;
+    *(void **)&fn = real_constructor(slot, "EVP_PKEY_CTX_new_from_pkey", node, libctx);
+    return fn ? fn(libctx, pkey, propquery) : NULL;
 }
 
 /* libcrypto's OSSL_LIB_CTX_free, after forgetting the context: a new one
  * allocated at the same address must be handled afresh. */
-static void libctx_free(const char *node, libctx_free_fn *slot, OSSL_LIB_CTX *libctx)
+static void libctx_free(const char *node, void **slot, OSSL_LIB_CTX *libctx)
 {
-    REAL(libctx_free_fn, *slot, "OSSL_LIB_CTX_free", node)
+    libctx_free_fn fn;
+    *(void **)&fn = real_cached(slot, "OSSL_LIB_CTX_free", node);
     if (libctx && !installing) {
         pthread_mutex_lock(&lock);
         OSSL_PROVIDER *prov = forget_handled(libctx);
@@ -289,11 +293,12 @@ static void libctx_free(const char *node, libctx_free_fn *slot, OSSL_LIB_CTX *li
         fn(libctx);
 }
 
-static new_fn new30, new40;
-static new_id_fn new_id30, new_id40;
-static new_from_name_fn from_name30, from_name40;
-static new_from_pkey_fn from_pkey30, from_pkey40;
-static libctx_free_fn free30, free40;
+/* The definitions each interposed name reaches, per node. */
+static void *new30, *new40;
+static void *new_id30, *new_id40;
+static void *from_name30, *from_name40;
+static void *from_pkey30, *from_pkey40;
+static void *free30, *free40;
 
 EVP_PKEY_CTX *cs40_EVP_PKEY_CTX_new(EVP_PKEY *pkey, ENGINE *e);
 EVP_PKEY_CTX *cs40_EVP_PKEY_CTX_new_id(int id, ENGINE *e);

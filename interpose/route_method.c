@@ -41,16 +41,10 @@ struct node_state {
     {                                                                                      \
         return cs_modexp_entry(&table, 0, r, a, p, m, ctx, mont);                         \
     }                                                                                      \
-    static int dh_exp_##tag(const void *dh, BIGNUM *r, const BIGNUM *a, const BIGNUM *p,  \
-                            const BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *mont)               \
-    {                                                                                      \
-        (void)dh;                                                                          \
-        return cs_modexp_entry(&table, 0, r, a, p, m, ctx, mont);                         \
-    }                                                                                      \
-    static int dsa_exp_##tag(void *dsa, BIGNUM *r, const BIGNUM *a, const BIGNUM *p,      \
+    static int key_exp_##tag(const void *key, BIGNUM *r, const BIGNUM *a, const BIGNUM *p, \
                              const BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *mont)              \
     {                                                                                      \
-        (void)dsa;                                                                         \
+        (void)key;                                                                         \
         return cs_modexp_entry(&table, 0, r, a, p, m, ctx, mont);                         \
     }                                                                                      \
     static int dsa_exp2_##tag(void *dsa, BIGNUM *rr, const BIGNUM *a1, const BIGNUM *p1,  \
@@ -63,7 +57,9 @@ struct node_state {
 
 /* The stock hooks call BN_mod_exp_mont (which hands BN_FLG_CONSTTIME inputs
  * to the consttime function) and BN_mod_exp2_mont; cs_modexp_entry with
- * ct_entry 0 and cs_modexp2_entry do the same when they pass a call on. */
+ * ct_entry 0 and cs_modexp2_entry do the same when they pass a call on. DH's
+ * and DSA's bn_mod_exp hooks differ only in the type of their first
+ * argument, the key (opaque here and unused): key_exp serves both. */
 HOOKS(30, cs_ossl30)
 HOOKS(40, cs_ossl40)
 
@@ -72,8 +68,8 @@ static struct node_state nodes[] = {
     {.node = "OPENSSL_4.0.0", .api = &cs_ossl40},
 };
 static void *const hooks[][4] = {
-    {(void *)rsa_exp_30, (void *)dh_exp_30, (void *)dsa_exp_30, (void *)dsa_exp2_30},
-    {(void *)rsa_exp_40, (void *)dh_exp_40, (void *)dsa_exp_40, (void *)dsa_exp2_40},
+    {(void *)rsa_exp_30, (void *)key_exp_30, (void *)key_exp_30, (void *)dsa_exp2_30},
+    {(void *)rsa_exp_40, (void *)key_exp_40, (void *)key_exp_40, (void *)dsa_exp2_40},
 };
 
 static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -4,10 +4,10 @@
 #     it installs the missing ones; otherwise it prints the one apt-get line
 #     and fails before any build or test);
 #   - the other OpenSSL builds the tests run, unpacked under $(BUILD)/ (no
-#     system change). Fragments add theirs with `DEPS_OPENSSL += TARGET`; the
-#     list is read when the recipe runs, so a fragment included after this
-#     one still counts.
-DEPS_OPENSSL ?= openssl35 openssl11
+#     system change): mk/openssl_builds.mk adds every one of its builds with
+#     `DEPS_OPENSSL += TARGET` (as may other fragments); the list is read when
+#     the recipe runs, so a fragment included after this one still counts.
+DEPS_OPENSSL ?=
 # Parallel jobs for the builds these targets start themselves (a -j given on
 # the command line wins).
 DEPS_JOBS := $(shell nproc 2>/dev/null || echo 2)
@@ -16,7 +16,7 @@ sub_jobs = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(DEPS_JOBS))
 
 .PHONY: deps deps-packages
 deps: deps-packages
-	@$(MAKE) --no-print-directory $(sub_jobs) $(DEPS_OPENSSL)
+	@$(if $(strip $(DEPS_OPENSSL)),$(MAKE) --no-print-directory $(sub_jobs) $(DEPS_OPENSSL),:)
 
 deps-packages:
 	@scripts/deps.sh mk/debian-packages.txt

@@ -8,7 +8,8 @@
 # for any program (`DEST/bin/run /usr/sbin/sshd -D ...`). Idempotent: does
 # nothing once DEST/.done exists. Used for OpenSSL 1.1.1 (Debian 11), 3.5
 # (Debian 13), 3.6 (sid) and 4.0 (experimental with sid's C library):
-# `make openssl11|openssl35|openssl36|openssl40`.
+# `make openssl11|openssl35|openssl36|openssl40`, whose suites and packages
+# are the rows of mk/openssl_builds.mk.
 #
 # Several suites may be listed; PACKAGE/SUITE takes that package from that
 # suite (experimental is never a default candidate). DEST/VERSION records

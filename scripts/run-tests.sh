@@ -126,7 +126,7 @@ valgrind_suites() {
     done
 }
 
-# Each fuzz target (mk/fuzz.mk) for a few seconds on the tree's corpus.
+# Each fuzz target (mk/sanitize.mk) for a few seconds on the tree's corpus.
 fuzz_suites() {
     local t
     for t in "${FUZZ_BUILD:-build/fuzz}"/fuzz_*; do

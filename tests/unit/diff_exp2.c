@@ -206,30 +206,27 @@ static void edge_cases(const cs_bn_kernel *k, const char *name)
     BN_free(a), BN_free(b), BN_free(p), BN_free(q);
 }
 
+/* The random and edge cases for kernel k (NULL: the built-in policy);
+ * *(long *)count is the full count. */
+static void run_kernel(const cs_bn_kernel *k, const char *name, void *count)
+{
+    long n = *(long *)count;
+    /* Kernels without an exp2 entry pass everything through: a share. */
+    random_cases(k, name, !k ? n / 2 : k->exp2 ? n : n / 6);
+    edge_cases(k, name);
+}
+
 int main(int argc, char **argv)
 {
     /* argv[1] is the count diff_modexp gets (CS_DIFF_COUNT): a twentieth of
      * it here per kernel, at most the default. */
-    long count = argc > 1 ? atol(argv[1]) / 20 : 240;
-    if (count > 240)
-        count = 240;
-    if (count < 60)
-        count = 60;
+    long count = diff_share_count(argc, argv, 20, 60, 240);
     ctx = BN_CTX_new();
     if (!tap_ok(cs_ossl_resolve_from(&api, RTLD_DEFAULT) && api.mod_exp2_mont,
                 "libcrypto functions resolved (with BN_mod_exp2_mont)"))
         return tap_done();
     tap_rng_seed(20261130);
-    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++) {
-        if (!force_usable_kernel(*k))
-            continue;
-        /* Kernels without an exp2 entry pass everything through: a share. */
-        random_cases(*k, (*k)->name, (*k)->exp2 ? count : count / 6);
-        edge_cases(*k, (*k)->name);
-    }
-    force_kernel(NULL);
-    random_cases(NULL, "built-in policy", count / 2);
-    edge_cases(NULL, "built-in policy");
+    diff_each_kernel(run_kernel, &count);
     BN_CTX_free(ctx);
     return tap_done();
 }

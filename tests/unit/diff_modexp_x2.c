@@ -204,32 +204,28 @@ static void bnmod_pairs(const char *name)
     BN_free(c.pa), BN_free(c.pe), BN_free(c.pm), BN_free(c.pw);
 }
 
+/* The random, edge and bnmod.txt pairs for kernel k (NULL: the built-in
+ * policy); *(long *)count is the full count. */
+static void run_kernel(const cs_bn_kernel *k, const char *name, void *count)
+{
+    long n = *(long *)count;
+    /* Kernels with a paired entry get the full count, others a share. */
+    random_pairs(name, !k ? n / 10 : k->exp_x2 ? n : n / 20);
+    edge_pairs(name);
+    bnmod_pairs(name);
+}
+
 int main(int argc, char **argv)
 {
     /* argv[1] is the count diff_modexp gets (CS_DIFF_COUNT): a tenth of it
      * here, at most the default, since a pair costs two exponentiations. */
-    long count = argc > 1 ? atol(argv[1]) / 10 : 3000;
-    if (count > 3000)
-        count = 3000;
-    if (count < 100)
-        count = 100;
+    long count = diff_share_count(argc, argv, 10, 100, 3000);
     ctx = BN_CTX_new();
     if (!tap_ok(cs_ossl_resolve_from(&api, RTLD_DEFAULT) && api.mod_exp_mont_consttime_x2,
                 "libcrypto functions resolved (with BN_mod_exp_mont_consttime_x2)"))
         return tap_done();
     tap_rng_seed(20261130);
-    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++) {
-        if (!force_usable_kernel(*k))
-            continue;
-        /* Kernels with a paired entry get the full count, others a share. */
-        random_pairs((*k)->name, (*k)->exp_x2 ? count : count / 20);
-        edge_pairs((*k)->name);
-        bnmod_pairs((*k)->name);
-    }
-    force_kernel(NULL);
-    random_pairs("built-in policy", count / 10);
-    edge_pairs("built-in policy");
-    bnmod_pairs("built-in policy");
+    diff_each_kernel(run_kernel, &count);
     BN_CTX_free(ctx);
     return tap_done();
 }

@@ -3,7 +3,7 @@
  * verification through libcrypto's public EVP API, as an application does.
  * It uses only functions with the same name and ABI in 1.1.1, 3.x and 4.0,
  * so one source is built against 1.1.1, the system's 3.0 (run on 3.5 and 3.6
- * too) and 4.0 (mk/openssl_versions.mk).
+ * too) and 4.0 (mk/tests.mk).
  *
  * Usage: modexp_api [-c] [-n MSGS] [-o DSA_OUT] [-i DSA_IN] KEY...
  *   KEY is rsa:FILE, dh:FILE_A:FILE_B (two keys of one group) or dsa:FILE,

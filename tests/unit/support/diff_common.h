@@ -1,6 +1,7 @@
 /* Helpers shared by the differential tests (shim against libcrypto):
- * choosing kernels through the shim's own controls, and random BIGNUMs from
- * the TAP support's seeded generator. Header-only: it needs libcrypto and
+ * choosing kernels through the shim's own controls, running a test over
+ * every kernel, its case count, and random BIGNUMs from the TAP support's
+ * seeded generator. Header-only: it needs libcrypto and
  * the shim's objects, which the support library does not link. */
 #ifndef CRYPTOSHIM_TEST_DIFF_COMMON_H
 #define CRYPTOSHIM_TEST_DIFF_COMMON_H
@@ -35,6 +36,32 @@ static inline int force_usable_kernel(const cs_bn_kernel *k)
         return 1;
     tap_skip("%s: this CPU lacks its features", k->name);
     return 0;
+}
+
+/* Calls each(k, k's name, arg) with every kernel this CPU runs forced as
+ * force_kernel does (a TAP skip for the others), then each(NULL, "built-in
+ * policy", arg) with the controls unset. */
+static inline void diff_each_kernel(void (*each)(const cs_bn_kernel *k, const char *name, void *arg),
+                                    void *arg)
+{
+    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++)
+        if (force_usable_kernel(*k))
+            each(*k, (*k)->name, arg);
+    force_kernel(NULL);
+    each(NULL, "built-in policy", arg);
+}
+
+/* The case count of a test that runs a share of diff_modexp's count
+ * (argv[1], CS_DIFF_COUNT): argv[1] / share kept within [lo, hi]; hi when
+ * there is no argv[1]. */
+static inline long diff_share_count(int argc, char **argv, long share, long lo, long hi)
+{
+    long count = argc > 1 ? atol(argv[1]) / share : hi;
+    if (count > hi)
+        count = hi;
+    if (count < lo)
+        count = lo;
+    return count;
 }
 
 /* x = a random number of exactly `bits` bits (odd if asked). */

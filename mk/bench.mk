@@ -1,22 +1,16 @@
-# End-to-end area: the A/B harness's TLS client, the Wycheproof RSA signing
-# driver for tests/bats, installation of the harness, and `make demo`.
+# Benchmarks and the A/B harness (tools/bench, docs/ab.md): the harness's TLS
+# client, its installation, and `make demo`.
 
 AB_CLIENT := $(BUILD)/ab-tls-client
-E2E_TEST_BINS := $(BUILD)/tests/e2e/rsa_sign_driver
 DEMO_OUT ?= $(BUILD)/demo
 
 ifeq ($(CROSS),)
 all: $(AB_CLIENT)
-tests-build: $(E2E_TEST_BINS)
 endif
 
 $(AB_CLIENT): tools/bench/ab/ab_tls_client.c tools/bench/timer.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -pie -o $@ $< $(LDHARDEN) -lssl -lcrypto
-
-$(BUILD)/tests/e2e/%: tests/bats/helpers/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< -lcrypto
 
 .PHONY: install-e2e
 install: install-e2e
