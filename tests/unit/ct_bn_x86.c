@@ -156,6 +156,9 @@ int main(void)
     } cases[] = {
 #ifndef CT_AVX512_EMULATED
         {1024, 1024, 0}, {2048, 256, 0}, {2047, 2047, 1}, {1536, 1536, 0},
+        /* 17 and 18 limbs: the scalar kernels' table read past its 8-word
+         * blocks (a single word, a pair) and odd-length squaring rows. */
+        {1025, 300, 0}, {1150, 200, 0},
     };
     const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2, &cs_bn_x86_fma,
                                 &cs_bn_x86_adx, &cs_bn_x86_mulx};

@@ -10,7 +10,10 @@
 #        haswell  both see a Haswell-class CPU: libcrypto with ADX and AVX-512
 #                 hidden (OPENSSL_ia32cap=~0x0:~0xd02b0000), the shim with
 #                 CRYPTOSHIM_CPU=-adx,-avx512ifma;
-#        noadx    only ADX hidden (OPENSSL_ia32cap=~0x0:~0x80000, CRYPTOSHIM_CPU=-adx).
+#        noadx    only ADX hidden (OPENSSL_ia32cap=~0x0:~0x80000, CRYPTOSHIM_CPU=-adx);
+#        noifma   AVX-512 hidden, ADX visible (Skylake-SP/Cascade Lake, Zen 2/3):
+#                 OPENSSL_ia32cap=~0x0:~0xd0230000, CRYPTOSHIM_CPU=-avx512ifma.
+#   CRYPTOSHIM_POLICY in the environment is passed to the shim side (B).
 #   ALG defaults to: rsa2048 rsa3072 rsa4096 ffdh2048 dsa2048
 set -eu
 cd "$(dirname "$0")/../.."
@@ -20,7 +23,7 @@ while getopts r:s:m: o; do
         r) rounds=$OPTARG ;;
         s) secs=$OPTARG ;;
         m) mode=$OPTARG ;;
-        *) sed -n '2,16p' "$0" >&2; exit 2 ;;
+        *) sed -n '2,19p' "$0" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -31,6 +34,7 @@ case $mode in
     native) cap= ; cpu= ;;
     haswell) cap='~0x0:~0xd02b0000' ; cpu='-adx,-avx512ifma' ;;
     noadx) cap='~0x0:~0x80000' ; cpu='-adx' ;;
+    noifma) cap='~0x0:~0xd0230000' ; cpu='-avx512ifma' ;;
     *) echo "bench-speed: unknown mode $mode" >&2; exit 2 ;;
 esac
 out=$(mktemp -d)
@@ -38,11 +42,12 @@ trap 'rm -rf "$out"' EXIT
 
 # run A|B ROUND: one `openssl speed -mr` run, its +F lines kept.
 run() {
-    local env=(env -u LD_PRELOAD -u CRYPTOSHIM_CPU)
+    local env=(env -u LD_PRELOAD -u CRYPTOSHIM_CPU -u CRYPTOSHIM_POLICY)
     [ -n "$cap" ] && env+=("OPENSSL_ia32cap=$cap")
     if [ "$1" = B ]; then
         env+=("LD_PRELOAD=$lib")
         [ -n "$cpu" ] && env+=("CRYPTOSHIM_CPU=$cpu")
+        [ -n "${CRYPTOSHIM_POLICY:-}" ] && env+=("CRYPTOSHIM_POLICY=$CRYPTOSHIM_POLICY")
     fi
     # shellcheck disable=SC2086
     "${env[@]}" openssl speed -mr -seconds "$secs" $algs 2>/dev/null | grep '^+F' >"$out/$1.$2"
@@ -50,7 +55,7 @@ run() {
 
 echo "# $(date -u '+%F %T UTC') $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)," \
      "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# openssl speed -mr -seconds $secs $algs; mode $mode${cap:+ (OPENSSL_ia32cap=$cap)}${cpu:+, shim CRYPTOSHIM_CPU=$cpu}"
+echo "# openssl speed -mr -seconds $secs $algs; mode $mode${cap:+ (OPENSSL_ia32cap=$cap)}${cpu:+, shim CRYPTOSHIM_CPU=$cpu}${CRYPTOSHIM_POLICY:+, CRYPTOSHIM_POLICY=$CRYPTOSHIM_POLICY}"
 for r in $(seq 1 "$rounds"); do
     if [ $((r % 2)) -eq 1 ]; then run A "$r"; run B "$r"; else run B "$r"; run A "$r"; fi
     echo "# round $r done, load $(cut -d' ' -f1 /proc/loadavg)"

@@ -1,13 +1,15 @@
 /* ADX kernel: word-serial Montgomery multiplication with its rows in
  * assembly (adx_mont.S: mulx with two carry chains at once, adcx for the
- * low words and adox for the high words), the final subtraction of
- * scalar.c. Run only where BMI2 and ADX are present. */
+ * low words and adox for the high words), a squaring that computes each
+ * cross product once, a final masked subtraction, and the SSE2 table read
+ * of scalar.c. Run only where BMI2 and ADX are present. */
 #include <string.h>
 
+#include "../limbs.h"
 #include "scalar.h"
 
-/* The engine's multiplication over plain limbs: the rows in assembly
- * (adx_mont.S), then one masked subtraction; r may alias a or b (written
+/* The engine's multiplication over plain limbs: the rows, then one masked
+ * subtraction, in assembly (adx_mont.S); r may alias a or b (written
  * last). */
 static void adx_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
@@ -15,8 +17,39 @@ static void adx_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *
     uint64_t t[CS_BN_MAX_LIMBS + 2];
     memset(t, 0, (c->n + 2) * sizeof *t);
     cs_adx_mont_rows(t, a, b, c->m, c->n0, c->n);
-    scalar_reduce(r, t, c->m, c->n);
+    cs_adx_reduce(r, t, c->m, c->n);
 }
 
-CS_BN_LIMB_KERNEL(cs_bn_x86_adx, "x86_64-adx", CS_CPU_BMI2 | CS_CPU_ADX, 256, SCALAR_MAX_BITS,
-                  adx_mul, 1);
+/* The engine's squaring (b == a): a^2 with each cross product once
+ * (n(n-1)/2 mulx, not n^2), doubled, the squares added, then the
+ * reduction rows (n^2), and one masked subtraction, all in assembly.
+ * r may alias a. */
+static void adx_sqr(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
+{
+    (void)b;
+    const cs_bn_prep *c = ctx;
+    size_t n = c->n;
+    uint64_t t[2 * CS_BN_MAX_LIMBS + 1];
+    memset(t, 0, (2 * n + 1) * sizeof *t);
+    if (n >= 2)
+        cs_adx_sqr_cross(t, a, n);
+    cs_adx_sqr_diag(t, a, n);
+    cs_adx_redc(t, c->m, c->n0, n);
+    cs_adx_reduce(r, t + n, c->m, n);
+}
+
+static int adx_prepare(cs_bn_prep *p, const cs_mont *mont)
+{
+    cs_bn_prepare_limbs(p, mont, adx_mul, adx_sqr);
+    p->select = scalar_select;
+    return 0;
+}
+
+static const cs_bn_ops adx_ops = {
+    .prepare = adx_prepare,
+    .load = cs_bn_copy_limbs,
+    .store = cs_bn_copy_limbs,
+};
+
+CS_BN_KERNEL(cs_bn_x86_adx, "x86_64-adx", CS_CPU_BMI2 | CS_CPU_ADX, 256, SCALAR_MAX_BITS,
+             adx_ops, 1, 0);

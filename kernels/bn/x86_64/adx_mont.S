@@ -183,6 +183,265 @@ cs_adx_mont_rows:
 	.cfi_endproc
 	.size	cs_adx_mont_rows, .-cs_adx_mont_rows
 
+/* Squaring's cross products for the ADX kernel's squaring (adx.c):
+ *
+ * void cs_adx_sqr_cross(uint64_t *t, const uint64_t *a, size_t n);
+ * t: 2n words, zero on entry; on return t = the sum of a_i a_j 2^(64(i+j))
+ * over i < j (each cross product once). n >= 2. Row i adds a_i times
+ * a_{i+1..n-1} at word 2i+1 and writes its carry word to t[i+n], which no
+ * earlier row reached. Only n steers control. */
+	.text
+	.p2align 5
+	.globl	cs_adx_sqr_cross
+	.hidden	cs_adx_sqr_cross
+	.type	cs_adx_sqr_cross, @function
+
+/* One pass of STEPA over %rcx single steps, then %r15 words in blocks. */
+.macro PASSR
+	jrcxz	2f
+1:	STEPA	0
+	lea	8(%r10), %r10
+	lea	8(%r11), %r11
+	lea	-1(%rcx), %rcx
+	jrcxz	2f
+	jmp	1b
+2:	mov	%r15, %rcx
+	jrcxz	5f
+	jmp	3f
+5:	jmp	4f
+3:	STEPA	0
+	STEPA	8
+	STEPA	16
+	STEPA	24
+	lea	32(%r10), %r10
+	lea	32(%r11), %r11
+	lea	-4(%rcx), %rcx
+	jrcxz	4f
+	jmp	3b
+4:
+.endm
+
+cs_adx_sqr_cross:
+	.cfi_startproc
+	endbr64
+	push	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	push	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	push	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	push	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+
+	mov	%rsi, %rbx		/* &a_i */
+	lea	8(%rdi), %r13		/* &t[2i+1] */
+	lea	-1(%rdx), %r14		/* row length n-1-i */
+.Lxrow:
+	mov	%r14, %rcx
+	and	$3, %rcx		/* single steps */
+	mov	%r14, %r15
+	and	$-4, %r15		/* words in blocks */
+	mov	(%rbx), %rdx		/* the multiplier a_i */
+	lea	8(%rbx), %r10
+	mov	%r13, %r11
+	xor	%r8d, %r8d		/* CF = OF = 0 */
+	PASSR
+	mov	$0, %eax		/* t[i+n] = last high + CF + OF (fits) */
+	adcx	%rax, %r8
+	adox	%rax, %r8
+	mov	%r8, (%r11)
+	lea	8(%rbx), %rbx
+	lea	16(%r13), %r13
+	dec	%r14
+	jnz	.Lxrow
+
+	pop	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
+	pop	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	pop	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	pop	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	cs_adx_sqr_cross, .-cs_adx_sqr_cross
+
+/* The squaring's diagonal: t = 2t + the sum of a_i^2 2^(128i), for t (2n
+ * words) holding the cross products, so t becomes a^2 (it fits). The
+ * doubling rides the CF chain (adcx of a word with itself), the squares the
+ * OF chain (adox); the loop counter moves by lea and exits by jrcxz, so
+ * neither flag is disturbed. Only n steers control.
+ *
+ * void cs_adx_sqr_diag(uint64_t *t, const uint64_t *a, size_t n); n >= 1. */
+	.p2align 5
+	.globl	cs_adx_sqr_diag
+	.hidden	cs_adx_sqr_diag
+	.type	cs_adx_sqr_diag, @function
+cs_adx_sqr_diag:
+	.cfi_startproc
+	endbr64
+	mov	%rdx, %rcx		/* words of a left */
+	xor	%r8d, %r8d		/* CF = OF = 0 */
+1:	mov	(%rsi), %rdx
+	mulx	%rdx, %rax, %r9		/* a_i^2 */
+	mov	(%rdi), %r8
+	adcx	%r8, %r8
+	adox	%rax, %r8
+	mov	%r8, (%rdi)
+	mov	8(%rdi), %r10
+	adcx	%r10, %r10
+	adox	%r9, %r10
+	mov	%r10, 8(%rdi)
+	lea	8(%rsi), %rsi
+	lea	16(%rdi), %rdi
+	lea	-1(%rcx), %rcx
+	jrcxz	2f
+	jmp	1b
+2:	ret
+	.cfi_endproc
+	.size	cs_adx_sqr_diag, .-cs_adx_sqr_diag
+
+/* Montgomery reduction of a double-length number for the ADX squaring:
+ *
+ * void cs_adx_redc(uint64_t *t, const uint64_t *m, uint64_t n0, size_t n);
+ * t: 2n+1 words, t[2n] zero, the value below m 2^(64n); on return
+ * t[n..2n] = t/2^(64n) mod m, below 2m (t[2n] the top bit). For each i,
+ * q = t_i n0 and t += q m 2^(64i) (word i becomes zero); the row's carry
+ * word and the carry bit kept in %r15 go into t[i+n]. Only n steers
+ * control. */
+	.p2align 5
+	.globl	cs_adx_redc
+	.hidden	cs_adx_redc
+	.type	cs_adx_redc, @function
+cs_adx_redc:
+	.cfi_startproc
+	endbr64
+	push	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	push	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	push	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	push	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	push	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	push	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	sub	$32, %rsp
+	.cfi_adjust_cfa_offset 32
+
+	mov	%rdi, %r13		/* &t[i] */
+	mov	%rsi, %r12		/* m */
+	mov	%rdx, %rbp		/* n0 */
+	mov	%rcx, %r14		/* rows left */
+	mov	%rcx, %rax
+	and	$3, %rax
+	mov	%rax, SINGLES_A(%rsp)
+	mov	%rcx, %rax
+	and	$-4, %rax
+	mov	%rax, BLOCKS_A(%rsp)
+	xor	%r15d, %r15d		/* carry bit into t[i+n] */
+.Lrrow:
+	mov	(%r13), %rdx
+	imul	%rbp, %rdx		/* q */
+	mov	%r12, %r10
+	mov	%r13, %r11
+	xor	%r8d, %r8d		/* CF = OF = 0 */
+	PASS	STEPA, SINGLES_A, BLOCKS_A
+	mov	$0, %eax		/* carry word: last high + CF + OF (fits) */
+	adcx	%rax, %r8
+	adox	%rax, %r8
+	mov	(%r11), %rdi		/* t[i+n] += carry word + carry bit */
+	add	%r8, %rdi
+	mov	$0, %r8d
+	adc	%r8, %r8
+	add	%r15, %rdi
+	adc	$0, %r8
+	mov	%rdi, (%r11)
+	mov	%r8, %r15
+	lea	8(%r13), %r13
+	dec	%r14
+	jnz	.Lrrow
+	mov	%r15, 8(%r11)		/* t[2n]: the last carry bit */
+
+	add	$32, %rsp
+	.cfi_adjust_cfa_offset -32
+	pop	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
+	pop	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	pop	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	pop	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	pop	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	pop	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	cs_adx_redc, .-cs_adx_redc
+
+/* The final subtraction of the ADX kernel's products:
+ *
+ * void cs_adx_reduce(uint64_t *r, const uint64_t *t, const uint64_t *m, size_t n);
+ * t: n+1 words below 2m; r (n words, may not overlap t) = t mod m. r = t - m
+ * by one sbb chain (dec keeps CF), then where that borrowed out of t[n]
+ * too (t < m) r = t again, by mask: no branch on the values. n >= 1. */
+	.p2align 5
+	.globl	cs_adx_reduce
+	.hidden	cs_adx_reduce
+	.type	cs_adx_reduce, @function
+cs_adx_reduce:
+	.cfi_startproc
+	endbr64
+	xor	%r8d, %r8d		/* word index; CF = 0 */
+	mov	%rcx, %r9
+1:	mov	(%rsi,%r8,8), %rax
+	sbb	(%rdx,%r8,8), %rax
+	mov	%rax, (%rdi,%r8,8)
+	lea	1(%r8), %r8
+	dec	%r9
+	jnz	1b
+	mov	(%rsi,%rcx,8), %rax
+	sbb	$0, %rax		/* CF: t < m */
+	sbb	%rax, %rax		/* all ones where t is kept */
+	xor	%r8d, %r8d
+2:	mov	(%rdi,%r8,8), %r10	/* r = d ^ ((t ^ d) & keep) */
+	mov	(%rsi,%r8,8), %r11
+	xor	%r10, %r11
+	and	%rax, %r11
+	xor	%r11, %r10
+	mov	%r10, (%rdi,%r8,8)
+	lea	1(%r8), %r8
+	cmp	%rcx, %r8
+	jne	2b
+	ret
+	.cfi_endproc
+	.size	cs_adx_reduce, .-cs_adx_reduce
+
 /* IBT and SHSTK compatible (endbr64 above, no stack switching), as the C
  * objects built with -fcf-protection, so the library keeps both marks. */
 	.section .note.gnu.property, "a"

@@ -1,9 +1,50 @@
 /* Scalar Montgomery multiplication shared by the MULX and ADX kernels, and
  * the MULX-only kernel itself (BMI2 without ADX: the compiler's mulx with an
  * ordinary adc chain). Built with -mbmi2; run only where BMI2 is present. */
+#include <emmintrin.h>
 #include <string.h>
 
 #include "scalar.h"
+
+/* See scalar.h: entries of any word count; each entry's words are read in
+ * 128-bit pieces (SSE2, in every x86-64) under a mask from cs_ct_eq_mask,
+ * eight words per pass over the table, then pairs, then a last single word. */
+void scalar_select(cs_limb *out, const cs_limb *tab, size_t entries, size_t words,
+                   const unsigned *idx)
+{
+    __m128i mask[64];
+    for (size_t j = 0; j < entries; j++)
+        mask[j] = _mm_set1_epi64x((long long)cs_ct_eq_mask(j, idx[0]));
+    size_t i = 0;
+    for (; i + 8 <= words; i += 8) {
+        __m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
+        for (size_t j = 0; j < entries; j++) {
+            const __m128i *t = (const __m128i *)(tab + j * words + i);
+            a0 = _mm_or_si128(a0, _mm_and_si128(_mm_loadu_si128(t), mask[j]));
+            a1 = _mm_or_si128(a1, _mm_and_si128(_mm_loadu_si128(t + 1), mask[j]));
+            a2 = _mm_or_si128(a2, _mm_and_si128(_mm_loadu_si128(t + 2), mask[j]));
+            a3 = _mm_or_si128(a3, _mm_and_si128(_mm_loadu_si128(t + 3), mask[j]));
+        }
+        _mm_storeu_si128((__m128i *)(out + i), a0);
+        _mm_storeu_si128((__m128i *)(out + i + 2), a1);
+        _mm_storeu_si128((__m128i *)(out + i + 4), a2);
+        _mm_storeu_si128((__m128i *)(out + i + 6), a3);
+    }
+    for (; i + 2 <= words; i += 2) {
+        __m128i a0 = _mm_setzero_si128();
+        for (size_t j = 0; j < entries; j++)
+            a0 = _mm_or_si128(a0, _mm_and_si128(
+                                      _mm_loadu_si128((const __m128i *)(tab + j * words + i)),
+                                      mask[j]));
+        _mm_storeu_si128((__m128i *)(out + i), a0);
+    }
+    if (i < words) {
+        cs_limb acc = 0;
+        for (size_t j = 0; j < entries; j++)
+            acc |= tab[j * words + i] & (cs_limb)_mm_cvtsi128_si64(mask[j]);
+        out[i] = acc;
+    }
+}
 
 /* See scalar.h: word-serial Montgomery, final subtraction by mask. */
 void scalar_mont(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
@@ -63,4 +104,17 @@ static void mulx_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const void 
     scalar_mont(r, a, b, c->m, c->n0, c->n, row_c);
 }
 
-CS_BN_LIMB_KERNEL(cs_bn_x86_mulx, "x86_64-mulx", CS_CPU_BMI2, 256, SCALAR_MAX_BITS, mulx_mul, 1);
+static int mulx_prepare(cs_bn_prep *p, const cs_mont *mont)
+{
+    cs_bn_prepare_limbs(p, mont, mulx_mul, mulx_mul);
+    p->select = scalar_select;
+    return 0;
+}
+
+static const cs_bn_ops mulx_ops = {
+    .prepare = mulx_prepare,
+    .load = cs_bn_copy_limbs,
+    .store = cs_bn_copy_limbs,
+};
+
+CS_BN_KERNEL(cs_bn_x86_mulx, "x86_64-mulx", CS_CPU_BMI2, 256, SCALAR_MAX_BITS, mulx_ops, 1, 0);
