@@ -417,6 +417,13 @@ int cli_calibrate(int argc, char **argv)
                         "a root-owned policy); measure with -o FILE instead\n");
         return 1;
     }
+    /* Checked before the minute of measuring, not after it. */
+    struct stat pst;
+    if (prefix && (stat(prefix, &pst) != 0 || !S_ISDIR(pst.st_mode))) {
+        fprintf(stderr, "cryptoshim calibrate: --prefix %.200s: not an existing directory; "
+                        "nothing measured\n", prefix);
+        return 2;
+    }
     if (!budget)
         budget = do_install ? 0.6 : 1.0;
     cs_ossl *api = cli_ossl();

@@ -49,6 +49,19 @@ setup() {
     done
 }
 
+@test "calibrate --install --prefix to a missing directory fails at once, before measuring" {
+    run "$CLI" calibrate --install --prefix "$PWD/absent"
+    if [ "$(id -u)" -ne 0 ]; then
+        [ "$status" -eq 1 ] && [[ "$output" == *"must run as root"* ]]
+        return
+    fi
+    [ "$status" -eq 2 ]
+    [ "$(echo "$output" | grep -c 'cryptoshim calibrate:')" -eq 1 ]
+    [[ "$output" == *"not an existing directory; nothing measured"* ]]
+    [[ "$output" != *"calibrate: ["* ]] # no progress line: nothing was measured
+    [ ! -e absent ]
+}
+
 @test "calibrate --install --prefix DIR writes DIR/etc/cryptoshim/policy, root-owned 0644" {
     if [ "$(id -u)" -ne 0 ]; then
         run "$CLI" calibrate --install --prefix "$PWD/root" -t 0.01 -b 1024
