@@ -16,6 +16,71 @@
 
 #define KROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 
+/* One round (theta, rho-pi, chi, iota) from the lanes named A##xy into
+ * those named E##xy, with round constant I. */
+#define KECCAK_ROUND(A, E, I) \
+    c0 = A##00 ^ A##01 ^ A##02 ^ A##03 ^ A##04; \
+    c1 = A##10 ^ A##11 ^ A##12 ^ A##13 ^ A##14; \
+    c2 = A##20 ^ A##21 ^ A##22 ^ A##23 ^ A##24; \
+    c3 = A##30 ^ A##31 ^ A##32 ^ A##33 ^ A##34; \
+    c4 = A##40 ^ A##41 ^ A##42 ^ A##43 ^ A##44; \
+    d0 = c4 ^ KROL(c1, 1); \
+    d1 = c0 ^ KROL(c2, 1); \
+    d2 = c1 ^ KROL(c3, 1); \
+    d3 = c2 ^ KROL(c4, 1); \
+    d4 = c3 ^ KROL(c0, 1); \
+    b0 = A##00 ^ d0; \
+    b1 = KROL(A##11 ^ d1, 44); \
+    b2 = KROL(A##22 ^ d2, 43); \
+    b3 = KROL(A##33 ^ d3, 21); \
+    b4 = KROL(A##44 ^ d4, 14); \
+    E##00 = b0 ^ (~b1 & b2); \
+    E##10 = b1 ^ (~b2 & b3); \
+    E##20 = b2 ^ (~b3 & b4); \
+    E##30 = b3 ^ (~b4 & b0); \
+    E##40 = b4 ^ (~b0 & b1); \
+    E##00 ^= KRC(I); \
+    b0 = KROL(A##30 ^ d3, 28); \
+    b1 = KROL(A##41 ^ d4, 20); \
+    b2 = KROL(A##02 ^ d0, 3); \
+    b3 = KROL(A##13 ^ d1, 45); \
+    b4 = KROL(A##24 ^ d2, 61); \
+    E##01 = b0 ^ (~b1 & b2); \
+    E##11 = b1 ^ (~b2 & b3); \
+    E##21 = b2 ^ (~b3 & b4); \
+    E##31 = b3 ^ (~b4 & b0); \
+    E##41 = b4 ^ (~b0 & b1); \
+    b0 = KROL(A##10 ^ d1, 1); \
+    b1 = KROL(A##21 ^ d2, 6); \
+    b2 = KROL(A##32 ^ d3, 25); \
+    b3 = KROL(A##43 ^ d4, 8); \
+    b4 = KROL(A##04 ^ d0, 18); \
+    E##02 = b0 ^ (~b1 & b2); \
+    E##12 = b1 ^ (~b2 & b3); \
+    E##22 = b2 ^ (~b3 & b4); \
+    E##32 = b3 ^ (~b4 & b0); \
+    E##42 = b4 ^ (~b0 & b1); \
+    b0 = KROL(A##40 ^ d4, 27); \
+    b1 = KROL(A##01 ^ d0, 36); \
+    b2 = KROL(A##12 ^ d1, 10); \
+    b3 = KROL(A##23 ^ d2, 15); \
+    b4 = KROL(A##34 ^ d3, 56); \
+    E##03 = b0 ^ (~b1 & b2); \
+    E##13 = b1 ^ (~b2 & b3); \
+    E##23 = b2 ^ (~b3 & b4); \
+    E##33 = b3 ^ (~b4 & b0); \
+    E##43 = b4 ^ (~b0 & b1); \
+    b0 = KROL(A##20 ^ d2, 62); \
+    b1 = KROL(A##31 ^ d3, 55); \
+    b2 = KROL(A##42 ^ d4, 39); \
+    b3 = KROL(A##03 ^ d0, 41); \
+    b4 = KROL(A##14 ^ d1, 2); \
+    E##04 = b0 ^ (~b1 & b2); \
+    E##14 = b1 ^ (~b2 & b3); \
+    E##24 = b2 ^ (~b3 & b4); \
+    E##34 = b3 ^ (~b4 & b0); \
+    E##44 = b4 ^ (~b0 & b1)
+
 static inline __attribute__((always_inline)) void KECCAK_ROUNDS_FN(uint64_t *s)
 {
     KT a00, a10, a20, a30, a40, a01, a11, a21, a31, a41, a02, a12, a22, a32, a42, a03, a13, a23, a33, a43, a04, a14, a24, a34, a44;
@@ -48,129 +113,8 @@ static inline __attribute__((always_inline)) void KECCAK_ROUNDS_FN(uint64_t *s)
     a34 = KLD(23);
     a44 = KLD(24);
     for (unsigned i = 0; i < 24; i += 2) {
-        c0 = a00 ^ a01 ^ a02 ^ a03 ^ a04;
-        c1 = a10 ^ a11 ^ a12 ^ a13 ^ a14;
-        c2 = a20 ^ a21 ^ a22 ^ a23 ^ a24;
-        c3 = a30 ^ a31 ^ a32 ^ a33 ^ a34;
-        c4 = a40 ^ a41 ^ a42 ^ a43 ^ a44;
-        d0 = c4 ^ KROL(c1, 1);
-        d1 = c0 ^ KROL(c2, 1);
-        d2 = c1 ^ KROL(c3, 1);
-        d3 = c2 ^ KROL(c4, 1);
-        d4 = c3 ^ KROL(c0, 1);
-        b0 = a00 ^ d0;
-        b1 = KROL(a11 ^ d1, 44);
-        b2 = KROL(a22 ^ d2, 43);
-        b3 = KROL(a33 ^ d3, 21);
-        b4 = KROL(a44 ^ d4, 14);
-        e00 = b0 ^ (~b1 & b2);
-        e10 = b1 ^ (~b2 & b3);
-        e20 = b2 ^ (~b3 & b4);
-        e30 = b3 ^ (~b4 & b0);
-        e40 = b4 ^ (~b0 & b1);
-        e00 ^= KRC(i);
-        b0 = KROL(a30 ^ d3, 28);
-        b1 = KROL(a41 ^ d4, 20);
-        b2 = KROL(a02 ^ d0, 3);
-        b3 = KROL(a13 ^ d1, 45);
-        b4 = KROL(a24 ^ d2, 61);
-        e01 = b0 ^ (~b1 & b2);
-        e11 = b1 ^ (~b2 & b3);
-        e21 = b2 ^ (~b3 & b4);
-        e31 = b3 ^ (~b4 & b0);
-        e41 = b4 ^ (~b0 & b1);
-        b0 = KROL(a10 ^ d1, 1);
-        b1 = KROL(a21 ^ d2, 6);
-        b2 = KROL(a32 ^ d3, 25);
-        b3 = KROL(a43 ^ d4, 8);
-        b4 = KROL(a04 ^ d0, 18);
-        e02 = b0 ^ (~b1 & b2);
-        e12 = b1 ^ (~b2 & b3);
-        e22 = b2 ^ (~b3 & b4);
-        e32 = b3 ^ (~b4 & b0);
-        e42 = b4 ^ (~b0 & b1);
-        b0 = KROL(a40 ^ d4, 27);
-        b1 = KROL(a01 ^ d0, 36);
-        b2 = KROL(a12 ^ d1, 10);
-        b3 = KROL(a23 ^ d2, 15);
-        b4 = KROL(a34 ^ d3, 56);
-        e03 = b0 ^ (~b1 & b2);
-        e13 = b1 ^ (~b2 & b3);
-        e23 = b2 ^ (~b3 & b4);
-        e33 = b3 ^ (~b4 & b0);
-        e43 = b4 ^ (~b0 & b1);
-        b0 = KROL(a20 ^ d2, 62);
-        b1 = KROL(a31 ^ d3, 55);
-        b2 = KROL(a42 ^ d4, 39);
-        b3 = KROL(a03 ^ d0, 41);
-        b4 = KROL(a14 ^ d1, 2);
-        e04 = b0 ^ (~b1 & b2);
-        e14 = b1 ^ (~b2 & b3);
-        e24 = b2 ^ (~b3 & b4);
-        e34 = b3 ^ (~b4 & b0);
-        e44 = b4 ^ (~b0 & b1);
-
-        c0 = e00 ^ e01 ^ e02 ^ e03 ^ e04;
-        c1 = e10 ^ e11 ^ e12 ^ e13 ^ e14;
-        c2 = e20 ^ e21 ^ e22 ^ e23 ^ e24;
-        c3 = e30 ^ e31 ^ e32 ^ e33 ^ e34;
-        c4 = e40 ^ e41 ^ e42 ^ e43 ^ e44;
-        d0 = c4 ^ KROL(c1, 1);
-        d1 = c0 ^ KROL(c2, 1);
-        d2 = c1 ^ KROL(c3, 1);
-        d3 = c2 ^ KROL(c4, 1);
-        d4 = c3 ^ KROL(c0, 1);
-        b0 = e00 ^ d0;
-        b1 = KROL(e11 ^ d1, 44);
-        b2 = KROL(e22 ^ d2, 43);
-        b3 = KROL(e33 ^ d3, 21);
-        b4 = KROL(e44 ^ d4, 14);
-        a00 = b0 ^ (~b1 & b2);
-        a10 = b1 ^ (~b2 & b3);
-        a20 = b2 ^ (~b3 & b4);
-        a30 = b3 ^ (~b4 & b0);
-        a40 = b4 ^ (~b0 & b1);
-        a00 ^= KRC(i + 1);
-        b0 = KROL(e30 ^ d3, 28);
-        b1 = KROL(e41 ^ d4, 20);
-        b2 = KROL(e02 ^ d0, 3);
-        b3 = KROL(e13 ^ d1, 45);
-        b4 = KROL(e24 ^ d2, 61);
-        a01 = b0 ^ (~b1 & b2);
-        a11 = b1 ^ (~b2 & b3);
-        a21 = b2 ^ (~b3 & b4);
-        a31 = b3 ^ (~b4 & b0);
-        a41 = b4 ^ (~b0 & b1);
-        b0 = KROL(e10 ^ d1, 1);
-        b1 = KROL(e21 ^ d2, 6);
-        b2 = KROL(e32 ^ d3, 25);
-        b3 = KROL(e43 ^ d4, 8);
-        b4 = KROL(e04 ^ d0, 18);
-        a02 = b0 ^ (~b1 & b2);
-        a12 = b1 ^ (~b2 & b3);
-        a22 = b2 ^ (~b3 & b4);
-        a32 = b3 ^ (~b4 & b0);
-        a42 = b4 ^ (~b0 & b1);
-        b0 = KROL(e40 ^ d4, 27);
-        b1 = KROL(e01 ^ d0, 36);
-        b2 = KROL(e12 ^ d1, 10);
-        b3 = KROL(e23 ^ d2, 15);
-        b4 = KROL(e34 ^ d3, 56);
-        a03 = b0 ^ (~b1 & b2);
-        a13 = b1 ^ (~b2 & b3);
-        a23 = b2 ^ (~b3 & b4);
-        a33 = b3 ^ (~b4 & b0);
-        a43 = b4 ^ (~b0 & b1);
-        b0 = KROL(e20 ^ d2, 62);
-        b1 = KROL(e31 ^ d3, 55);
-        b2 = KROL(e42 ^ d4, 39);
-        b3 = KROL(e03 ^ d0, 41);
-        b4 = KROL(e14 ^ d1, 2);
-        a04 = b0 ^ (~b1 & b2);
-        a14 = b1 ^ (~b2 & b3);
-        a24 = b2 ^ (~b3 & b4);
-        a34 = b3 ^ (~b4 & b0);
-        a44 = b4 ^ (~b0 & b1);
+        KECCAK_ROUND(a, e, i);
+        KECCAK_ROUND(e, a, i + 1);
     }
     KST(0, a00);
     KST(1, a10);
@@ -200,6 +144,7 @@ static inline __attribute__((always_inline)) void KECCAK_ROUNDS_FN(uint64_t *s)
 }
 
 #undef KROL
+#undef KECCAK_ROUND
 #undef KECCAK_ROUNDS_FN
 #undef KT
 #undef KLD
