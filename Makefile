@@ -47,9 +47,9 @@ LDHARDEN := -Wl,-z,relro,-z,now -Wl,-z,noexecstack
 
 # Sources. Per-ISA folders are built only for their architecture; their
 # instruction-set flags are set per folder in mk/*.mk.
-KERNEL_SRCS := $(wildcard kernels/*.c kernels/bn/*.c kernels/mldsa/*.c) \
-               $(wildcard kernels/bn/$(ARCH)/*.c kernels/mldsa/$(ARCH)/*.c) \
-               $(wildcard kernels/bn/$(ARCH)/*.S kernels/mldsa/$(ARCH)/*.S)
+KERNEL_SRCS := $(wildcard kernels/*.c kernels/bn/*.c kernels/mldsa/*.c kernels/keccak/*.c) \
+               $(wildcard kernels/bn/$(ARCH)/*.c kernels/mldsa/$(ARCH)/*.c kernels/keccak/$(ARCH)/*.c) \
+               $(wildcard kernels/bn/$(ARCH)/*.S kernels/mldsa/$(ARCH)/*.S kernels/keccak/$(ARCH)/*.S)
 # interpose/*.c define libcrypto's symbols (and the routes into the shim): only
 # in the preloaded library. runtime/ (CPU, controls, dispatch, policy, stats,
 # libcrypto resolution) and bn/ (BIGNUM <-> limbs) are the core, shared with

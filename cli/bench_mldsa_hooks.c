@@ -39,8 +39,8 @@ static void call(const cs_mldsa_impl *im, struct bench_data *d, int h)
 {
     const int32_t g2 = (CS_MLDSA_Q - 1) / 88;
     switch (h) {
-    case H_KECCAK: im->keccakf1600(d->s); break;
-    case H_KECCAK4: im->keccakf1600_x4(d->s); break;
+    case H_KECCAK: im->keccak->f1600(d->s); break;
+    case H_KECCAK4: im->keccak->f1600_x4(d->s); break;
     case H_NTT: d->c = d->a, im->ntt(&d->c); break;
     case H_INVNTT: d->c = d->a, im->invntt_tomont(&d->c); break;
     case H_ACC4: im->pointwise_acc_mont(&d->c, d->mat, d->v, 4); break;
@@ -85,7 +85,7 @@ int cli_bench_mldsa_hooks(void)
     for (int h = 0; h < H_COUNT; h++) {
         printf("%-24s", hook_names[h]);
         for (unsigned k = 0; k < n; k++) {
-            if (h == H_KECCAK4 && !use[k]->keccakf1600_x4) {
+            if (h == H_KECCAK4 && !use[k]->keccak->f1600_x4) {
                 printf(" %10s", "-");
                 continue;
             }

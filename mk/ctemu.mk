@@ -13,29 +13,35 @@
 #       renamed ctemu_*) against the native ones on the same inputs; skips
 #       without AVX-512 IFMA.
 # Which files: every AVX-512 source, by name (kernels/bn/x86_64/ifma*.c,
-# kernels/mldsa/x86_64/*avx512*.c); a new one is picked up automatically if it
-# follows the naming and uses only intrinsics the header provides.
+# kernels/mldsa/x86_64/*avx512*.c, kernels/keccak/x86_64/*avx512*.c); a new
+# one is picked up automatically if it follows the naming and uses only
+# intrinsics the header provides.
 ifeq ($(ARCH)$(CROSS),x86_64)
 OBJCOPY ?= objcopy
 NM ?= nm
 
-CTEMU_SRCS := $(wildcard kernels/bn/x86_64/ifma*.c kernels/mldsa/x86_64/*avx512*.c)
+CTEMU_SRCS := $(wildcard kernels/bn/x86_64/ifma*.c kernels/mldsa/x86_64/*avx512*.c \
+                          kernels/keccak/x86_64/*avx512*.c)
 CTEMU_NATIVE := $(call obj,$(CTEMU_SRCS))
 CTEMU_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/obj/ctemu/%,$(CTEMU_NATIVE))
 # The kernel objects with the AVX-512 ones swapped for their emulations.
 CTEMU_KERNEL_OBJS := $(filter-out $(CTEMU_NATIVE),$(KERNEL_OBJS)) $(CTEMU_OBJS)
 # For the differential test: the emulations plus an emulated copy of the
-# ML-DSA tables, all global symbols prefixed ctemu_.
-CTEMU_IMPL := $(BUILD)/obj/ctemu/kernels/mldsa/x86_64/impl_avx2.o
+# ML-DSA and Keccak tables (so the emulated ML-DSA tables reach the emulated
+# Keccaks), all global symbols prefixed ctemu_.
+CTEMU_IMPL := $(BUILD)/obj/ctemu/kernels/mldsa/x86_64/impl_avx2.o \
+              $(BUILD)/obj/ctemu/kernels/keccak/x86_64/impl.o
 CTEMU_REN := $(patsubst $(BUILD)/obj/ctemu/%,$(BUILD)/obj/ctemu-ren/%,$(CTEMU_OBJS) $(CTEMU_IMPL))
 CTEMU_MAP := $(BUILD)/obj/ctemu/rename.map
 CTEMU_INTRIN := $(BUILD)/obj/ctemu-test/tests/unit/ctemu/emul_intrin.o
 
 CTEMU_FLAGS := -DCS_CT_EMULATE_AVX512 -include tests/unit/ctemu/avx512_emul.h
 
-# The native folders' ISA flags (mk/kernels_bn.mk, mk/mldsa_avx2.mk) minus AVX-512.
+# The native folders' ISA flags (mk/kernels_bn.mk, mk/kernels_mldsa.mk,
+# mk/kernels_keccak.mk) minus AVX-512.
 $(BUILD)/obj/ctemu/kernels/bn/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi2
-$(BUILD)/obj/ctemu/kernels/mldsa/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi -mbmi2 -mpopcnt
+$(BUILD)/obj/ctemu/kernels/mldsa/x86_64/%.o: OBJ_CFLAGS += $(MLDSA_X86_FLAGS)
+$(BUILD)/obj/ctemu/kernels/keccak/x86_64/%.o: OBJ_CFLAGS += $(KECCAK_X86_FLAGS)
 
 $(BUILD)/obj/ctemu/%.o: %.c tests/unit/ctemu/avx512_emul.h
 	@mkdir -p $(dir $@)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../cpu_features.h"
+#include "../keccak/keccak.h"
 
 #define CS_MLDSA_SEED_BYTES 32
 #define CS_MLDSA_RND_BYTES 32
@@ -115,15 +116,8 @@ int cs_mldsa_verify_prepared(const cs_mldsa_prepared *pr, const uint8_t *sig, si
 int cs_mldsa_verify_mu_prepared(const cs_mldsa_prepared *pr, const uint8_t *sig, size_t siglen,
                                 const uint8_t mu[CS_MLDSA_MU_BYTES]);
 
-/* Incremental SHAKE256, for mu = H(tr || 0 || ctxlen || ctx || M) over a
- * streamed message. The state is plain data: copy it to fork a stream. */
-typedef struct cs_shake256 {
-    uint64_t s[25];
-    unsigned pos;
-    unsigned finalized;
-} cs_shake256;
-void cs_shake256_init(cs_shake256 *st);
-void cs_shake256_absorb(cs_shake256 *st, const uint8_t *in, size_t len);
-void cs_shake256_squeeze(cs_shake256 *st, uint8_t *out, size_t len); /* finalizes on first call */
+/* Incremental SHAKE256 (cs_shake256_init/absorb/squeeze, for mu =
+ * H(tr || 0 || ctxlen || ctx || M) over a streamed message) is Keccak's:
+ * kernels/keccak/keccak.h, included above. */
 
 #endif

@@ -82,12 +82,10 @@ struct cs_mldsa_impl {
     uint32_t cpu_features;  /* CS_CPU_* bits it needs, 0 for portable */
 
     /* ---- Keccak ---------------------------------------------------- */
-    /* Keccak-f[1600] on 25 lanes; lane i is bytes 8i..8i+7 of the state
-     * read little-endian (so byte absorption is endian-clean). */
-    void (*keccakf1600)(uint64_t s[25]);
-    /* Four independent Keccak-f[1600], lanes interleaved: s[4*i + j] is
-     * lane i of state j (one 256-bit vector per lane index). */
-    void (*keccakf1600_x4)(uint64_t s[100]);
+    /* The Keccak table (kernels/keccak/keccak.h) of this backend: every
+     * SHAKE stream of the generic code (tr, mu, ctilde, SampleInBall, the
+     * samplers) runs on its permutations, so mu uses the fast scalar one. */
+    const cs_keccak_impl *keccak;
 
     /* ---- NTT domain (see "Representations") ------------------------ */
     /* Forward NTT in place, normal -> NTT domain, no final reduction.
@@ -232,10 +230,10 @@ struct cs_mldsa_impl {
 /* The portable table, for backends to copy and override. */
 void cs_mldsa_portable_ops(cs_mldsa_impl *out);
 
-/* Generic samplers built on impl->keccakf1600(_x4), impl->rej_uniform,
+/* Generic samplers built on impl->keccak (f1600, f1600_x4), impl->rej_uniform,
  * impl->rej_eta and impl->ntt_order: usable as a backend's expand_* when it
- * only replaces the lower pieces. They use keccakf1600_x4 (four streams at
- * once) when it is not NULL. */
+ * only replaces the lower pieces. They use f1600_x4 (four streams at once)
+ * when it is not NULL. */
 void cs_mldsa_expand_a_generic(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
                                const uint8_t rho[32], unsigned k, unsigned l);
 void cs_mldsa_expand_s_generic(const cs_mldsa_impl *impl, cs_mldsa_poly *s1,
@@ -250,22 +248,10 @@ void cs_mldsa_expand_mask_generic(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
 void cs_mldsa_sample_in_ball(const cs_mldsa_impl *impl, cs_mldsa_poly *c,
                              const uint8_t *ctilde, unsigned ctilde_bytes, unsigned tau);
 
-/* SHAKE on an impl's Keccak (one-shot helpers and a tiny sponge). */
-typedef struct cs_keccak_sponge {
-    uint64_t s[25];
-    unsigned pos, rate;
-} cs_keccak_sponge;
-void cs_sponge_init(cs_keccak_sponge *st, unsigned rate);
-void cs_sponge_absorb(const cs_mldsa_impl *impl, cs_keccak_sponge *st, const uint8_t *in,
-                      size_t len);
-/* Pads (SHAKE domain 0x1F) and readies squeezing. */
-void cs_sponge_finalize(const cs_mldsa_impl *impl, cs_keccak_sponge *st);
-void cs_sponge_squeeze(const cs_mldsa_impl *impl, cs_keccak_sponge *st, uint8_t *out,
-                       size_t len);
 /* A sponge absorbing data[0..avail) as it becomes available, alongside a
  * backend's own permutations (see expand_a_side). */
 struct cs_mldsa_side {
-    cs_keccak_sponge sp;
+    cs_shake sp;
     const uint8_t *data;
     size_t avail, used; /* bytes ready; bytes absorbed */
     unsigned rows;      /* rows of A reported final so far */
@@ -276,8 +262,6 @@ struct cs_mldsa_side {
  * returns 1 if the block is full (the caller permutes side->sp.s and sets
  * side->sp.pos = 0), else 0. */
 int cs_side_fill(cs_mldsa_side *side);
-#define CS_SHAKE128_RATE 168
-#define CS_SHAKE256_RATE 136
 
 /* Declassification for the constant-time check (tests/unit/ct_mldsa.c):
  * marks a value public for valgrind memcheck. Used only where FIPS 204

@@ -7,13 +7,7 @@
 #include <string.h>
 
 #include "mldsa_backend.h"
-
-/* Keccak-f[1600] round constants (keccak.c), for every permutation variant. */
-extern const uint64_t cs_keccak_rc[24];
-
-void cs_keccakf1600_portable(uint64_t s[25]);
-void cs_keccakf1600_x4_portable(uint64_t s[100]);
-void cs_keccakf1600_x4_vec(uint64_t s[100]);
+#include "../keccak/keccak_internal.h"
 
 /* zetas[k] = 1753^brv8(k) * 2^32 mod q, centred; entry 0 unused. */
 extern const int32_t cs_mldsa_zetas[256];
@@ -63,28 +57,6 @@ static inline void cs_wipe(void *p, size_t n)
 {
     memset(p, 0, n);
     __asm__ __volatile__("" : : "r"(p) : "memory");
-}
-
-/* Little-endian loads and stores, endian-clean (compilers fold them into
- * one move, or a byte-reversed load on big-endian machines). */
-static inline uint64_t cs_load64_le(const uint8_t *p)
-{
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-           (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-           (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
-
-static inline void cs_store64_le(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(p, &v, 8);
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-    memcpy(p, &v, 8);
-#else
-    for (unsigned i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-#endif
 }
 
 #endif

@@ -8,8 +8,7 @@
 const cs_mldsa_impl cs_mldsa_portable = {
     .name = "portable",
     .cpu_features = 0,
-    .keccakf1600 = cs_keccakf1600_portable,
-    .keccakf1600_x4 = cs_keccakf1600_x4_vec, /* two 2-way vector passes */
+    .keccak = &cs_keccak_portable,
     .ntt = cs_mldsa_ntt_portable,
     .invntt_tomont = cs_mldsa_invntt_portable,
     .pointwise_mont = cs_mldsa_pointwise_portable,

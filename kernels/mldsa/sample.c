@@ -1,6 +1,7 @@
 /* Rejection samplers (portable inner loops) and the generic ExpandA,
  * ExpandS, ExpandMask and SampleInBall built on an impl's hooks. The expand
- * functions run up to four SHAKE streams at once through keccakf1600_x4. */
+ * functions run up to four SHAKE streams at once through
+ * impl->keccak->f1600_x4. */
 #include <string.h>
 
 #include "mldsa_portable.h"
@@ -100,7 +101,7 @@ static void seed_state(uint64_t *s, unsigned stride, unsigned j, const uint8_t *
 /* Runs up to four SHAKE streams seeded by seed||nonces[j], squeezing
  * `rate`-byte blocks into buf[j] (each at least `blocks` blocks long)
  * through `consume`, which returns nonzero once stream j needs no more.
- * Uses keccakf1600_x4 if present, else one stream at a time. */
+ * Uses impl->keccak->f1600_x4 if present, else one stream at a time. */
 typedef int (*consume_fn)(void *ctx, unsigned j, const uint8_t *block, unsigned len);
 
 static void run_streams(const cs_mldsa_impl *impl, const uint8_t *seed, unsigned seedlen,
@@ -108,14 +109,14 @@ static void run_streams(const cs_mldsa_impl *impl, const uint8_t *seed, unsigned
                         consume_fn consume, void *ctx)
 {
     uint8_t block[CS_SHAKE128_RATE];
-    if (impl->keccakf1600_x4) {
+    if (impl->keccak->f1600_x4) {
         uint64_t s[100];
         memset(s, 0, sizeof s);
         for (unsigned j = 0; j < 4; j++)
             seed_state(s, 4, j, seed, seedlen, nonces[j < n ? j : 0], rate);
         unsigned done = 0, want = (1u << n) - 1;
         while (done != want) {
-            impl->keccakf1600_x4(s);
+            impl->keccak->f1600_x4(s);
             for (unsigned j = 0; j < n; j++) {
                 if (done >> j & 1)
                     continue;
@@ -134,7 +135,7 @@ static void run_streams(const cs_mldsa_impl *impl, const uint8_t *seed, unsigned
         seed_state(s, 1, 0, seed, seedlen, nonces[j], rate);
         const uint8_t *out;
         do {
-            impl->keccakf1600(s);
+            impl->keccak->f1600(s);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
             /* the lanes in memory already are the output bytes */
             out = (const uint8_t *)s;
@@ -254,20 +255,19 @@ void cs_mldsa_expand_mask_generic(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
 void cs_mldsa_sample_in_ball(const cs_mldsa_impl *impl, cs_mldsa_poly *c,
                              const uint8_t *ctilde, unsigned ctilde_bytes, unsigned tau)
 {
-    cs_keccak_sponge sp;
+    cs_shake sp;
     uint8_t buf[CS_SHAKE256_RATE];
     unsigned pos = 8;
-    cs_sponge_init(&sp, CS_SHAKE256_RATE);
-    cs_sponge_absorb(impl, &sp, ctilde, ctilde_bytes);
-    cs_sponge_finalize(impl, &sp);
-    cs_sponge_squeeze(impl, &sp, buf, sizeof buf);
+    cs_shake_init(&sp, impl->keccak, CS_SHAKE256_RATE);
+    cs_shake_absorb(&sp, ctilde, ctilde_bytes);
+    cs_shake_squeeze(&sp, buf, sizeof buf);
     uint64_t signs = cs_load64_le(buf);
     memset(c->c, 0, sizeof c->c);
     for (unsigned i = 256 - tau; i < 256; i++) {
         unsigned j;
         do {
             if (pos == sizeof buf) {
-                cs_sponge_squeeze(impl, &sp, buf, sizeof buf);
+                cs_shake_squeeze(&sp, buf, sizeof buf);
                 pos = 0;
             }
             j = buf[pos++];

@@ -33,20 +33,19 @@ static void *ws_alloc(size_t n)
     return aligned_alloc(64, (n + 63) & ~(size_t)63);
 }
 
-/* One-shot SHAKE256 over up to three input pieces. */
-static void shake256_3(const cs_mldsa_impl *impl, uint8_t *out, size_t outlen,
+/* One-shot SHAKE256 over up to three input pieces on Keccak table k. */
+static void shake256_3(const cs_keccak_impl *k, uint8_t *out, size_t outlen,
                        const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
                        const uint8_t *c, size_t clen)
 {
-    cs_keccak_sponge sp;
-    cs_sponge_init(&sp, CS_SHAKE256_RATE);
-    cs_sponge_absorb(impl, &sp, a, alen);
+    cs_shake sp;
+    cs_shake_init(&sp, k, CS_SHAKE256_RATE);
+    cs_shake_absorb(&sp, a, alen);
     if (blen)
-        cs_sponge_absorb(impl, &sp, b, blen);
+        cs_shake_absorb(&sp, b, blen);
     if (clen)
-        cs_sponge_absorb(impl, &sp, c, clen);
-    cs_sponge_finalize(impl, &sp);
-    cs_sponge_squeeze(impl, &sp, out, outlen);
+        cs_shake_absorb(&sp, c, clen);
+    cs_shake_squeeze(&sp, out, outlen);
     wipe(&sp, sizeof sp);
 }
 
@@ -165,13 +164,13 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     memcpy(in, seed, 32);
     in[32] = (uint8_t)p->k;
     in[33] = (uint8_t)p->l;
-    shake256_3(impl, w->seedbuf, 128, in, 34, NULL, 0, NULL, 0);
+    shake256_3(impl->keccak, w->seedbuf, 128, in, 34, NULL, 0, NULL, 0);
     const uint8_t *rho = w->seedbuf, *rhoprime = w->seedbuf + 32, *key = w->seedbuf + 96;
     CS_DECLASSIFY(w->seedbuf, 32); /* rho is public (part of pk) */
 
     struct keygen_job job = {.impl = impl, .p = p, .w = w, .pk = pk, .sk = sk};
     memcpy(pk, rho, 32);
-    cs_sponge_init(&job.side.sp, CS_SHAKE256_RATE);
+    cs_shake_init(&job.side.sp, impl->keccak, CS_SHAKE256_RATE);
     job.side.data = pk;
     job.side.avail = 32;
     job.side.rows_done = keygen_rows;
@@ -189,9 +188,8 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     if (job.side.rows < p->k)
         keygen_rows(&job.side, p->k);
     CS_DECLASSIFY(pk, p->pk_bytes);
-    cs_sponge_absorb(impl, &job.side.sp, pk + job.side.used, p->pk_bytes - job.side.used);
-    cs_sponge_finalize(impl, &job.side.sp);
-    cs_sponge_squeeze(impl, &job.side.sp, sk + 64, 64);
+    cs_shake_absorb(&job.side.sp, pk + job.side.used, p->pk_bytes - job.side.used);
+    cs_shake_squeeze(&job.side.sp, sk + 64, 64);
 
     uint8_t *s = sk + 128 + (p->l + p->k) * p->poly_eta_bytes;
     for (unsigned i = 0; i < p->k; i++, s += CS_MLDSA_POLY_T0_BYTES)
@@ -217,7 +215,7 @@ int cs_mldsa_pk_tr(int ps, uint8_t tr[CS_MLDSA_TR_BYTES], const uint8_t *pk)
     const cs_mldsa_params *p = cs_mldsa_params_get(ps);
     if (!p)
         return -1;
-    shake256_3(&cs_mldsa_portable, tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
+    shake256_3(cs_keccak_default(), tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
     return 0;
 }
 
@@ -269,7 +267,7 @@ int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const ui
     /* pk depends on the secret s1, s2 but is public once computed (the
      * key's owner publishes it), as in keygen */
     CS_DECLASSIFY(pk, p->pk_bytes);
-    shake256_3(impl, w->tr, sizeof w->tr, pk, p->pk_bytes, NULL, 0, NULL, 0);
+    shake256_3(impl->keccak, w->tr, sizeof w->tr, pk, p->pk_bytes, NULL, 0, NULL, 0);
     bad |= diff_bytes(w->tr, sk + 64, sizeof w->tr);
     bad = 0u - ((bad | (0u - bad)) >> 31); /* all ones iff any defect */
     range = 0u - ((range | (0u - range)) >> 31);
@@ -418,7 +416,7 @@ static void prep_fill_pk(cs_mldsa_prepared *pr, const uint8_t *pk, int want_tr)
     }
     impl->expand_a(impl, pr->mat, pr->rho, p->k, p->l);
     if (want_tr)
-        shake256_3(impl, pr->tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
+        shake256_3(impl->keccak, pr->tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
     else
         memset(pr->tr, 0, sizeof pr->tr);
 }
@@ -565,7 +563,7 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
     const cs_mldsa_impl *impl = pr->impl;
     const cs_mldsa_params *p = pr->p;
     const unsigned k = p->k, l = p->l;
-    shake256_3(impl, w->rhopp, 64, pr->key, 32, rnd, 32, mu, 64);
+    shake256_3(impl->keccak, w->rhopp, 64, pr->key, 32, rnd, 32, mu, 64);
 
     const size_t w1_bytes = k * p->poly_w1_bytes;
     uint8_t *ctilde = sig;
@@ -585,7 +583,7 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
             impl->decompose(&w->r1, &w->r0, &w->w[i], p->gamma2);
             impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->r1, p->gamma2);
         }
-        shake256_3(impl, ctilde, p->ctilde_bytes, mu, 64, w->w1buf, w1_bytes, NULL, 0);
+        shake256_3(impl->keccak, ctilde, p->ctilde_bytes, mu, 64, w->w1buf, w1_bytes, NULL, 0);
         CS_DECLASSIFY(ctilde, p->ctilde_bytes);
         cs_mldsa_sample_in_ball(impl, &w->c, ctilde, p->ctilde_bytes, p->tau);
         if (impl->ntt_challenge)
@@ -636,18 +634,18 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
 }
 
 /* mu = H(tr || 0 || ctxlen || ctx || msg), the pure ML-DSA message
- * representative (FIPS 204 Algorithms 2 and 3). */
-static void compute_mu(uint8_t mu[64], const uint8_t tr[64], const uint8_t *msg,
-                       size_t msglen, const uint8_t *ctx, size_t ctxlen)
+ * representative (FIPS 204 Algorithms 2 and 3), on impl's scalar Keccak. */
+static void compute_mu(const cs_mldsa_impl *impl, uint8_t mu[64], const uint8_t tr[64],
+                       const uint8_t *msg, size_t msglen, const uint8_t *ctx, size_t ctxlen)
 {
-    cs_shake256 st;
+    cs_shake st;
     uint8_t pre[2] = {0, (uint8_t)ctxlen};
-    cs_shake256_init(&st);
-    cs_shake256_absorb(&st, tr, 64);
-    cs_shake256_absorb(&st, pre, 2);
-    cs_shake256_absorb(&st, ctx, ctxlen);
-    cs_shake256_absorb(&st, msg, msglen);
-    cs_shake256_squeeze(&st, mu, 64);
+    cs_shake_init(&st, impl->keccak, CS_SHAKE256_RATE);
+    cs_shake_absorb(&st, tr, 64);
+    cs_shake_absorb(&st, pre, 2);
+    cs_shake_absorb(&st, ctx, ctxlen);
+    cs_shake_absorb(&st, msg, msglen);
+    cs_shake_squeeze(&st, mu, 64);
 }
 
 /* Signs mu with a prepared key in a fresh workspace. */
@@ -679,7 +677,7 @@ int cs_mldsa_sign_prepared(const cs_mldsa_prepared *pr, uint8_t *sig, const uint
     uint8_t mu[64];
     if (!pr || !pr->priv || ctxlen > CS_MLDSA_MAX_CTX_BYTES || (ctxlen && !ctx))
         return -1;
-    compute_mu(mu, pr->tr, msg, msglen, ctx, ctxlen);
+    compute_mu(pr->impl, mu, pr->tr, msg, msglen, ctx, ctxlen);
     return sign_with(pr, sig, mu, rnd);
 }
 
@@ -724,7 +722,7 @@ int cs_mldsa_sign(const cs_mldsa_impl *impl, int ps, uint8_t *sig, const uint8_t
     uint8_t mu[64];
     if (!p || ctxlen > CS_MLDSA_MAX_CTX_BYTES || (ctxlen && !ctx))
         return -1;
-    compute_mu(mu, sk + 64, msg, msglen, ctx, ctxlen);
+    compute_mu(impl, mu, sk + 64, msg, msglen, ctx, ctxlen);
     return sign_internal(impl, p, sig, sk, mu, rnd);
 }
 
@@ -776,7 +774,7 @@ static int verify_core(const cs_mldsa_prepared *pr, struct verify_ws *w, const u
         impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->tmp, p->gamma2);
     }
     uint8_t c2[64];
-    shake256_3(impl, c2, p->ctilde_bytes, mu, 64, w->w1buf, k * p->poly_w1_bytes, NULL, 0);
+    shake256_3(impl->keccak, c2, p->ctilde_bytes, mu, 64, w->w1buf, k * p->poly_w1_bytes, NULL, 0);
     return memcmp(c2, ctilde, p->ctilde_bytes) ? -1 : 0;
 }
 
@@ -807,7 +805,7 @@ int cs_mldsa_verify_prepared(const cs_mldsa_prepared *pr, const uint8_t *sig, si
     if (!pr || pr->priv || siglen != pr->p->sig_bytes || ctxlen > CS_MLDSA_MAX_CTX_BYTES ||
         (ctxlen && !ctx))
         return -1;
-    compute_mu(mu, pr->tr, msg, msglen, ctx, ctxlen);
+    compute_mu(pr->impl, mu, pr->tr, msg, msglen, ctx, ctxlen);
     return verify_with(pr, sig, mu);
 }
 
@@ -831,7 +829,7 @@ static int verify_pk(const cs_mldsa_impl *impl, const cs_mldsa_params *p, const 
     prep_layout(&w->pr, w->polys, impl, p, 0);
     prep_fill_pk(&w->pr, pk, mu_in == NULL);
     if (!mu_in) {
-        compute_mu(mu, w->pr.tr, msg, msglen, ctx, ctxlen);
+        compute_mu(impl, mu, w->pr.tr, msg, msglen, ctx, ctxlen);
         mu_in = mu;
     }
     int ret = verify_core(&w->pr, &w->v, sig, mu_in);

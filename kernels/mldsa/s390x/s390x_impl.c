@@ -41,15 +41,13 @@
 const cs_mldsa_impl cs_mldsa_s390x_vx = {
     .name = "s390x_vx",
     .cpu_features = CS_CPU_S390_VX,
-    .keccakf1600 = cs_keccakf1600_portable,
-    .keccakf1600_x4 = cs_keccakf1600_x4_vec, /* as portable */
+    .keccak = &cs_keccak_portable,
     S390X_VX_OPS,
 };
 
 const cs_mldsa_impl cs_mldsa_s390x_vx_cpacf = {
     .name = "s390x_vx_cpacf",
     .cpu_features = CS_CPU_S390_VX | CS_CPU_S390_SHAKE,
-    .keccakf1600 = cs_keccakf1600_s390x_cpacf,
-    .keccakf1600_x4 = NULL,
+    .keccak = &cs_keccak_s390x_cpacf,
     S390X_VX_OPS,
 };

@@ -1,6 +1,6 @@
 /* The AVX2 ML-DSA backend's internal interface: its hooks (contracts in
  * ../mldsa_backend.h) and the vector helpers they share. Everything here
- * is compiled with -mavx2 -mbmi -mbmi2 -mpopcnt (mk/mldsa_avx2.mk) and runs only
+ * is compiled with -mavx2 -mbmi -mbmi2 -mpopcnt (mk/kernels_mldsa.mk) and runs only
  * when the dispatcher saw AVX2 on the CPU.
  *
  * NTT order: the forward NTT leaves each 64-coefficient block transposed as
@@ -13,27 +13,16 @@
 #include <immintrin.h>
 
 #include "../mldsa_backend.h"
+#include "../../keccak/keccak_internal.h"
 
 #define AVX2_Q CS_MLDSA_Q
 #define AVX2_QINV 58728449 /* q^-1 mod 2^32 */
 
 extern const cs_mldsa_impl cs_mldsa_avx2;
-/* The same hooks with the AVX-512VL 4-way Keccak (keccak_x4_avx512.c). */
+/* The same hooks with the AVX-512 Keccak table and samplers. The Keccak
+ * permutations the expanders call directly are declared in
+ * kernels/keccak/keccak_internal.h. */
 extern const cs_mldsa_impl cs_mldsa_avx512;
-
-/* The portable scalar permutation built with BMI1 (keccak1_bmi.c). */
-void cs_keccakf1600_bmi(uint64_t s[25]);
-void cs_keccakf1600_x4_avx2(uint64_t s[100]);
-/* That and one scalar permutation in one instruction stream
- * (keccak_x4x1_avx2.c). */
-void cs_keccakf1600_x4x1_avx2(uint64_t s4[100], uint64_t s1[25]);
-void cs_keccakf1600_x4_avx512(uint64_t s[100]);
-/* Eight at once on 512-bit registers, lane i of state j at s[8*i + j]
- * (keccak_x8_avx512.c; AVX-512F). */
-void cs_keccakf1600_x8_avx512(uint64_t s[200]);
-/* Those eight and one scalar permutation in one instruction stream
- * (keccak_x8x1_avx512.c). */
-void cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25]);
 
 void cs_mldsa_ntt_avx2(cs_mldsa_poly *a);
 void cs_mldsa_invntt_avx2(cs_mldsa_poly *a);

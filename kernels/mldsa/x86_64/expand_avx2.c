@@ -66,21 +66,22 @@ static void x4_squeeze(const cs_mldsa_impl *impl, uint8_t *buf, size_t stride, u
                        unsigned blocks, unsigned rate)
 {
     for (unsigned b = 0; b < blocks; b++) {
-        impl->keccakf1600_x4(s);
+        impl->keccak->f1600_x4(s);
         x4_block_all(buf + b * rate, stride, s, rate / 8);
     }
 }
 
 /* Permutes the four states and, if the side sponge has a full block, that
- * too in the same instruction stream (keccak_x4x1_avx2.c). Only the "avx2"
- * table passes a side sponge (its x4 permutation is the AVX2 one). */
+ * too in the same instruction stream (kernels/keccak/x86_64/x4x1_avx2.c).
+ * Only the "avx2" table passes a side sponge (its x4 permutation is the
+ * AVX2 one). */
 static inline void perm_side(const cs_mldsa_impl *impl, uint64_t s[100], cs_mldsa_side *side)
 {
     if (side && cs_side_fill(side)) {
         cs_keccakf1600_x4x1_avx2(s, side->sp.s);
         side->sp.pos = 0;
     } else {
-        impl->keccakf1600_x4(s);
+        impl->keccak->f1600_x4(s);
     }
 }
 
@@ -166,7 +167,7 @@ void cs_mldsa_expand_s_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mld
         x4_seed(s, rhoprime, 64, nonce, RATE256);
         while (more) {
             more = 0;
-            impl->keccakf1600_x4(s);
+            impl->keccak->f1600_x4(s);
             for (unsigned j = 0; j < n; j++) {
                 if (ctr[j] == 256)
                     continue;
@@ -194,13 +195,12 @@ void cs_mldsa_expand_mask_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
     for (unsigned base = 0; base < l; base += 4) {
         unsigned n = l - base < 4 ? l - base : 4;
         if (n == 1) {
-            cs_keccak_sponge sp;
+            cs_shake sp;
             uint8_t nb[2] = {(uint8_t)(kappa + base), (uint8_t)((kappa + base) >> 8)};
-            cs_sponge_init(&sp, RATE256);
-            cs_sponge_absorb(impl, &sp, rhopp, 64);
-            cs_sponge_absorb(impl, &sp, nb, 2);
-            cs_sponge_finalize(impl, &sp);
-            cs_sponge_squeeze(impl, &sp, buf[0], gamma1 == (1 << 17) ? 576 : 640);
+            cs_shake_init(&sp, impl->keccak, RATE256);
+            cs_shake_absorb(&sp, rhopp, 64);
+            cs_shake_absorb(&sp, nb, 2);
+            cs_shake_squeeze(&sp, buf[0], gamma1 == (1 << 17) ? 576 : 640);
             cs_mldsa_unpack_z_avx2(&y[base], buf[0], gamma1);
             memset(&sp, 0, sizeof sp);
             __asm__ __volatile__("" : : "r"(&sp) : "memory");

@@ -1,7 +1,7 @@
 /* ExpandA, ExpandS and ExpandMask for the "avx512" table: the samplers of
  * expand_avx2.c, but squeezing eight SHAKE streams per permutation
- * (keccak_x8_avx512.c) whenever a batch has more than four streams, and
- * four (keccak_x4_avx512.c) otherwise. Same streams, same consumption
+ * (kernels/keccak/x86_64/x8_avx512.c) whenever a batch has more than four streams, and
+ * four (kernels/keccak/x86_64/x4_avx512.c) otherwise. Same streams, same consumption
  * order as FIPS 204, so outputs are identical to every other table. */
 #include <string.h>
 
@@ -62,7 +62,7 @@ static void sq_take(squeue *q)
 static void sq_flush(const cs_mldsa_impl *impl, squeue *q)
 {
     while (q && q->done < q->n) {
-        impl->keccakf1600(q->j[q->done].s);
+        impl->keccak->f1600(q->j[q->done].s);
         sq_take(q);
     }
 }
@@ -87,7 +87,7 @@ static inline void xs_perm_side(const cs_mldsa_impl *impl, xstate *x, cs_mldsa_s
         cs_keccakf1600_x8x1_avx512(x->s, side->sp.s);
     } else {
         xs_perm(x);
-        impl->keccakf1600(side->sp.s);
+        impl->keccak->f1600(side->sp.s);
     }
     side->sp.pos = 0;
 }

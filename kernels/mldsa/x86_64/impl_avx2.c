@@ -4,10 +4,9 @@
 #include "avx2.h"
 #include "../mldsa_portable.h"
 
-/* Every hook but the 4-way Keccak, the samplers and the expanders, shared by both tables. */
+/* Every hook but Keccak, the samplers and the expanders, shared by both tables. */
 #define AVX2_HOOKS \
     .ntt_challenge = 1, \
-    .keccakf1600 = cs_keccakf1600_bmi, \
     .ntt = cs_mldsa_ntt_avx2, \
     .invntt_tomont = cs_mldsa_invntt_avx2, \
     .pointwise_mont = cs_mldsa_pointwise_avx2, \
@@ -38,7 +37,7 @@
 const cs_mldsa_impl cs_mldsa_avx2 = {
     .name = "avx2",
     .cpu_features = CS_CPU_AVX2,
-    .keccakf1600_x4 = cs_keccakf1600_x4_avx2,
+    .keccak = &cs_keccak_avx2,
     .expand_a = cs_mldsa_expand_a_avx2,
     .expand_a_side = cs_mldsa_expand_a_side_avx2,
     .expand_s = cs_mldsa_expand_s_avx2,
@@ -56,7 +55,7 @@ const cs_mldsa_impl cs_mldsa_avx2 = {
 const cs_mldsa_impl cs_mldsa_avx512 = {
     .name = "avx512",
     .cpu_features = CS_CPU_AVX2 | CS_CPU_AVX512IFMA,
-    .keccakf1600_x4 = cs_keccakf1600_x4_avx512,
+    .keccak = &cs_keccak_avx512,
     .expand_a = cs_mldsa_expand_a_avx512,
     .expand_a_side = cs_mldsa_expand_a_side_avx512,
     .expand_sa_side = cs_mldsa_expand_sa_side_avx512,

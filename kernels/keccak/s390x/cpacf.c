@@ -3,11 +3,10 @@
  * permutation on the state held in the parameter block. The parameter
  * block is the 200-byte sponge state as a byte string; our lanes are that
  * string read as little-endian words, so on this big-endian machine each
- * lane is byte-swapped on the way in and out. */
+ * lane is byte-swapped on the way in and out. Also the s390x Keccak table. */
 #include <string.h>
 
-#include "../mldsa_portable.h"
-#include "s390x_mldsa.h"
+#include "../keccak_internal.h"
 
 #define KIMD_QUERY 0
 #define KIMD_SHAKE128 36
@@ -64,3 +63,13 @@ uint32_t cs_cpu_probe_s390_shake(void)
     cs_keccakf1600_s390x_cpacf(b);
     return memcmp(a, b, sizeof a) ? 0 : CS_CPU_S390_SHAKE;
 }
+
+/* The scalar permutation in CPACF. x4 NULL: the ML-DSA samplers then run
+ * their streams one at a time on KIMD (as the s390x_vx_cpacf table always
+ * did). */
+const cs_keccak_impl cs_keccak_s390x_cpacf = {
+    .name = "s390x_cpacf",
+    .cpu_features = CS_CPU_S390_SHAKE,
+    .f1600 = cs_keccakf1600_s390x_cpacf,
+    .f1600_x2 = cs_keccakf1600_x2_vec,
+};

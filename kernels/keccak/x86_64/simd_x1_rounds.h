@@ -1,46 +1,42 @@
-/* Eight Keccak-f[1600] permutations on 512-bit registers (as
- * keccak_x8_avx512.c) and a ninth on 64-bit general registers, in one
- * instruction stream: the vector units are the bottleneck of the first and
- * the integer units of the second, so on Zen 4 both together cost about
- * 1222 cycles against 1208 for the eight alone (1832 run one after the
- * other). ExpandA uses it to absorb keygen's tr = H(pk) for free
- * (expand_avx512.c). The round body was written out by a script from the
- * lane-index formulas b[y + 5((2x + 3y) mod 5)] = rot(a[x + 5y] ^ d[x],
- * rho[x + 5y]), a = b ^ (~b[x+1] & b[x+2]), vector and scalar statements
- * alternating. */
-#include "avx2.h"
-#include "keccak_avx512_ops.h"
+/* Keccak-f[1600] on SIMD registers (as simd_rounds.h) and one more state
+ * on 64-bit general registers, in one instruction stream: the vector units
+ * bound the first, the integer units the second, so together they cost
+ * little more than the vector permutations alone. Template: the includer
+ * defines KECCAK_SIMD_X1_FN (the static inline function, taking the SIMD
+ * state sv and the scalar state s1) and the macros simd_rounds.h lists.
+ * Written out by a script from the same lane-index formulas, vector and
+ * scalar statements alternating. Used by x4x1_avx2.c and x8x1_avx512.c. */
+#include "../keccak_internal.h"
 
 #define ROL64(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 
-void cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25])
+static inline __attribute__((always_inline)) void KECCAK_SIMD_X1_FN(uint64_t *sv, uint64_t s1[25])
 {
-    __m512i *v = (__m512i *)s8;
-    __m512i va0 = _mm512_loadu_si512(v + 0), vb0;
-    __m512i va1 = _mm512_loadu_si512(v + 1), vb1;
-    __m512i va2 = _mm512_loadu_si512(v + 2), vb2;
-    __m512i va3 = _mm512_loadu_si512(v + 3), vb3;
-    __m512i va4 = _mm512_loadu_si512(v + 4), vb4;
-    __m512i va5 = _mm512_loadu_si512(v + 5), vb5;
-    __m512i va6 = _mm512_loadu_si512(v + 6), vb6;
-    __m512i va7 = _mm512_loadu_si512(v + 7), vb7;
-    __m512i va8 = _mm512_loadu_si512(v + 8), vb8;
-    __m512i va9 = _mm512_loadu_si512(v + 9), vb9;
-    __m512i va10 = _mm512_loadu_si512(v + 10), vb10;
-    __m512i va11 = _mm512_loadu_si512(v + 11), vb11;
-    __m512i va12 = _mm512_loadu_si512(v + 12), vb12;
-    __m512i va13 = _mm512_loadu_si512(v + 13), vb13;
-    __m512i va14 = _mm512_loadu_si512(v + 14), vb14;
-    __m512i va15 = _mm512_loadu_si512(v + 15), vb15;
-    __m512i va16 = _mm512_loadu_si512(v + 16), vb16;
-    __m512i va17 = _mm512_loadu_si512(v + 17), vb17;
-    __m512i va18 = _mm512_loadu_si512(v + 18), vb18;
-    __m512i va19 = _mm512_loadu_si512(v + 19), vb19;
-    __m512i va20 = _mm512_loadu_si512(v + 20), vb20;
-    __m512i va21 = _mm512_loadu_si512(v + 21), vb21;
-    __m512i va22 = _mm512_loadu_si512(v + 22), vb22;
-    __m512i va23 = _mm512_loadu_si512(v + 23), vb23;
-    __m512i va24 = _mm512_loadu_si512(v + 24), vb24;
+    V va0 = VLD(0), vb0;
+    V va1 = VLD(1), vb1;
+    V va2 = VLD(2), vb2;
+    V va3 = VLD(3), vb3;
+    V va4 = VLD(4), vb4;
+    V va5 = VLD(5), vb5;
+    V va6 = VLD(6), vb6;
+    V va7 = VLD(7), vb7;
+    V va8 = VLD(8), vb8;
+    V va9 = VLD(9), vb9;
+    V va10 = VLD(10), vb10;
+    V va11 = VLD(11), vb11;
+    V va12 = VLD(12), vb12;
+    V va13 = VLD(13), vb13;
+    V va14 = VLD(14), vb14;
+    V va15 = VLD(15), vb15;
+    V va16 = VLD(16), vb16;
+    V va17 = VLD(17), vb17;
+    V va18 = VLD(18), vb18;
+    V va19 = VLD(19), vb19;
+    V va20 = VLD(20), vb20;
+    V va21 = VLD(21), vb21;
+    V va22 = VLD(22), vb22;
+    V va23 = VLD(23), vb23;
+    V va24 = VLD(24), vb24;
     uint64_t sa0 = s1[0], sb0;
     uint64_t sa1 = s1[1], sb1;
     uint64_t sa2 = s1[2], sb2;
@@ -66,7 +62,7 @@ void cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25])
     uint64_t sa22 = s1[22], sb22;
     uint64_t sa23 = s1[23], sb23;
     uint64_t sa24 = s1[24], sb24;
-    __m512i vc0, vc1, vc2, vc3, vc4, vd0, vd1, vd2, vd3, vd4;
+    V vc0, vc1, vc2, vc3, vc4, vd0, vd1, vd2, vd3, vd4;
     uint64_t sc0, sc1, sc2, sc3, sc4, sd0, sd1, sd2, sd3, sd4;
     for (unsigned i = 0; i < 24; i++) {
         vc0 = X5(va0, va5, va10, va15, va20);
@@ -189,34 +185,34 @@ void cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25])
         sa23 = (sb23 ^ (~sb24 & sb20));
         va24 = CHI(vb24, vb20, vb21);
         sa24 = (sb24 ^ (~sb20 & sb21));
-        va0 = XOR(va0, _mm512_set1_epi64((long long)cs_keccak_rc[i]));
+        va0 = XOR(va0, VRC(i));
         sa0 ^= cs_keccak_rc[i];
     }
-    _mm512_storeu_si512(v + 0, va0);
-    _mm512_storeu_si512(v + 1, va1);
-    _mm512_storeu_si512(v + 2, va2);
-    _mm512_storeu_si512(v + 3, va3);
-    _mm512_storeu_si512(v + 4, va4);
-    _mm512_storeu_si512(v + 5, va5);
-    _mm512_storeu_si512(v + 6, va6);
-    _mm512_storeu_si512(v + 7, va7);
-    _mm512_storeu_si512(v + 8, va8);
-    _mm512_storeu_si512(v + 9, va9);
-    _mm512_storeu_si512(v + 10, va10);
-    _mm512_storeu_si512(v + 11, va11);
-    _mm512_storeu_si512(v + 12, va12);
-    _mm512_storeu_si512(v + 13, va13);
-    _mm512_storeu_si512(v + 14, va14);
-    _mm512_storeu_si512(v + 15, va15);
-    _mm512_storeu_si512(v + 16, va16);
-    _mm512_storeu_si512(v + 17, va17);
-    _mm512_storeu_si512(v + 18, va18);
-    _mm512_storeu_si512(v + 19, va19);
-    _mm512_storeu_si512(v + 20, va20);
-    _mm512_storeu_si512(v + 21, va21);
-    _mm512_storeu_si512(v + 22, va22);
-    _mm512_storeu_si512(v + 23, va23);
-    _mm512_storeu_si512(v + 24, va24);
+    VST(0, va0);
+    VST(1, va1);
+    VST(2, va2);
+    VST(3, va3);
+    VST(4, va4);
+    VST(5, va5);
+    VST(6, va6);
+    VST(7, va7);
+    VST(8, va8);
+    VST(9, va9);
+    VST(10, va10);
+    VST(11, va11);
+    VST(12, va12);
+    VST(13, va13);
+    VST(14, va14);
+    VST(15, va15);
+    VST(16, va16);
+    VST(17, va17);
+    VST(18, va18);
+    VST(19, va19);
+    VST(20, va20);
+    VST(21, va21);
+    VST(22, va22);
+    VST(23, va23);
+    VST(24, va24);
     s1[0] = sa0;
     s1[1] = sa1;
     s1[2] = sa2;
@@ -243,3 +239,6 @@ void cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25])
     s1[23] = sa23;
     s1[24] = sa24;
 }
+
+#undef ROL64
+#undef KECCAK_SIMD_X1_FN

@@ -1,0 +1,115 @@
+/* Keccak-f[1600] rounds as a template for 25 SIMD registers, one round per
+ * loop iteration: register i holds lane i of every state (the interleaved
+ * layouts of keccak.h), so each step is the scalar one on vectors. The
+ * includer defines
+ *   KECCAK_SIMD_FN     the name of the static inline function to define,
+ *                      taking the state pointer sv;
+ *   V                  the register type;
+ *   VLD(i), VST(i, v)  load and store register i of sv;
+ *   XOR(a, b), X5(a, b, c, d, e), ROL(x, n)  exclusive or of two and of
+ *                      five registers, 64-bit rotation left by a constant;
+ *   CHI(a, b, c)       a ^ (~b & c);
+ *   VRC(i)             round constant i in every 64-bit element.
+ * The round body was written out by a script from the lane-index formulas
+ * b[y + 5((2x + 3y) mod 5)] = rot(a[x + 5y] ^ d[x], rho[x + 5y]);
+ * a = b ^ (~b[x+1] & b[x+2]). Used by x4_avx2.c, x4_avx512.c and
+ * x8_avx512.c; KECCAK_SIMD_FN is undefined at the end, the
+ * operations (avx2_ops.h, avx512_ops.h) stay. */
+#include "../keccak_internal.h"
+
+static inline __attribute__((always_inline)) void KECCAK_SIMD_FN(uint64_t *sv)
+{
+    V a0 = VLD(0), a1 = VLD(1),
+            a2 = VLD(2), a3 = VLD(3),
+            a4 = VLD(4), a5 = VLD(5),
+            a6 = VLD(6), a7 = VLD(7),
+            a8 = VLD(8), a9 = VLD(9),
+            a10 = VLD(10), a11 = VLD(11),
+            a12 = VLD(12), a13 = VLD(13),
+            a14 = VLD(14), a15 = VLD(15),
+            a16 = VLD(16), a17 = VLD(17),
+            a18 = VLD(18), a19 = VLD(19),
+            a20 = VLD(20), a21 = VLD(21),
+            a22 = VLD(22), a23 = VLD(23),
+            a24 = VLD(24);
+    V b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, b15, b16, b17, b18,
+        b19, b20, b21, b22, b23, b24, c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
+    for (unsigned i = 0; i < 24; i++) {
+        c0 = X5(a0, a5, a10, a15, a20);
+        c1 = X5(a1, a6, a11, a16, a21);
+        c2 = X5(a2, a7, a12, a17, a22);
+        c3 = X5(a3, a8, a13, a18, a23);
+        c4 = X5(a4, a9, a14, a19, a24);
+        d0 = XOR(c4, ROL(c1, 1));
+        d1 = XOR(c0, ROL(c2, 1));
+        d2 = XOR(c1, ROL(c3, 1));
+        d3 = XOR(c2, ROL(c4, 1));
+        d4 = XOR(c3, ROL(c0, 1));
+        b0 = XOR(a0, d0);
+        b10 = ROL(XOR(a1, d1), 1);
+        b20 = ROL(XOR(a2, d2), 62);
+        b5 = ROL(XOR(a3, d3), 28);
+        b15 = ROL(XOR(a4, d4), 27);
+        b16 = ROL(XOR(a5, d0), 36);
+        b1 = ROL(XOR(a6, d1), 44);
+        b11 = ROL(XOR(a7, d2), 6);
+        b21 = ROL(XOR(a8, d3), 55);
+        b6 = ROL(XOR(a9, d4), 20);
+        b7 = ROL(XOR(a10, d0), 3);
+        b17 = ROL(XOR(a11, d1), 10);
+        b2 = ROL(XOR(a12, d2), 43);
+        b12 = ROL(XOR(a13, d3), 25);
+        b22 = ROL(XOR(a14, d4), 39);
+        b23 = ROL(XOR(a15, d0), 41);
+        b8 = ROL(XOR(a16, d1), 45);
+        b18 = ROL(XOR(a17, d2), 15);
+        b3 = ROL(XOR(a18, d3), 21);
+        b13 = ROL(XOR(a19, d4), 8);
+        b14 = ROL(XOR(a20, d0), 18);
+        b24 = ROL(XOR(a21, d1), 2);
+        b9 = ROL(XOR(a22, d2), 61);
+        b19 = ROL(XOR(a23, d3), 56);
+        b4 = ROL(XOR(a24, d4), 14);
+        a0 = CHI(b0, b1, b2);
+        a1 = CHI(b1, b2, b3);
+        a2 = CHI(b2, b3, b4);
+        a3 = CHI(b3, b4, b0);
+        a4 = CHI(b4, b0, b1);
+        a5 = CHI(b5, b6, b7);
+        a6 = CHI(b6, b7, b8);
+        a7 = CHI(b7, b8, b9);
+        a8 = CHI(b8, b9, b5);
+        a9 = CHI(b9, b5, b6);
+        a10 = CHI(b10, b11, b12);
+        a11 = CHI(b11, b12, b13);
+        a12 = CHI(b12, b13, b14);
+        a13 = CHI(b13, b14, b10);
+        a14 = CHI(b14, b10, b11);
+        a15 = CHI(b15, b16, b17);
+        a16 = CHI(b16, b17, b18);
+        a17 = CHI(b17, b18, b19);
+        a18 = CHI(b18, b19, b15);
+        a19 = CHI(b19, b15, b16);
+        a20 = CHI(b20, b21, b22);
+        a21 = CHI(b21, b22, b23);
+        a22 = CHI(b22, b23, b24);
+        a23 = CHI(b23, b24, b20);
+        a24 = CHI(b24, b20, b21);
+        a0 = XOR(a0, VRC(i));
+    }
+    VST(0, a0), VST(1, a1);
+    VST(2, a2), VST(3, a3);
+    VST(4, a4), VST(5, a5);
+    VST(6, a6), VST(7, a7);
+    VST(8, a8), VST(9, a9);
+    VST(10, a10), VST(11, a11);
+    VST(12, a12), VST(13, a13);
+    VST(14, a14), VST(15, a15);
+    VST(16, a16), VST(17, a17);
+    VST(18, a18), VST(19, a19);
+    VST(20, a20), VST(21, a21);
+    VST(22, a22), VST(23, a23);
+    VST(24, a24);
+}
+
+#undef KECCAK_SIMD_FN
