@@ -71,6 +71,8 @@ void cs_dispatch_refresh(void)
     cs_dispatch_table *next = cur == &tables[0] ? &tables[1] : &tables[0];
     cs_dispatch_table_build(next, rules, nrules);
     __atomic_store_n(&published, next, __ATOMIC_RELEASE);
+    /* Streamed mu hashes on the picked implementation's Keccak too. */
+    cs_mldsa_impl_use_keccak(next->mldsa[0]);
 }
 
 void cs_dispatch_init_with(const char *system_path)

@@ -35,6 +35,10 @@ extern const cs_mldsa_impl cs_mldsa_portable;
  * CPU features it needs. */
 const char *cs_mldsa_impl_name(const cs_mldsa_impl *impl);
 uint32_t cs_mldsa_impl_cpu_features(const cs_mldsa_impl *impl);
+/* Makes impl's Keccak table the one that hashing outside a backend call
+ * uses (cs_shake256_init: the provider's streamed mu; cs_mldsa_pk_tr). The
+ * dispatcher calls it with the implementation it picked. */
+void cs_mldsa_impl_use_keccak(const cs_mldsa_impl *impl);
 /* All built-in implementations, NULL-terminated, portable first. */
 extern const cs_mldsa_impl *const cs_mldsa_impls[];
 

@@ -74,3 +74,8 @@ uint32_t cs_mldsa_impl_cpu_features(const cs_mldsa_impl *impl)
 {
     return impl->cpu_features;
 }
+
+void cs_mldsa_impl_use_keccak(const cs_mldsa_impl *impl)
+{
+    cs_keccak_set_default(impl->keccak);
+}
