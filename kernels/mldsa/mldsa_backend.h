@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../ct.h" /* cs_wipe, CS_DECLASSIFY (tests/unit/ct_mldsa.c) */
 #include "mldsa.h"
 
 #define CS_MLDSA_N 256
@@ -263,21 +264,5 @@ struct cs_mldsa_side {
  * side->sp.pos = 0), else 0. */
 int cs_side_fill(cs_mldsa_side *side);
 
-/* Declassification for the constant-time check (tests/unit/ct_mldsa.c):
- * marks a value public for valgrind memcheck. Used only where FIPS 204
- * allows a leak (rejection decisions) and on public values derived from
- * secrets (rho, ctilde, the output signature). Natively a client request
- * is a few no-op instructions (rotations that cancel, xchg %rbx,%rbx);
- * it is compiled in whenever valgrind's header is present so the ct test
- * runs on the very objects the library uses. CS_NO_VALGRIND turns it off. */
-#if !defined(CS_NO_VALGRIND) && defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define CS_DECLASSIFY(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
-#endif
-#endif
-#ifndef CS_DECLASSIFY
-#define CS_DECLASSIFY(p, n) ((void)(p), (void)(n))
-#endif
 
 #endif

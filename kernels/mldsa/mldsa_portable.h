@@ -51,12 +51,4 @@ void cs_mldsa_pack_z_portable(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1
 void cs_mldsa_unpack_z_portable(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 void cs_mldsa_pack_w1_portable(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);
 
-/* Zeroes secret scratch memory; the empty asm claims to read it so the
- * compiler keeps the stores. */
-static inline void cs_wipe(void *p, size_t n)
-{
-    memset(p, 0, n);
-    __asm__ __volatile__("" : : "r"(p) : "memory");
-}
-
 #endif

@@ -17,14 +17,6 @@
 #define MAXK CS_MLDSA_MAX_K
 #define MAXL CS_MLDSA_MAX_L
 
-/* Zeroes memory in a way the compiler may not drop (the empty asm claims
- * to read it). */
-static void wipe(void *p, size_t n)
-{
-    memset(p, 0, n);
-    __asm__ __volatile__("" : : "r"(p) : "memory");
-}
-
 /* Heap workspace aligned for cs_mldsa_poly's 32-byte SIMD loads (malloc
  * promises only 16), rounded up to a whole number of cache lines as
  * aligned_alloc requires a multiple of the alignment. */
@@ -46,7 +38,7 @@ static void shake256_3(const cs_keccak_impl *k, uint8_t *out, size_t outlen,
     if (clen)
         cs_shake_absorb(&sp, c, clen);
     cs_shake_squeeze(&sp, out, outlen);
-    wipe(&sp, sizeof sp);
+    cs_wipe(&sp, sizeof sp);
 }
 
 /* Row i of invNTT(A * s1hat), |t_i| < q; s1hat is NTT(s1). */
@@ -200,12 +192,12 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     /* Secrets only, and only the rows this parameter set used (the
      * workspace is sized for ML-DSA-87: wiping it all cost more than
      * packing the key). A, t1 and the H(pk) sponge are public. */
-    wipe(in, sizeof in);
-    wipe(w->s1, p->l * sizeof w->s1[0]);
-    wipe(w->s2, p->k * sizeof w->s2[0]);
-    wipe(w->t, p->k * sizeof w->t[0]);
-    wipe(w->t0, p->k * sizeof w->t0[0]);
-    wipe(w->seedbuf, sizeof w->seedbuf);
+    cs_wipe(in, sizeof in);
+    cs_wipe(w->s1, p->l * sizeof w->s1[0]);
+    cs_wipe(w->s2, p->k * sizeof w->s2[0]);
+    cs_wipe(w->t, p->k * sizeof w->t[0]);
+    cs_wipe(w->t0, p->k * sizeof w->t0[0]);
+    cs_wipe(w->seedbuf, sizeof w->seedbuf);
     free(w);
     return 0;
 }
@@ -273,7 +265,7 @@ int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const ui
     range = 0u - ((range | (0u - range)) >> 31);
     CS_DECLASSIFY(&bad, sizeof bad);
     CS_DECLASSIFY(&range, sizeof range);
-    wipe(w->s1, sizeof *w - offsetof(struct pkfromsk_ws, s1));
+    cs_wipe(w->s1, sizeof *w - offsetof(struct pkfromsk_ws, s1));
     free(w);
     return range ? -2 : bad ? -1 : 0;
 }
@@ -488,7 +480,7 @@ void *cs_mldsa_prepared_public_part(const cs_mldsa_prepared *pr)
 void cs_mldsa_prepared_wipe(cs_mldsa_prepared *pr)
 {
     if (pr)
-        wipe(pr, pr->bytes);
+        cs_wipe(pr, pr->bytes);
 }
 
 cs_mldsa_prepared *cs_mldsa_prepare_sk(const cs_mldsa_impl *impl, int ps, const uint8_t *sk)
@@ -513,7 +505,7 @@ void cs_mldsa_prepared_free(cs_mldsa_prepared *pr)
 {
     if (!pr)
         return;
-    wipe(pr, pr->bytes);
+    cs_wipe(pr, pr->bytes);
     free(pr);
 }
 
@@ -543,11 +535,11 @@ struct sign_ws {
 /* Wipes the parts of a signing workspace that parameter set p used. */
 static void sign_ws_wipe(struct sign_ws *w, const cs_mldsa_params *p)
 {
-    wipe(w->y, p->l * sizeof w->y[0]);
-    wipe(w->z, p->l * sizeof w->z[0]);
-    wipe(w->w, p->k * sizeof w->w[0]);
-    wipe(w->h, p->k * sizeof w->h[0]);
-    wipe(&w->c, offsetof(struct sign_ws, rhopp) + sizeof w->rhopp - offsetof(struct sign_ws, c));
+    cs_wipe(w->y, p->l * sizeof w->y[0]);
+    cs_wipe(w->z, p->l * sizeof w->z[0]);
+    cs_wipe(w->w, p->k * sizeof w->w[0]);
+    cs_wipe(w->h, p->k * sizeof w->h[0]);
+    cs_wipe(&w->c, offsetof(struct sign_ws, rhopp) + sizeof w->rhopp - offsetof(struct sign_ws, c));
 }
 
 /* Sign_internal (FIPS 204 Algorithm 7) on mu with a prepared private key.
@@ -698,8 +690,8 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
     prep_layout(&w->pr, w->polys, impl, p, 1);
     prep_fill_sk(&w->pr, sk);
     sign_core(&w->pr, &w->s, sig, mu, rnd);
-    wipe(&w->pr, sizeof w->pr);
-    wipe(w->polys, (p->k * p->l + p->l + 2 * p->k) * sizeof w->polys[0]);
+    cs_wipe(&w->pr, sizeof w->pr);
+    cs_wipe(w->polys, (p->k * p->l + p->l + 2 * p->k) * sizeof w->polys[0]);
     sign_ws_wipe(&w->s, p);
     free(w);
     return 0;

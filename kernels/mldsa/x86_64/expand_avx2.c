@@ -178,9 +178,8 @@ void cs_mldsa_expand_s_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mld
             }
         }
     }
-    memset(buf, 0, sizeof buf);
-    memset(s, 0, sizeof s);
-    __asm__ __volatile__("" : : "r"(buf), "r"(s) : "memory");
+    cs_wipe(buf, sizeof buf);
+    cs_wipe(s, sizeof s);
 }
 
 /* ExpandMask: y[r] = BitUnpack(SHAKE256(rho'' || kappa + r), 576 or 640
@@ -202,8 +201,7 @@ void cs_mldsa_expand_mask_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
             cs_shake_absorb(&sp, nb, 2);
             cs_shake_squeeze(&sp, buf[0], gamma1 == (1 << 17) ? 576 : 640);
             cs_mldsa_unpack_z_avx2(&y[base], buf[0], gamma1);
-            memset(&sp, 0, sizeof sp);
-            __asm__ __volatile__("" : : "r"(&sp) : "memory");
+            cs_wipe(&sp, sizeof sp);
             continue;
         }
         uint16_t nonce[4];
@@ -214,7 +212,6 @@ void cs_mldsa_expand_mask_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
         for (unsigned j = 0; j < n; j++)
             cs_mldsa_unpack_z_avx2(&y[base + j], buf[j], gamma1);
     }
-    memset(buf, 0, sizeof buf);
-    memset(s, 0, sizeof s);
-    __asm__ __volatile__("" : : "r"(buf), "r"(s) : "memory");
+    cs_wipe(buf, sizeof buf);
+    cs_wipe(s, sizeof s);
 }

@@ -154,13 +154,6 @@ static void x8_blocks(uint8_t *const out[8], size_t off, const uint64_t *s, unsi
     }
 }
 
-/* Clears sampler state that held secret-derived bytes. */
-static void xs_wipe(void *p, size_t n)
-{
-    memset(p, 0, n);
-    __asm__ __volatile__("" : : "r"(p) : "memory");
-}
-
 /* ExpandA: A[r][s] = RejNTTPoly(rho || s || r), up to eight at a time; five
  * blocks (840 bytes) almost always suffice, more are squeezed for the
  * streams that need them. With side, also drives keygen's H(pk) (see
@@ -282,8 +275,8 @@ static void expand_s(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly
             }
         }
     }
-    xs_wipe(buf, sizeof buf);
-    xs_wipe(&x, sizeof x);
+    cs_wipe(buf, sizeof buf);
+    cs_wipe(&x, sizeof x);
 }
 
 void cs_mldsa_expand_s_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
@@ -308,7 +301,7 @@ void cs_mldsa_expand_sa_side_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1
     expand_s(impl, s1, s2, rhoprime, k, l, eta, &q);
     expand_a(impl, mat, rho, k, l, side, &q);
     sq_flush(impl, &q);
-    xs_wipe(&q, sizeof q);
+    cs_wipe(&q, sizeof q);
 }
 
 /* ExpandMask: y[r] = BitUnpack(SHAKE256(rho'' || kappa + r), 576 or 640
@@ -338,6 +331,6 @@ void cs_mldsa_expand_mask_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
         for (unsigned j = 0; j < n; j++)
             cs_mldsa_unpack_z_avx2(&y[base + j], buf[j], gamma1);
     }
-    xs_wipe(buf, sizeof buf);
-    xs_wipe(&x, sizeof x);
+    cs_wipe(buf, sizeof buf);
+    cs_wipe(&x, sizeof x);
 }
