@@ -9,7 +9,10 @@
 # Tests: tests/unit/kernel_keccak.c (the Makefile's kernel_* pattern);
 # the AVX-512 files are also built emulated for valgrind (mk/ctemu.mk).
 ifeq ($(ARCH),x86_64)
-KECCAK_X86_FLAGS := -mavx2 -mbmi -mbmi2 -mpopcnt
+# Functions start on a cache line: with cs_keccakf1600_x4x1_avx2 at 32 mod 64
+# (where an edit of an earlier file can move it), ML-DSA-65 keygen and
+# verify ran 3.5% slower (docs/benchmarks.md, the issue 17 section).
+KECCAK_X86_FLAGS := -mavx2 -mbmi -mbmi2 -mpopcnt -falign-functions=64
 KECCAK_AVX512_FLAGS := -mavx512f -mavx512vl
 $(BUILD)/obj/kernels/keccak/x86_64/%.o: OBJ_CFLAGS += $(KECCAK_X86_FLAGS)
 $(BUILD)/obj/kernels/keccak/x86_64/x4_avx512.o: OBJ_CFLAGS += $(KECCAK_AVX512_FLAGS)
