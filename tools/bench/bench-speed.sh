@@ -5,7 +5,10 @@
 # operation the median rate of A and B and the ratio B/A of the medians (and
 # the lowest and highest per-round ratio).
 #
-# Usage: tools/bench/bench-speed.sh [-r ROUNDS] [-s SECONDS] [-m MODE] [ALG...]
+# Usage: tools/bench/bench-speed.sh [-r ROUNDS] [-s SECONDS] [-m MODE] [-a LIB] [ALG...]
+#   -a LIB    A is not stock: LIB (e.g. another build's libcryptoshim.so) is
+#             preloaded on the A side too, with the same CRYPTOSHIM_CPU and
+#             CRYPTOSHIM_POLICY as B, so two shim builds are compared.
 #   MODE native   (default) both see every CPU feature;
 #        haswell  both see a Haswell-class CPU: libcrypto with ADX and AVX-512
 #                 hidden (OPENSSL_ia32cap=~0x0:~0xd02b0000), the shim with
@@ -17,19 +20,21 @@
 #   ALG defaults to: rsa2048 rsa3072 rsa4096 ffdh2048 dsa2048
 set -eu
 cd "$(dirname "$0")/../.."
-rounds=3 secs=3 mode=native
-while getopts r:s:m: o; do
+rounds=3 secs=3 mode=native alib=
+while getopts r:s:m:a: o; do
     case $o in
         r) rounds=$OPTARG ;;
         s) secs=$OPTARG ;;
         m) mode=$OPTARG ;;
-        *) sed -n '2,19p' "$0" >&2; exit 2 ;;
+        a) alib=$(realpath "$OPTARG") ;;
+        *) sed -n '2,22p' "$0" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
 algs=${*:-rsa2048 rsa3072 rsa4096 ffdh2048 dsa2048}
 lib=$(pwd)/${BUILD:-build}/libcryptoshim.so
 [ -f "$lib" ] || { echo "bench-speed: $lib not built" >&2; exit 1; }
+[ -z "$alib" ] || [ -f "$alib" ] || { echo "bench-speed: $alib not found" >&2; exit 1; }
 case $mode in
     native) cap= ; cpu= ;;
     haswell) cap='~0x0:~0xd02b0000' ; cpu='-adx,-avx512ifma' ;;
@@ -44,8 +49,8 @@ trap 'rm -rf "$out"' EXIT
 run() {
     local env=(env -u LD_PRELOAD -u CRYPTOSHIM_CPU -u CRYPTOSHIM_POLICY)
     [ -n "$cap" ] && env+=("OPENSSL_ia32cap=$cap")
-    if [ "$1" = B ]; then
-        env+=("LD_PRELOAD=$lib")
+    if [ "$1" = B ] || [ -n "$alib" ]; then
+        if [ "$1" = B ]; then env+=("LD_PRELOAD=$lib"); else env+=("LD_PRELOAD=$alib"); fi
         [ -n "$cpu" ] && env+=("CRYPTOSHIM_CPU=$cpu")
         [ -n "${CRYPTOSHIM_POLICY:-}" ] && env+=("CRYPTOSHIM_POLICY=$CRYPTOSHIM_POLICY")
     fi
@@ -55,6 +60,7 @@ run() {
 
 echo "# $(date -u '+%F %T UTC') $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)," \
      "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# A: ${alib:-stock libcrypto}; B: $lib"
 echo "# openssl speed -mr -seconds $secs $algs; mode $mode${cap:+ (OPENSSL_ia32cap=$cap)}${cpu:+, shim CRYPTOSHIM_CPU=$cpu}${CRYPTOSHIM_POLICY:+, CRYPTOSHIM_POLICY=$CRYPTOSHIM_POLICY}"
 for r in $(seq 1 "$rounds"); do
     if [ $((r % 2)) -eq 1 ]; then run A "$r"; run B "$r"; else run B "$r"; run A "$r"; fi
@@ -69,7 +75,8 @@ for f in "$out"/[AB].*; do
         $1 == "+F8" { print side, round, "ffdh" $3, $4 }' "$f"
 done | sort -k3,3 -k2,2n -k1,1 >"$out/all"
 
-printf '%-16s %12s %12s %7s %7s %7s\n' op stock/s shim/s ratio min max
+if [ -n "$alib" ]; then acol=A/s bcol=B/s; else acol=stock/s bcol=shim/s; fi
+printf '%-16s %12s %12s %7s %7s %7s\n' op "$acol" "$bcol" ratio min max
 awk '
     { v[$3, $1, $2] = $4; ops[$3] = 1; rounds[$2] = 1 }
     function median(arr, n,   i, j, t) {
