@@ -37,7 +37,7 @@ static void test_kway(const cs_keccak_impl *t, const char *what, void (*f)(uint6
                       unsigned k)
 {
     if (!f) {
-        tap_skip("%s %s: not provided", t->name, what);
+        tap_diag("%s %s: not provided, nothing to test", t->name, what);
         return;
     }
     int ok = 1;
@@ -55,7 +55,7 @@ static void test_fused(const cs_keccak_impl *t, const char *what,
                        void (*f)(uint64_t *, uint64_t *), unsigned k)
 {
     if (!f) {
-        tap_skip("%s %s: not provided", t->name, what);
+        tap_diag("%s %s: not provided, nothing to test", t->name, what);
         return;
     }
     int ok = 1;

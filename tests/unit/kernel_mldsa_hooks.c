@@ -138,7 +138,7 @@ static void test_keccak(const cs_mldsa_impl *im)
     }
     tap_ok(ok, "%s keccakf1600", im->name);
     if (!im->keccak->f1600_x4) {
-        tap_skip("%s keccakf1600_x4: not provided", im->name);
+        tap_diag("%s keccakf1600_x4: not provided, nothing to test", im->name);
         return;
     }
     ok = 1;
