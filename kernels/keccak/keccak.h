@@ -45,7 +45,8 @@ extern const cs_keccak_impl *const cs_keccak_impls[];
 /* The last table of cs_keccak_impls whose features are all in cpu. */
 const cs_keccak_impl *cs_keccak_pick(uint32_t cpu_features);
 /* The table cs_shake256_init uses (portable until set); the dispatcher
- * sets it once with cs_keccak_set_default(cs_keccak_pick(features)). */
+ * sets it to the dispatched ML-DSA implementation's table with every
+ * decision table it publishes (cs_mldsa_impl_use_keccak). */
 const cs_keccak_impl *cs_keccak_default(void);
 void cs_keccak_set_default(const cs_keccak_impl *k);
 
