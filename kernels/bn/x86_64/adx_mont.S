@@ -18,6 +18,33 @@
 	.hidden	cs_adx_mont_rows
 	.type	cs_adx_mont_rows, @function
 
+/* Function frames: SAVE pushes the callee-saved registers named, in
+ * order, with their CFI, then reserves `frame` bytes of locals; RESTORE
+ * undoes it, the registers named in the reverse order. */
+.macro SAVE frame, regs:vararg
+	.irp r, \regs
+	push	%\r
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %\r, 0
+	.endr
+	.if \frame
+	sub	$\frame, %rsp
+	.cfi_adjust_cfa_offset \frame
+	.endif
+.endm
+
+.macro RESTORE frame, regs:vararg
+	.if \frame
+	add	$\frame, %rsp
+	.cfi_adjust_cfa_offset -\frame
+	.endif
+	.irp r, \regs
+	pop	%\r
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %\r
+	.endr
+.endm
+
 /* Locals below the six saved registers. */
 #define SINGLES_A 0   /* n mod 4 */
 #define BLOCKS_A 8    /* 4 * (n / 4) */
@@ -74,26 +101,7 @@
 cs_adx_mont_rows:
 	.cfi_startproc
 	endbr64
-	push	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbx, 0
-	push	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	push	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r12, 0
-	push	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r13, 0
-	push	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r14, 0
-	push	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r15, 0
-	sub	$32, %rsp
-	.cfi_adjust_cfa_offset 32
+	SAVE	32, rbx, rbp, r12, r13, r14, r15
 
 	mov	%rdi, %r13		/* t */
 	mov	%rdx, %rbx		/* b cursor */
@@ -159,26 +167,7 @@ cs_adx_mont_rows:
 	dec	%r14
 	jnz	.Lrow
 
-	add	$32, %rsp
-	.cfi_adjust_cfa_offset -32
-	pop	%r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r15
-	pop	%r14
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r14
-	pop	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
-	pop	%r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	pop	%rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	pop	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
+	RESTORE	32, r15, r14, r13, r12, rbp, rbx
 	ret
 	.cfi_endproc
 	.size	cs_adx_mont_rows, .-cs_adx_mont_rows
@@ -224,18 +213,7 @@ cs_adx_mont_rows:
 cs_adx_sqr_cross:
 	.cfi_startproc
 	endbr64
-	push	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbx, 0
-	push	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r13, 0
-	push	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r14, 0
-	push	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r15, 0
+	SAVE	0, rbx, r13, r14, r15
 
 	mov	%rsi, %rbx		/* &a_i */
 	lea	8(%rdi), %r13		/* &t[2i+1] */
@@ -259,18 +237,7 @@ cs_adx_sqr_cross:
 	dec	%r14
 	jnz	.Lxrow
 
-	pop	%r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r15
-	pop	%r14
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r14
-	pop	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
-	pop	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
+	RESTORE	0, r15, r14, r13, rbx
 	ret
 	.cfi_endproc
 	.size	cs_adx_sqr_cross, .-cs_adx_sqr_cross
@@ -325,26 +292,7 @@ cs_adx_sqr_diag:
 cs_adx_redc:
 	.cfi_startproc
 	endbr64
-	push	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbx, 0
-	push	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	push	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r12, 0
-	push	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r13, 0
-	push	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r14, 0
-	push	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r15, 0
-	sub	$32, %rsp
-	.cfi_adjust_cfa_offset 32
+	SAVE	32, rbx, rbp, r12, r13, r14, r15
 
 	mov	%rdi, %r13		/* &t[i] */
 	mov	%rsi, %r12		/* m */
@@ -380,26 +328,7 @@ cs_adx_redc:
 	jnz	.Lrrow
 	mov	%r15, 8(%r11)		/* t[2n]: the last carry bit */
 
-	add	$32, %rsp
-	.cfi_adjust_cfa_offset -32
-	pop	%r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r15
-	pop	%r14
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r14
-	pop	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
-	pop	%r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	pop	%rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	pop	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
+	RESTORE	32, r15, r14, r13, r12, rbp, rbx
 	ret
 	.cfi_endproc
 	.size	cs_adx_redc, .-cs_adx_redc
