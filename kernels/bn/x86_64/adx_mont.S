@@ -72,9 +72,12 @@
 	mov	%r9, %r8
 .endm
 
-/* One pass of STEP over SINGLES single steps, then BLOCKS/4 blocks. */
+/* One pass of STEP over SINGLES single steps, then BLOCKS/4 blocks; the
+ * counts are operands (a stack slot, or %rcx for SINGLES already there). */
 .macro PASS step, singles, blocks
-	mov	\singles(%rsp), %rcx
+	.ifnc \singles,%rcx
+	mov	\singles, %rcx
+	.endif
 	jrcxz	2f
 1:	\step	0
 	lea	8(%r10), %r10
@@ -82,7 +85,7 @@
 	lea	-1(%rcx), %rcx
 	jrcxz	2f
 	jmp	1b
-2:	mov	\blocks(%rsp), %rcx
+2:	mov	\blocks, %rcx
 	jrcxz	5f			/* jrcxz reaches 127 bytes: hop */
 	jmp	3f
 5:	jmp	4f
@@ -129,7 +132,7 @@ cs_adx_mont_rows:
 	mov	%rsi, %r10
 	mov	%r13, %r11
 	xor	%r8d, %r8d		/* no high word yet; CF = OF = 0 */
-	PASS	STEPA, SINGLES_A, BLOCKS_A
+	PASS	STEPA, SINGLES_A(%rsp), BLOCKS_A(%rsp)
 	mov	$0, %eax
 	mov	(%r11), %rdi		/* t[n] += CF + last high + OF */
 	adcx	%rax, %rdi
@@ -152,7 +155,7 @@ cs_adx_mont_rows:
 	adcx	%rax, %rdi
 	lea	8(%r10), %r10
 	lea	8(%r11), %r11
-	PASS	STEPM, SINGLES_M, BLOCKS_M
+	PASS	STEPM, SINGLES_M(%rsp), BLOCKS_M(%rsp)
 	mov	$0, %eax
 	mov	(%r11), %rdi		/* t[n-1] = t[n] + CF + last high + OF */
 	adcx	%rax, %rdi
@@ -185,31 +188,6 @@ cs_adx_mont_rows:
 	.hidden	cs_adx_sqr_cross
 	.type	cs_adx_sqr_cross, @function
 
-/* One pass of STEPA over %rcx single steps, then %r15 words in blocks. */
-.macro PASSR
-	jrcxz	2f
-1:	STEPA	0
-	lea	8(%r10), %r10
-	lea	8(%r11), %r11
-	lea	-1(%rcx), %rcx
-	jrcxz	2f
-	jmp	1b
-2:	mov	%r15, %rcx
-	jrcxz	5f
-	jmp	3f
-5:	jmp	4f
-3:	STEPA	0
-	STEPA	8
-	STEPA	16
-	STEPA	24
-	lea	32(%r10), %r10
-	lea	32(%r11), %r11
-	lea	-4(%rcx), %rcx
-	jrcxz	4f
-	jmp	3b
-4:
-.endm
-
 cs_adx_sqr_cross:
 	.cfi_startproc
 	endbr64
@@ -227,7 +205,7 @@ cs_adx_sqr_cross:
 	lea	8(%rbx), %r10
 	mov	%r13, %r11
 	xor	%r8d, %r8d		/* CF = OF = 0 */
-	PASSR
+	PASS	STEPA, %rcx, %r15	/* singles in %rcx, blocks in %r15 */
 	mov	$0, %eax		/* t[i+n] = last high + CF + OF (fits) */
 	adcx	%rax, %r8
 	adox	%rax, %r8
@@ -311,7 +289,7 @@ cs_adx_redc:
 	mov	%r12, %r10
 	mov	%r13, %r11
 	xor	%r8d, %r8d		/* CF = OF = 0 */
-	PASS	STEPA, SINGLES_A, BLOCKS_A
+	PASS	STEPA, SINGLES_A(%rsp), BLOCKS_A(%rsp)
 	mov	$0, %eax		/* carry word: last high + CF + OF (fits) */
 	adcx	%rax, %r8
 	adox	%rax, %r8
