@@ -57,11 +57,11 @@ static cs_mldsa_key *key_new(cs_prov *prov, int ps)
 static int key_secret(cs_mldsa_key *key)
 {
     if (!key->secret) {
-        key->secret = cs_prov_secret_alloc(key->prov, sizeof *key->secret);
+        key->secret = cs_prov_secret_alloc(key->prov, CS_MLDSA_SECRET_BYTES(key->ps));
         if (!key->secret)
             return 0;
-        key->seed = key->secret->seed;
-        key->sk = key->secret->sk;
+        key->seed = key->secret;
+        key->sk = key->secret + CS_MLDSA_SEED_BYTES;
     }
     return 1;
 }
@@ -74,7 +74,7 @@ static void km_free(void *vkey)
         return;
     cs_key_prepared_reset(key);
     /* The secrets only (wiped by the free): the public key needs no wipe. */
-    cs_prov_secret_free(key->prov, key->secret, sizeof *key->secret);
+    cs_prov_secret_free(key->prov, key->secret, CS_MLDSA_SECRET_BYTES(key->ps));
     free(key);
 }
 
@@ -236,7 +236,7 @@ static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
     if (!ok) {
         key->has_seed = key->has_priv = key->has_pub = 0;
         if (key->secret)
-            cs_prov_cleanse(key->secret, sizeof *key->secret);
+            cs_prov_cleanse(key->secret, CS_MLDSA_SECRET_BYTES(key->ps));
     }
     return ok;
 }

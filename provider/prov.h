@@ -56,6 +56,7 @@ typedef struct cs_prov {
     OSSL_FUNC_core_vset_error_fn *vset_error;
     OSSL_FUNC_CRYPTO_secure_zalloc_fn *secure_zalloc;
     OSSL_FUNC_CRYPTO_secure_clear_free_fn *secure_clear_free;
+    OSSL_FUNC_CRYPTO_secure_free_fn *secure_free; /* frees (its heap clears) */
 } cs_prov;
 
 /* Takes the error and secure-heap functions from the core's table. */
@@ -94,12 +95,10 @@ void *cs_prov_secret_alloc(const cs_prov *prov, size_t n);
 void *cs_prov_secret_alloc_quiet(const cs_prov *prov, size_t n);
 void cs_prov_secret_free(const cs_prov *prov, void *p, size_t n);
 
-/* A key's secrets, in one block from the secure heap when the application
- * has one (cs_prov_secret_alloc). */
-typedef struct cs_mldsa_secret {
-    uint8_t seed[CS_MLDSA_SEED_BYTES];
-    uint8_t sk[CS_MLDSA_MAX_SK_BYTES];
-} cs_mldsa_secret;
+/* Bytes of a key's secret block for parameter set ps: the seed, then the
+ * expanded private key of that set (not the largest set's: the block is
+ * zeroed when allocated and wiped when freed, per key). */
+#define CS_MLDSA_SECRET_BYTES(ps) (CS_MLDSA_SEED_BYTES + cs_mldsa_sk_bytes(ps))
 
 /* An ML-DSA key. pk is always set when sk is (derived on import); the seed
  * only when the key was generated or imported from one. seed and sk point
@@ -109,7 +108,7 @@ typedef struct cs_mldsa_key {
     cs_prov *prov;
     int ps; /* 44, 65 or 87 */
     int has_pub, has_priv, has_seed;
-    cs_mldsa_secret *secret;
+    uint8_t *secret; /* CS_MLDSA_SECRET_BYTES(ps): seed, then sk */
     uint8_t *seed, *sk;
     uint8_t pk[CS_MLDSA_MAX_PK_BYTES];
     /* Per-key precomputation for signing and verifying, made on first use

@@ -116,9 +116,12 @@ def parse_args(argv):
     p.add_argument("--out", help="output directory (default ./ab-MODE-TIME)")
     p.add_argument("--cpu", choices=sorted(CPU_PRESETS), default="native",
                    help="CPU preset for both sides (haswell: OPENSSL_ia32cap and CRYPTOSHIM_CPU)")
+    p.add_argument("--preload", choices=("server", "client", "both"), default="server",
+                   help="which processes of side B run with the shim: its server (default), "
+                        "its client (both servers stock), or both")
     p.add_argument("--kernels", help="CRYPTOSHIM_KERNELS for side B (e.g. portable)")
     p.add_argument("--b-env", action="append", default=[], metavar="VAR=VALUE",
-                   help="extra environment for side B")
+                   help="extra environment for side B (its preloaded processes)")
     p.add_argument("--env", action="append", default=[], metavar="VAR=VALUE",
                    help="extra environment for both sides")
     p.add_argument("--no-capture", action="store_true", help="client-side latency only")
@@ -126,6 +129,9 @@ def parse_args(argv):
                    help="latency that decides the verdict (server when captured)")
     p.add_argument("--cert", default="rsa3072",
                    help="tls/nginx: rsa2048|rsa3072|rsa4096|mldsa44|mldsa65|mldsa87 (rsa3072)")
+    p.add_argument("--verify", action="store_true",
+                   help="tls/nginx: a CA and a leaf signed by it (both of --cert's kind); the "
+                        "client verifies the chain and the host name (SSL_VERIFY_PEER)")
     p.add_argument("--tls", choices=("1.2", "1.3"), default="1.3", help="tls/nginx: version (1.3)")
     p.add_argument("--groups", help="tls/nginx: key exchange groups (client side; tls: server too)")
     p.add_argument("--ciphers", help="tls/nginx: TLS 1.2 cipher list for the client")
@@ -145,6 +151,8 @@ def parse_args(argv):
     a = p.parse_args(argv)
     if a.handshakes < 2 or a.block < 1:
         p.error("need --handshakes >= 2 and --block >= 1")
+    if a.verify and a.mode == "ssh":
+        p.error("--verify is for tls and nginx (ssh checks its host key through known_hosts)")
     # Servers run in a work directory: make given paths absolute.
     for name in ("openssl", "client", "nginx", "sshd", "tcpdump", "lib", "cryptoshim", "bindir"):
         v = getattr(a, name)
@@ -164,25 +172,44 @@ def env_pairs(pairs):
     return out
 
 
+# Counter files of the run, in the output directory: B's server, B's client,
+# and A's client (a canary: it appears only if the shim got into A's client).
+STATS_FILES = {"server": "b.stats", "client": "b-client.stats", "a-client": "a-client.stats"}
+
+
 def side_envs(args, outdir):
-    """Environments of A and B: the same except B preloads the shim and
-    counts its calls in outdir/b.stats."""
+    """Environments of the A and B servers, the A and B clients, and the
+    shared one (tcpdump): all the same except that B's preloaded processes
+    (--preload: its server, its client or both) run with the shim and count
+    its calls (B's server in b.stats, B's client in b-client.stats). When
+    B's client is preloaded, A's client names a-client.stats too, which only
+    the shim would create."""
     base = {k: v for k, v in os.environ.items()
             if not k.startswith("CRYPTOSHIM_") and k not in ("LD_PRELOAD", "OPENSSL_ia32cap")}
     base.update(CPU_PRESETS[args.cpu])
     base.update(env_pairs(args.env))
+
+    def shimmed(stats):
+        env = dict(base)
+        env["LD_PRELOAD"] = args.lib
+        env["CRYPTOSHIM_STATS"] = os.path.join(outdir, stats)
+        if args.kernels:
+            env["CRYPTOSHIM_KERNELS"] = args.kernels
+        env.update(env_pairs(args.b_env))
+        return env
+
     a = dict(base)
-    b = dict(base)
-    b["LD_PRELOAD"] = args.lib
-    b["CRYPTOSHIM_STATS"] = os.path.join(outdir, "b.stats")
-    if args.kernels:
-        b["CRYPTOSHIM_KERNELS"] = args.kernels
-    b.update(env_pairs(args.b_env))
+    b = shimmed(STATS_FILES["server"]) if args.preload in ("server", "both") else dict(base)
+    client_a = dict(base)
+    client_b = dict(base)
+    if args.preload in ("client", "both"):
+        client_b = shimmed(STATS_FILES["client"])
+        client_a["CRYPTOSHIM_STATS"] = os.path.join(outdir, STATS_FILES["a-client"])
     # Every process of this run (servers, their children, tcpdump, clients)
     # carries the output directory: tests find leftovers by it.
-    for env in (a, b, base):
+    for env in (a, b, client_a, client_b, base):
         env["CS_AB_RUN"] = outdir
-    return a, b, base
+    return a, b, {"A": client_a, "B": client_b}, base
 
 
 def find_client(args):
@@ -259,13 +286,16 @@ def unpacked_openssl(openssl):
         "OPENSSL_MODULES": os.path.join(libdir, "ossl-modules")}
 
 
-def tls_block(args, client, port, count, env):
+def tls_block(args, ctx, port, count, env):
     """count handshakes against port with ab-tls-client (through the same
-    libssl as the server when --openssl names an unpacked tree); list of us."""
+    libssl as the server when --openssl names an unpacked tree), verifying
+    the server's chain against ctx's CA with --verify; list of us."""
     prefix, extra = unpacked_openssl(args.openssl)
     if extra:
         env = dict(env, **extra)
-    cmd = prefix + [client, "127.0.0.1", str(port), str(count), "--tls", args.tls]
+    cmd = prefix + [ctx["client"], "127.0.0.1", str(port), str(count), "--tls", args.tls]
+    if ctx.get("cafile"):
+        cmd += ["--cafile", ctx["cafile"]]
     if args.groups:
         cmd += ["--groups", args.groups]
     if args.ciphers:
@@ -300,16 +330,20 @@ def make_servers(args, work, env_a, env_b):
     """Builds the A and B servers for the mode, plus what the client needs."""
     ctx = {}
     if args.mode in ("tls", "nginx"):
-        cert, key = servers.make_cert(work, args.cert, args.openssl)
+        if args.verify:
+            cert, key, ctx["cafile"] = servers.make_chain(work, args.cert, args.openssl)
+        else:
+            cert, key = servers.make_cert(work, args.cert, args.openssl)
         if args.mode == "tls":
             mk = lambda side, env: servers.TlsServer(side, work, env, args.openssl, cert, key,
                                                      args.groups)
         else:
             mk = lambda side, env: servers.NginxServer(side, work, env, args.nginx, cert, key)
         ctx["client"] = find_client(args)
-        ctx["desc"] = "%s, %s certificate, TLS %s%s" % (
-            "openssl s_server" if args.mode == "tls" else "nginx", args.cert, args.tls,
-            ", groups %s" % args.groups if args.groups else "")
+        ctx["desc"] = "%s, %s certificate%s, TLS %s%s" % (
+            "openssl s_server" if args.mode == "tls" else "nginx", args.cert,
+            " signed by a %s CA, verified by the client" % args.cert if args.verify else "",
+            args.tls, ", groups %s" % args.groups if args.groups else "")
     else:
         if os.geteuid() != 0:
             raise SystemExit("cryptoshim ab ssh: sshd with privilege separation needs root")
@@ -320,6 +354,9 @@ def make_servers(args, work, env_a, env_b):
         ctx.update(userkey=userkey, kex=kex, hostkey=hostkey,
                    known_hosts=os.path.join(work, "known_hosts"),
                    desc="sshd, RSA-%d host key (%s), %s" % (args.hostkey, args.hostkey_alg, kex))
+    if args.preload != "server":
+        ctx["desc"] += ", shim in B's %s" % ("client" if args.preload == "client"
+                                             else "server and client")
     return mk("A", env_a), mk("B", env_b), ctx
 
 
@@ -333,7 +370,7 @@ def write_known_hosts(ctx, ports):
 
 
 def shim_stats(args, path):
-    """Rows of `cryptoshim stats` for B's counters (empty when unavailable)."""
+    """Rows of `cryptoshim stats` for a counter file (empty when unavailable)."""
     if not args.cryptoshim or not os.path.exists(path):
         return []
     r = subprocess.run([args.cryptoshim, "stats", path], stdout=subprocess.PIPE,
@@ -347,8 +384,9 @@ def run(args):
     os.makedirs(outdir, exist_ok=True)
     if not args.lib or not os.path.exists(args.lib):
         raise SystemExit("cryptoshim ab: libcryptoshim.so not found (--lib)")
-    if os.path.exists(os.path.join(outdir, "b.stats")):
-        os.unlink(os.path.join(outdir, "b.stats"))
+    for name in STATS_FILES.values():
+        if os.path.exists(os.path.join(outdir, name)):
+            os.unlink(os.path.join(outdir, name))
     work = tempfile.mkdtemp(prefix="cryptoshim-ab-")
     servers.PID_LOG = os.path.join(outdir, "pids")
     if os.path.exists(servers.PID_LOG):
@@ -365,7 +403,7 @@ def run(args):
 def measure(args, outdir, work):
     """The run proper: servers, capture, alternating blocks, report. Returns
     the exit status; raises on errors (the caller stops what was started)."""
-    env_a, env_b, env_client = side_envs(args, outdir)
+    env_a, env_b, clients, env_client = side_envs(args, outdir)
     srv_a, srv_b, ctx = make_servers(args, work, env_a, env_b)
     capture = None
     samples = {"A": [], "B": []}  # (block, us)
@@ -373,8 +411,10 @@ def measure(args, outdir, work):
     try:
         for s in (srv_a, srv_b):
             s.start()
-        print("cryptoshim ab: A (without the shim) on port %d, B (with it) on port %d; "
-              "%d handshakes each" % (srv_a.port, srv_b.port, args.handshakes), file=sys.stderr)
+        print("cryptoshim ab: A (without the shim) on port %d, B (with it in its %s) on port %d; "
+              "%d handshakes each" % (srv_a.port, {"server": "server", "client": "client",
+                                                   "both": "server and client"}[args.preload],
+                                      srv_b.port, args.handshakes), file=sys.stderr)
         if args.mode == "ssh":
             write_known_hosts(ctx, [srv_a.port, srv_b.port])
         if not args.no_capture:
@@ -383,18 +423,19 @@ def measure(args, outdir, work):
             capture.start()
         # Warm-up (not recorded): one handshake each, so caches and page-ins
         # do not land in the first block.
-        do = (lambda port, n: tls_block(args, ctx["client"], port, n, env_client)) \
-            if args.mode != "ssh" else (lambda port, n: ssh_block(args, ctx, port, n, env_client))
+        do = (lambda side, port, n: tls_block(args, ctx, port, n, clients[side])) \
+            if args.mode != "ssh" else \
+            (lambda side, port, n: ssh_block(args, ctx, port, n, clients[side]))
         warm_t = time.time()
-        for s in (srv_a, srv_b):
-            do(s.port, 1)
+        for side, s in (("A", srv_a), ("B", srv_b)):
+            do(side, s.port, 1)
         nblocks = (args.handshakes + args.block - 1) // args.block
         t_start = time.monotonic()
         for i in range(nblocks):
             k = min(args.block, args.handshakes - i * args.block)
             order = (("A", srv_a), ("B", srv_b)) if i % 2 == 0 else (("B", srv_b), ("A", srv_a))
             for side, s in order:
-                samples[side] += [(i, us) for us in do(s.port, k)]
+                samples[side] += [(i, us) for us in do(side, s.port, k)]
         elapsed = time.monotonic() - t_start
         if capture:
             notes += ["tcpdump: " + "; ".join(capture.stop())]
@@ -433,27 +474,43 @@ def measure(args, outdir, work):
     if srv_a_us and srv_b_us:
         metrics["server"] = (srv_a_us, srv_b_us)
     metrics["client"] = (client_a, client_b)
-    primary = args.metric or ("server" if have_server else "client")
+    # With both servers stock, the wire shows the same server on both sides:
+    # the client's latency is what the shim can change.
+    primary = args.metric or ("server" if have_server and args.preload != "client" else "client")
     if primary not in metrics:
         raise SystemExit("cryptoshim ab: no %s-side samples" % primary)
     result = abstats.bootstrap_ratio(*metrics[primary], seed=args.seed)
     ver = abstats.verdict(result[1], result[2])
     abstats.write_csv(os.path.join(outdir, "samples.csv"), rows)
-    stats_rows = shim_stats(args, env_b["CRYPTOSHIM_STATS"])
+    stats_path = {which: os.path.join(outdir, name) for which, name in STATS_FILES.items()}
     title = "cryptoshim A/B: %s" % ctx["desc"]
     notes = ["%d handshakes per side in blocks of %d, alternating (A B, B A, ...), %.1f s" %
              (args.handshakes, args.block, elapsed),
              "CPU preset: %s %s" % (args.cpu, " ".join("%s=%s" % kv for kv in CPU_PRESETS[args.cpu].items())),
-             "B: LD_PRELOAD=%s%s" % (args.lib, " CRYPTOSHIM_KERNELS=%s" % args.kernels if args.kernels else ""),
+             "B: LD_PRELOAD=%s%s in its %s" % (
+                 args.lib, " CRYPTOSHIM_KERNELS=%s" % args.kernels if args.kernels else "",
+                 {"server": "server (both clients stock)", "client": "client (both servers stock)",
+                  "both": "server and its client"}[args.preload])] + \
+            (["client verifies: SSL_VERIFY_PEER, the leaf against the CA %s, host localhost"
+              % os.path.basename(ctx["cafile"])] if ctx.get("cafile") else []) + [
              "server ports: A %d, B %d" % (srv_a.port, srv_b.port)] + \
             ["negotiated with %s: %s" % (side, NEGOTIATED[s.port])
              for side, s in (("A", srv_a), ("B", srv_b)) if s.port in NEGOTIATED] + [
              "server-side samples A %d, B %d (of %d each)" % (len(srv_a_us), len(srv_b_us), args.handshakes)] + notes
-    if stats_rows:
-        notes.append("shim calls in B (operation kernel bits calls): " +
-                     "; ".join(r.replace("\t", " ") for r in stats_rows))
-    else:
-        notes.append("shim calls in B: none counted")
+    # B's server keeps the line the default mode always printed.
+    for which, who in (("server", "B"), ("client", "B's client"), ("a-client", "A's client")):
+        if which == "server" and args.preload == "client":
+            continue
+        if which != "server" and args.preload == "server":
+            continue
+        rows_ = shim_stats(args, stats_path[which])
+        if rows_:
+            notes.append("shim calls in %s (operation kernel bits calls): " % who +
+                         "; ".join(r.replace("\t", " ") for r in rows_))
+        else:
+            notes.append("shim calls in %s: none counted%s" % (
+                who, " (no counter file: the shim was not loaded)"
+                if not os.path.exists(stats_path[which]) else ""))
     md = abstats.markdown(title, metrics, primary, result, notes)
     plots = abstats.plot(outdir, title, metrics)
     with open(os.path.join(outdir, "report.md"), "w") as f:

@@ -1,8 +1,11 @@
 /* ab-tls-client: full TLS handshakes (no resumption) against HOST:PORT, one
  * line per handshake with the time from connect() to handshake complete, in
  * microseconds. Used by tools/bench/ab/ab.py; links the system libssl.
+ * With --cafile the client verifies the server's chain against that CA and
+ * the name localhost (SSL_VERIFY_PEER): a handshake that fails verification
+ * fails the run. Without it nothing is verified but the handshake itself.
  * Usage: ab-tls-client HOST PORT COUNT [--tls 1.2|1.3] [--groups LIST]
- *        [--ciphers LIST] [--ciphersuites LIST] [--sigalgs LIST] */
+ *        [--ciphers LIST] [--ciphersuites LIST] [--sigalgs LIST] [--cafile FILE] */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -15,6 +18,8 @@
 #include <openssl/err.h>
 #include <openssl/objects.h>
 #include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
 
 #include "tools/bench/timer.h"
 
@@ -32,15 +37,28 @@ static int tcp_connect(const struct sockaddr_in *addr)
     return fd;
 }
 
+/* Set by --cafile: the server's chain and name are verified. */
+static int verify_peer;
+
 /* Prints what a handshake negotiated, on stderr (once per run). */
 static void describe(SSL *ssl)
 {
     int nid = 0;
     const char *group = SSL_group_to_name(ssl, SSL_get_negotiated_group(ssl));
     SSL_get_peer_signature_type_nid(ssl, &nid);
-    fprintf(stderr, "negotiated: %s %s, group %s, server signature %s\n", SSL_get_version(ssl),
-            SSL_get_cipher_name(ssl), group ? group : "none",
-            nid ? OBJ_nid2sn(nid) : "unknown");
+    fprintf(stderr, "negotiated: %s %s, group %s, server signature %s, chain %s\n",
+            SSL_get_version(ssl), SSL_get_cipher_name(ssl), group ? group : "none",
+            nid ? OBJ_nid2sn(nid) : "unknown",
+            verify_peer ? "verified against the CA file" : "not verified");
+}
+
+/* After a failed SSL_connect: why the chain was refused, when it was. */
+static void report_verify_failure(SSL *ssl)
+{
+    long v = SSL_get_verify_result(ssl);
+    if (verify_peer && v != X509_V_OK)
+        fprintf(stderr, "certificate verification failed: %s\n",
+                X509_verify_cert_error_string(v));
 }
 
 /* One handshake; returns its duration in microseconds or a negative value. */
@@ -54,12 +72,15 @@ static double one_handshake(SSL_CTX *ctx, const struct sockaddr_in *addr, int fi
     }
     SSL *ssl = SSL_new(ctx);
     if (ssl && SSL_set_fd(ssl, fd) == 1 && SSL_set_tlsext_host_name(ssl, "localhost") == 1 &&
-        SSL_connect(ssl) == 1) {
+        (!verify_peer || SSL_set1_host(ssl, "localhost") == 1) && SSL_connect(ssl) == 1 &&
+        (!verify_peer || SSL_get_verify_result(ssl) == X509_V_OK)) {
         t1 = cs_timer_wall();
         if (first)
             describe(ssl);
         SSL_shutdown(ssl);
     } else {
+        if (ssl)
+            report_verify_failure(ssl);
         ERR_print_errors_fp(stderr);
     }
     SSL_free(ssl);
@@ -87,6 +108,11 @@ static int configure(SSL_CTX *ctx, int argc, char **argv)
             ok = SSL_CTX_set_ciphersuites(ctx, val);
         } else if (!strcmp(opt, "--sigalgs")) {
             ok = SSL_CTX_set1_sigalgs_list(ctx, val);
+        } else if (!strcmp(opt, "--cafile")) {
+            /* the only trust anchor: the system's store is not loaded */
+            ok = SSL_CTX_load_verify_locations(ctx, val, NULL);
+            SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+            verify_peer = 1;
         } else {
             return fprintf(stderr, "unknown option %s\n", opt), -1;
         }
@@ -103,7 +129,8 @@ int main(int argc, char **argv)
 {
     if (argc < 4) {
         fprintf(stderr, "usage: %s HOST PORT COUNT [--tls 1.2|1.3] [--groups L] "
-                        "[--ciphers L] [--ciphersuites L] [--sigalgs L]\n", argv[0]);
+                        "[--ciphers L] [--ciphersuites L] [--sigalgs L] [--cafile FILE]\n",
+                argv[0]);
         return 2;
     }
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(argv[2]))};
@@ -113,12 +140,14 @@ int main(int argc, char **argv)
         return 2;
     }
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
-    if (!ctx || configure(ctx, argc, argv))
+    if (!ctx)
+        return 2;
+    SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL); /* --cafile turns verification on */
+    if (configure(ctx, argc, argv))
         return 2;
     /* Every handshake is a full one: no session cache, no tickets. */
     SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
     SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
-    SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
     int failed = 0;
     for (long i = 0; i < count; i++) {
         double us = one_handshake(ctx, &addr, i == 0);

@@ -116,22 +116,58 @@ def make_cert(workdir, kind, openssl="openssl"):
     """Self-signed CN=localhost certificate of kind rsa2048|rsa3072|rsa4096
     (or mldsa44|65|87 with an OpenSSL 3.5 binary); returns (cert, key)."""
     cert, key = os.path.join(workdir, "%s.crt" % kind), os.path.join(workdir, "%s.key" % kind)
-    if kind.startswith("rsa"):
-        newkey = "rsa:%s" % kind[3:]
-    elif kind.startswith("mldsa"):
-        newkey = "ML-DSA-%s" % kind[5:]
-    else:
-        raise ValueError("unknown certificate kind %s" % kind)
+    newkey = _newkey(kind)
     try:
         run([openssl, "req", "-x509", "-newkey", newkey, "-nodes", "-days", "2",
              "-subj", "/CN=localhost", "-keyout", key, "-out", cert])
     except RuntimeError:
-        if not kind.startswith("mldsa"):
-            raise
+        _no_mldsa(kind, newkey, openssl)
+        raise
+    return cert, key
+
+
+def _newkey(kind):
+    """`openssl req -newkey` argument of a certificate kind."""
+    if kind.startswith("rsa"):
+        return "rsa:%s" % kind[3:]
+    if kind.startswith("mldsa"):
+        return "ML-DSA-%s" % kind[5:]
+    raise ValueError("unknown certificate kind %s" % kind)
+
+
+def _no_mldsa(kind, newkey, openssl):
+    """After a failed key generation: for ML-DSA, raises the sentence that
+    says which OpenSSL it needs (else returns, and the caller re-raises)."""
+    if kind.startswith("mldsa"):
         raise RuntimeError("%s cannot make %s keys: ML-DSA needs OpenSSL 3.5 or later "
                            "(--openssl build/openssl35/bin/openssl; make openssl35 fetches it)"
                            % (openssl, newkey)) from None
-    return cert, key
+
+
+def make_chain(workdir, kind, openssl="openssl"):
+    """A CA of kind (its own self-signed certificate, CN=cryptoshim-ab-ca)
+    and a CN=localhost leaf of the same kind signed by it, for a client that
+    verifies (subjectAltName localhost, serverAuth); returns (cert, key, cafile)."""
+    cakey, ca = os.path.join(workdir, "ca-%s.key" % kind), os.path.join(workdir, "ca-%s.crt" % kind)
+    key, cert = os.path.join(workdir, "leaf-%s.key" % kind), os.path.join(workdir, "leaf-%s.crt" % kind)
+    csr, ext = os.path.join(workdir, "leaf-%s.csr" % kind), os.path.join(workdir, "leaf.ext")
+    newkey = _newkey(kind)
+    with open(ext, "w") as f:
+        f.write("basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n"
+                "extendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost\n")
+    try:
+        run([openssl, "req", "-x509", "-newkey", newkey, "-nodes", "-days", "2",
+             "-subj", "/CN=cryptoshim-ab-ca", "-keyout", cakey, "-out", ca,
+             "-addext", "basicConstraints=critical,CA:TRUE",
+             "-addext", "keyUsage=critical,keyCertSign"])
+    except RuntimeError:
+        _no_mldsa(kind, newkey, openssl)
+        raise
+    run([openssl, "req", "-new", "-newkey", newkey, "-nodes", "-subj", "/CN=localhost",
+         "-keyout", key, "-out", csr])
+    run([openssl, "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", cakey, "-days", "2",
+         "-extfile", ext, "-out", cert])
+    return cert, key, ca
 
 
 class Server:
