@@ -526,8 +526,8 @@ const uint8_t *cs_mldsa_prepared_tr(const cs_mldsa_prepared *pr)
 
 struct sign_ws {
     cs_mldsa_poly y[MAXL], z[MAXL];
-    cs_mldsa_poly w[MAXK], h[MAXK];
-    cs_mldsa_poly c, tmp, r1, r0;
+    cs_mldsa_poly w0[MAXK], w1[MAXK], h[MAXK]; /* LowBits(w), HighBits(w), hints */
+    cs_mldsa_poly c, tmp;
     uint8_t w1buf[MAXK * 192];
     uint8_t rhopp[64];
 };
@@ -537,18 +537,27 @@ static void sign_ws_wipe(struct sign_ws *w, const cs_mldsa_params *p)
 {
     cs_wipe(w->y, p->l * sizeof w->y[0]);
     cs_wipe(w->z, p->l * sizeof w->z[0]);
-    cs_wipe(w->w, p->k * sizeof w->w[0]);
+    cs_wipe(w->w0, p->k * sizeof w->w0[0]);
+    cs_wipe(w->w1, p->k * sizeof w->w1[0]);
     cs_wipe(w->h, p->k * sizeof w->h[0]);
     cs_wipe(&w->c, offsetof(struct sign_ws, rhopp) + sizeof w->rhopp - offsetof(struct sign_ws, c));
 }
 
 /* Sign_internal (FIPS 204 Algorithm 7) on mu with a prepared private key.
  * The challenge products c*s1, c*s2, c*t0 come from challenge_mul and
- * reduce32 (exact), so the output is FIPS 204's on every impl. Each
- * rejection check's outcome is declassified (it decides a loop iteration,
- * which timing reveals anyway) and so is ctilde (a hash output that becomes
- * public in the accepted signature; in rejected rounds it is independent of
- * everything the attacker sees). Nothing else secret decides a branch. */
+ * reduce32 (exact), so the output is FIPS 204's on every impl. Three
+ * outcomes are declassified, each deciding a loop iteration: the z check,
+ * the r0 check, and the ct0 and hint checks together (the split lets a
+ * round that fails on r0, the likeliest failure after z, skip the k
+ * products c*t0). ctilde is declassified too (a hash output that becomes
+ * public in the accepted signature; in rejected rounds it is independent
+ * of everything the attacker sees). Nothing else secret decides a branch.
+ *
+ * r0 is taken as w0 - c*s2 rather than from a second Decompose of
+ * w - c*s2: with |c*s2| <= beta, ||w0 - c*s2|| < gamma2 - beta holds
+ * exactly when ||LowBits(w - c*s2)|| < gamma2 - beta does, and then
+ * LowBits(w - c*s2) = w0 - c*s2 and HighBits(w - c*s2) = w1, so every
+ * decision and every hint is FIPS 204's. */
 static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *sig,
                       const uint8_t mu[64], const uint8_t rnd[32])
 {
@@ -562,18 +571,19 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
     uint8_t *zout = sig + p->ctilde_bytes;
     for (uint16_t kappa = 0;; kappa = (uint16_t)(kappa + l)) {
         impl->expand_mask(impl, w->y, w->rhopp, kappa, l, p->gamma1);
-        /* w = A * NTT(y), back in the normal domain, in [0, q). */
+        /* w = A * NTT(y), back in the normal domain, in [0, q), kept as
+         * (w1, w0) = Decompose(w). */
         for (unsigned i = 0; i < l; i++) {
             w->z[i] = w->y[i];
             impl->ntt(&w->z[i]);
         }
         for (unsigned i = 0; i < k; i++) {
-            impl->pointwise_acc_mont(&w->w[i], &pr->mat[i * l], w->z, l);
-            impl->reduce32(&w->w[i]);
-            impl->invntt_tomont(&w->w[i]);
-            impl->caddq(&w->w[i]);
-            impl->decompose(&w->r1, &w->r0, &w->w[i], p->gamma2);
-            impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->r1, p->gamma2);
+            impl->pointwise_acc_mont(&w->tmp, &pr->mat[i * l], w->z, l);
+            impl->reduce32(&w->tmp);
+            impl->invntt_tomont(&w->tmp);
+            impl->caddq(&w->tmp);
+            impl->decompose(&w->w1[i], &w->w0[i], &w->tmp, p->gamma2);
+            impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->w1[i], p->gamma2);
         }
         shake256_3(impl->keccak, ctilde, p->ctilde_bytes, mu, 64, w->w1buf, w1_bytes, NULL, 0);
         CS_DECLASSIFY(ctilde, p->ctilde_bytes);
@@ -593,23 +603,26 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
         if (reject)
             continue;
 
-        /* Row by row: r = w - c*s2 and (r1, r0) = Decompose(r), rejected
-         * if ||r0|| >= gamma2 - beta; c*t0, rejected if ||ct0|| >= gamma2;
-         * hints from r0 + ct0 and r1, rejected if more than omega. The
-         * checks are combined, so only their joint outcome is revealed. */
-        unsigned ones = 0;
+        /* r0 = w0 - c*s2 (exact), rejected if ||r0|| >= gamma2 - beta. */
         for (unsigned i = 0; i < k; i++) {
             challenge_mul(impl, &w->tmp, &w->c, &pr->s2hat[i]);
-            impl->sub(&w->tmp, &w->w[i], &w->tmp);
-            impl->reduce32(&w->tmp);
-            impl->caddq(&w->tmp);
-            impl->decompose(&w->r1, &w->r0, &w->tmp, p->gamma2);
-            reject |= impl->chknorm(&w->r0, p->gamma2 - (int32_t)p->beta);
+            impl->sub(&w->w0[i], &w->w0[i], &w->tmp);
+            impl->reduce32(&w->w0[i]);
+            reject |= impl->chknorm(&w->w0[i], p->gamma2 - (int32_t)p->beta);
+        }
+        CS_DECLASSIFY(&reject, sizeof reject);
+        if (reject)
+            continue;
+
+        /* c*t0, rejected if ||ct0|| >= gamma2; hints from r0 + ct0 and w1,
+         * rejected if more than omega. */
+        unsigned ones = 0;
+        for (unsigned i = 0; i < k; i++) {
             challenge_mul(impl, &w->tmp, &w->c, &pr->t0hat[i]);
             impl->reduce32(&w->tmp);
             reject |= impl->chknorm(&w->tmp, p->gamma2);
-            impl->add(&w->tmp, &w->r0, &w->tmp);
-            ones += impl->make_hint(&w->h[i], &w->tmp, &w->r1, p->gamma2);
+            impl->add(&w->tmp, &w->w0[i], &w->tmp);
+            ones += impl->make_hint(&w->h[i], &w->tmp, &w->w1[i], p->gamma2);
         }
         reject |= ones > p->omega;
         CS_DECLASSIFY(&reject, sizeof reject);
