@@ -277,9 +277,17 @@ static void pack_hint(const cs_mldsa_params *p, uint8_t *r, const cs_mldsa_poly 
     unsigned idx = 0;
     memset(r, 0, p->omega + p->k);
     for (unsigned i = 0; i < p->k; i++) {
-        for (unsigned j = 0; j < 256; j++)
-            if (h[i].c[j])
-                r[idx++] = (uint8_t)j;
+        /* at most omega ones in k * 256 words: skip zero groups of eight
+         * with one test (h is public here) */
+        for (unsigned j = 0; j < 256; j += 8) {
+            uint64_t g[4];
+            memcpy(g, h[i].c + j, sizeof g);
+            if (!(g[0] | g[1] | g[2] | g[3]))
+                continue;
+            for (unsigned t = j; t < j + 8; t++)
+                if (h[i].c[t])
+                    r[idx++] = (uint8_t)t;
+        }
         r[p->omega + i] = (uint8_t)idx;
     }
 }
@@ -543,6 +551,35 @@ static void sign_ws_wipe(struct sign_ws *w, const cs_mldsa_params *p)
     cs_wipe(&w->c, offsetof(struct sign_ws, rhopp) + sizeof w->rhopp - offsetof(struct sign_ws, c));
 }
 
+/* caddq, Decompose and pack_w1 of one row of w (|a_i| < q), fused when
+ * impl has the hook. */
+static void w_decompose(const cs_mldsa_impl *impl, uint8_t *r, cs_mldsa_poly *a1,
+                        cs_mldsa_poly *a0, cs_mldsa_poly *a, int32_t gamma2)
+{
+    if (impl->w_decompose) {
+        impl->w_decompose(r, a1, a0, a, gamma2);
+        return;
+    }
+    impl->caddq(a);
+    impl->decompose(a1, a0, a, gamma2);
+    impl->pack_w1(r, a1, gamma2);
+}
+
+/* c = reduce32(a + b) (or a - b if sub), nonzero iff ||c|| >= bound;
+ * fused when impl has the hook. */
+static int sum_chknorm(const cs_mldsa_impl *impl, cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                       const cs_mldsa_poly *b, int sub, int32_t bound)
+{
+    if (impl->sum_chknorm)
+        return impl->sum_chknorm(c, a, b, sub, bound);
+    if (sub)
+        impl->sub(c, a, b);
+    else
+        impl->add(c, a, b);
+    impl->reduce32(c);
+    return impl->chknorm(c, bound);
+}
+
 /* Sign_internal (FIPS 204 Algorithm 7) on mu with a prepared private key.
  * The challenge products c*s1, c*s2, c*t0 come from challenge_mul and
  * reduce32 (exact), so the output is FIPS 204's on every impl. Three
@@ -581,9 +618,8 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
             impl->pointwise_acc_mont(&w->tmp, &pr->mat[i * l], w->z, l);
             impl->reduce32(&w->tmp);
             impl->invntt_tomont(&w->tmp);
-            impl->caddq(&w->tmp);
-            impl->decompose(&w->w1[i], &w->w0[i], &w->tmp, p->gamma2);
-            impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->w1[i], p->gamma2);
+            w_decompose(impl, w->w1buf + i * p->poly_w1_bytes, &w->w1[i], &w->w0[i], &w->tmp,
+                        p->gamma2);
         }
         shake256_3(impl->keccak, ctilde, p->ctilde_bytes, mu, 64, w->w1buf, w1_bytes, NULL, 0);
         CS_DECLASSIFY(ctilde, p->ctilde_bytes);
@@ -595,9 +631,8 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
         int reject = 0;
         for (unsigned i = 0; i < l; i++) {
             challenge_mul(impl, &w->z[i], &w->c, &pr->s1hat[i]);
-            impl->add(&w->z[i], &w->z[i], &w->y[i]);
-            impl->reduce32(&w->z[i]);
-            reject |= impl->chknorm(&w->z[i], p->gamma1 - (int32_t)p->beta);
+            reject |= sum_chknorm(impl, &w->z[i], &w->z[i], &w->y[i], 0,
+                                  p->gamma1 - (int32_t)p->beta);
         }
         CS_DECLASSIFY(&reject, sizeof reject);
         if (reject)
@@ -606,9 +641,8 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
         /* r0 = w0 - c*s2 (exact), rejected if ||r0|| >= gamma2 - beta. */
         for (unsigned i = 0; i < k; i++) {
             challenge_mul(impl, &w->tmp, &w->c, &pr->s2hat[i]);
-            impl->sub(&w->w0[i], &w->w0[i], &w->tmp);
-            impl->reduce32(&w->w0[i]);
-            reject |= impl->chknorm(&w->w0[i], p->gamma2 - (int32_t)p->beta);
+            reject |= sum_chknorm(impl, &w->w0[i], &w->w0[i], &w->tmp, 1,
+                                  p->gamma2 - (int32_t)p->beta);
         }
         CS_DECLASSIFY(&reject, sizeof reject);
         if (reject)

@@ -448,6 +448,68 @@ static void test_packing(const cs_mldsa_impl *im)
     tap_ok(ok, "%s t_row_finish", im->name);
 }
 
+/* Signing's fused hooks against the portable hook sequences they replace:
+ * w_decompose on |a| < q with both gamma2 (and the corners 0, q-1, -1,
+ * -q+1), writing exactly poly_w1_bytes; sum_chknorm on sums and
+ * differences of the sizes signing passes, with bounds that both pass and
+ * fail, in place and not. */
+static void test_fused(const cs_mldsa_impl *im)
+{
+    static const int32_t g2s[2] = {(Q - 1) / 88, (Q - 1) / 32};
+    int ok = 1;
+    if (im->w_decompose) {
+        for (int t = 0; t < TRIALS; t++) {
+            int32_t g2 = g2s[t & 1];
+            unsigned nb = g2 == g2s[0] ? 192 : 128;
+            cs_mldsa_poly a, x, a1, a0, b1, b0;
+            uint8_t r1[192 + 16], r2[192];
+            rnd_poly(&a, -Q + 1, Q - 1);
+            if (t & 2)
+                for (unsigned i = 0; i < 256; i += 3)
+                    a.c[i] = (int32_t[]){0, Q - 1, -1, -Q + 1}[(i / 3) & 3];
+            memset(r1, 0x5A, sizeof r1);
+            im->w_decompose(r1, &a1, &a0, &a, g2);
+            x = a;
+            P->caddq(&x);
+            P->decompose(&b1, &b0, &x, g2);
+            P->pack_w1(r2, &b1, g2);
+            ok &= eq(&a1, &b1) && eq(&a0, &b0) && !memcmp(r1, r2, nb) && r1[nb] == 0x5A;
+        }
+        tap_ok(ok, "%s w_decompose", im->name);
+    }
+    if (!im->sum_chknorm)
+        return;
+    ok = 1;
+    for (int t = 0; t < TRIALS; t++) {
+        static const int32_t bounds[4] = {(1 << 17) - 78, (1 << 19) - 196, (Q - 1) / 88 - 78,
+                                          (Q - 1) / 32 - 196};
+        int sub = t & 1, inplace = t & 2;
+        int32_t bound = bounds[(t >> 2) & 3];
+        cs_mldsa_poly a, b, c1, c2;
+        rnd_poly(&a, -Q + 1, Q - 1);
+        if (t & 8) /* mostly small sums, so the check passes or fails narrowly */
+            for (unsigned i = 0; i < 256; i++)
+                a.c[i] = (int32_t)(i & 1 ? Q : -Q) * (int32_t)(t & 16 ? 0 : 1) +
+                         rnd_range(-bound + 2, bound - 2);
+        rnd_poly(&b, -2, 2);
+        if (t & 32)
+            b.c[tap_rng_u64() % 256] = bound * (t & 64 ? 1 : -1);
+        int r2;
+        (sub ? P->sub : P->add)(&c2, &a, &b);
+        P->reduce32(&c2);
+        r2 = P->chknorm(&c2, bound);
+        int r1;
+        if (inplace) {
+            c1 = a;
+            r1 = im->sum_chknorm(&c1, &c1, &b, sub, bound);
+        } else {
+            r1 = im->sum_chknorm(&c1, &a, &b, sub, bound);
+        }
+        ok &= eq(&c1, &c2) && !r1 == !r2;
+    }
+    tap_ok(ok, "%s sum_chknorm", im->name);
+}
+
 /* Whole operations: same keys, deterministic and hedged signatures. */
 /* pk_from_sk refuses expanded private keys OpenSSL refuses: one bit of
  * t0 flipped, tr changed, an s1 or s2 coefficient out of [-eta, eta]
@@ -550,6 +612,7 @@ int main(void)
         test_ntt(im);
         test_elementwise(im);
         test_rounding(im);
+        test_fused(im);
         test_sampling(im);
         test_packing(im);
         test_whole(im);
