@@ -239,6 +239,11 @@ struct cs_mldsa_impl {
      * time (sub and bound are public). NULL: sign.c calls those hooks. */
     int (*sum_chknorm)(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
                        int sub, int32_t bound);
+    /* pointwise_acc_mont then reduce32 in one pass (a row of A times a
+     * vector, ready for invntt_tomont); same contract and results as
+     * those two hooks. NULL: callers run them in turn. */
+    void (*pointwise_acc_reduce)(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                 const cs_mldsa_poly *b, unsigned n);
 };
 
 /* The portable table, for backends to copy and override. */

@@ -41,12 +41,23 @@ static void shake256_3(const cs_keccak_impl *k, uint8_t *out, size_t outlen,
     cs_wipe(&sp, sizeof sp);
 }
 
+/* c = reduce32(sum of n Montgomery products), fused when impl can. */
+static void acc_reduce(const cs_mldsa_impl *impl, cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                       const cs_mldsa_poly *b, unsigned n)
+{
+    if (impl->pointwise_acc_reduce) {
+        impl->pointwise_acc_reduce(c, a, b, n);
+        return;
+    }
+    impl->pointwise_acc_mont(c, a, b, n);
+    impl->reduce32(c);
+}
+
 /* Row i of invNTT(A * s1hat), |t_i| < q; s1hat is NTT(s1). */
 static void t_row_as1(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_mldsa_poly *t,
                       const cs_mldsa_poly *arow, const cs_mldsa_poly *s1hat)
 {
-    impl->pointwise_acc_mont(t, arow, s1hat, p->l);
-    impl->reduce32(t);
+    acc_reduce(impl, t, arow, s1hat, p->l);
     impl->invntt_tomont(t);
 }
 
@@ -271,10 +282,12 @@ int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const ui
 }
 
 /* HintBitPack: positions of ones per row, then running counts. h is
- * public at this point (the signature is accepted). */
+ * public at this point (the signature is accepted), its words are 0 or 1
+ * and at most omega are 1. */
 static void pack_hint(const cs_mldsa_params *p, uint8_t *r, const cs_mldsa_poly *h)
 {
     unsigned idx = 0;
+    uint8_t pos[80 + 1]; /* omega <= 80 (ML-DSA-44) */
     memset(r, 0, p->omega + p->k);
     for (unsigned i = 0; i < p->k; i++) {
         /* at most omega ones in k * 256 words: skip zero groups of eight
@@ -284,12 +297,16 @@ static void pack_hint(const cs_mldsa_params *p, uint8_t *r, const cs_mldsa_poly 
             memcpy(g, h[i].c + j, sizeof g);
             if (!(g[0] | g[1] | g[2] | g[3]))
                 continue;
-            for (unsigned t = j; t < j + 8; t++)
-                if (h[i].c[t])
-                    r[idx++] = (uint8_t)t;
+            /* every position written, kept only where h is 1 (the
+             * positions' branch mispredicted); idx <= omega throughout */
+            for (unsigned t = j; t < j + 8; t++) {
+                pos[idx] = (uint8_t)t;
+                idx += (unsigned)h[i].c[t];
+            }
         }
         r[p->omega + i] = (uint8_t)idx;
     }
+    memcpy(r, pos, idx);
 }
 
 /* HintBitUnpack (FIPS 204 Algorithm 21) with its malformed-input checks;
@@ -615,8 +632,7 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
             impl->ntt(&w->z[i]);
         }
         for (unsigned i = 0; i < k; i++) {
-            impl->pointwise_acc_mont(&w->tmp, &pr->mat[i * l], w->z, l);
-            impl->reduce32(&w->tmp);
+            acc_reduce(impl, &w->tmp, &pr->mat[i * l], w->z, l);
             impl->invntt_tomont(&w->tmp);
             w_decompose(impl, w->w1buf + i * p->poly_w1_bytes, &w->w1[i], &w->w0[i], &w->tmp,
                         p->gamma2);
@@ -738,7 +754,8 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
     prep_fill_sk(&w->pr, sk);
     sign_core(&w->pr, &w->s, sig, mu, rnd);
     cs_wipe(&w->pr, sizeof w->pr);
-    cs_wipe(w->polys, (p->k * p->l + p->l + 2 * p->k) * sizeof w->polys[0]);
+    /* the key's vectors; A-hat in front of them is public */
+    cs_wipe(w->polys + p->k * p->l, (p->l + 2 * p->k) * sizeof w->polys[0]);
     sign_ws_wipe(&w->s, p);
     free(w);
     return 0;

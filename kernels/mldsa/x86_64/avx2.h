@@ -30,6 +30,8 @@ void cs_mldsa_nttorder_avx2(cs_mldsa_poly *a);
 void cs_mldsa_pointwise_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
 void cs_mldsa_pointwise_acc_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
                                  const cs_mldsa_poly *b, unsigned n);
+void cs_mldsa_pointwise_acc_reduce_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                        const cs_mldsa_poly *b, unsigned n);
 void cs_mldsa_mul_challenge_avx2(cs_mldsa_poly *r, const cs_mldsa_poly *c,
                                  const cs_mldsa_poly *s);
 

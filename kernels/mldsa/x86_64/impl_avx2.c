@@ -11,6 +11,7 @@
     .invntt_tomont = cs_mldsa_invntt_avx2, \
     .pointwise_mont = cs_mldsa_pointwise_avx2, \
     .pointwise_acc_mont = cs_mldsa_pointwise_acc_avx2, \
+    .pointwise_acc_reduce = cs_mldsa_pointwise_acc_reduce_avx2, \
     .mul_challenge = cs_mldsa_mul_challenge_avx2, \
     .reduce32 = cs_mldsa_reduce32_avx2, \
     .caddq = cs_mldsa_caddq_avx2, \
