@@ -72,35 +72,6 @@ void cs_mldsa_decompose_avx2(cs_mldsa_poly *a1, cs_mldsa_poly *a0, const cs_mlds
     DECOMPOSE_LOOP((avx2_store(a1->c + i, r1), avx2_store(a0->c + i, r0)));
 }
 
-/* Packs 32 values of w1 (b = 6 or 4 bits), lanes of x0..x3 in order, into
- * 4b bytes at r: narrowed to bytes (the packs interleave 128-bit lanes,
- * one dword permutation restores the order), then pairs of bytes merged
- * by a multiply-add (b0 + 2^b b1), for 6 bits pairs of those too, each
- * dword's three bytes moved together per 128-bit half. Writes exactly 4b
- * bytes. */
-static inline __attribute__((always_inline)) void pack_w1_32(uint8_t *r, __m256i x0, __m256i x1,
-                                                             __m256i x2, __m256i x3, int g88)
-{
-    __m256i v = _mm256_packus_epi16(_mm256_packs_epi32(x0, x1), _mm256_packs_epi32(x2, x3));
-    v = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    if (g88) {
-        v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x4001));
-        v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x10000001));
-        v = _mm256_shuffle_epi8(v, _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1,
-                                                    -1, -1, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13,
-                                                    14, -1, -1, -1, -1));
-        __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
-        _mm_storel_epi64((__m128i *)r, lo);
-        _mm_storeu_si32(r + 8, _mm_bsrli_si128(lo, 8));
-        _mm_storel_epi64((__m128i *)(r + 12), hi);
-        _mm_storeu_si32(r + 20, _mm_bsrli_si128(hi, 8));
-    } else {
-        v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x1001));
-        __m128i b = _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-        _mm_storeu_si128((__m128i *)r, b);
-    }
-}
-
 /* caddq, Decompose and pack_w1 of one row, 32 coefficients per step; one
  * copy per gamma2 (public) as in DECOMPOSE_LOOP. */
 static inline __attribute__((always_inline)) void w_decompose_g(uint8_t *r, cs_mldsa_poly *a1,
@@ -117,7 +88,7 @@ static inline __attribute__((always_inline)) void w_decompose_g(uint8_t *r, cs_m
             avx2_store(a1->c + i + 8 * j, h[j]);
             avx2_store(a0->c + i + 8 * j, r0);
         }
-        pack_w1_32(r + (g88 ? 6 : 4) * i / 8, h[0], h[1], h[2], h[3], g88);
+        avx2_pack32(r + (g88 ? 6 : 4) * i / 8, h[0], h[1], h[2], h[3], g88 ? 6 : 4);
     }
 }
 
