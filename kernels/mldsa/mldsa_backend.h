@@ -244,6 +244,14 @@ struct cs_mldsa_impl {
      * those two hooks. NULL: callers run them in turn. */
     void (*pointwise_acc_reduce)(cs_mldsa_poly *c, const cs_mldsa_poly *a,
                                  const cs_mldsa_poly *b, unsigned n);
+    /* ExpandMask's streams four at a time: y[j] for nonce (uint16_t)(nonce
+     * + j), j < 4, as expand_mask computes them (secret: rho''). Signing
+     * then draws the l streams of each round from whole four-stream
+     * passes, carrying the surplus of a pass into the next round, where
+     * expand_mask would finish a round's l mod 4 streams in a pass of
+     * their own. NULL: expand_mask per round. */
+    void (*expand_mask_x4)(const cs_mldsa_impl *impl, cs_mldsa_poly y[4],
+                           const uint8_t rhopp[64], uint16_t nonce, int32_t gamma1);
 };
 
 /* The portable table, for backends to copy and override. */

@@ -550,7 +550,7 @@ const uint8_t *cs_mldsa_prepared_tr(const cs_mldsa_prepared *pr)
 }
 
 struct sign_ws {
-    cs_mldsa_poly y[MAXL], z[MAXL];
+    cs_mldsa_poly y[MAXL + 3], z[MAXL]; /* y: a round's l, then up to 3 carried */
     cs_mldsa_poly w0[MAXK], w1[MAXK], h[MAXK]; /* LowBits(w), HighBits(w), hints */
     cs_mldsa_poly c, tmp;
     uint8_t w1buf[MAXK * 192];
@@ -560,7 +560,7 @@ struct sign_ws {
 /* Wipes the parts of a signing workspace that parameter set p used. */
 static void sign_ws_wipe(struct sign_ws *w, const cs_mldsa_params *p)
 {
-    cs_wipe(w->y, p->l * sizeof w->y[0]);
+    cs_wipe(w->y, (p->l + 3) * sizeof w->y[0]);
     cs_wipe(w->z, p->l * sizeof w->z[0]);
     cs_wipe(w->w0, p->k * sizeof w->w0[0]);
     cs_wipe(w->w1, p->k * sizeof w->w1[0]);
@@ -597,6 +597,26 @@ static int sum_chknorm(const cs_mldsa_impl *impl, cs_mldsa_poly *c, const cs_mld
     return impl->chknorm(c, bound);
 }
 
+/* y[0..l) = ExpandMask(rho'', kappa) for a round. With expand_mask_x4 the
+ * streams come from whole four-stream passes: *carry polynomials left
+ * after y[l] by the previous round (nonces kappa, kappa + 1, ...) move to
+ * the front, passes fill the rest, and the surplus stays for the next
+ * round. */
+static void mask_round(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_mldsa_poly *y,
+                       unsigned *carry, const uint8_t rhopp[64], uint16_t kappa)
+{
+    const unsigned l = p->l;
+    if (!impl->expand_mask_x4) {
+        impl->expand_mask(impl, y, rhopp, kappa, l, p->gamma1);
+        return;
+    }
+    unsigned have = *carry;
+    memmove(y, y + l, have * sizeof y[0]);
+    for (; have < l; have += 4)
+        impl->expand_mask_x4(impl, y + have, rhopp, (uint16_t)(kappa + have), p->gamma1);
+    *carry = have - l;
+}
+
 /* Sign_internal (FIPS 204 Algorithm 7) on mu with a prepared private key.
  * The challenge products c*s1, c*s2, c*t0 come from challenge_mul and
  * reduce32 (exact), so the output is FIPS 204's on every impl. Three
@@ -623,8 +643,9 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
     const size_t w1_bytes = k * p->poly_w1_bytes;
     uint8_t *ctilde = sig;
     uint8_t *zout = sig + p->ctilde_bytes;
+    unsigned carry = 0;
     for (uint16_t kappa = 0;; kappa = (uint16_t)(kappa + l)) {
-        impl->expand_mask(impl, w->y, w->rhopp, kappa, l, p->gamma1);
+        mask_round(impl, p, w->y, &carry, w->rhopp, kappa);
         /* w = A * NTT(y), back in the normal domain, in [0, q), kept as
          * (w1, w0) = Decompose(w). */
         for (unsigned i = 0; i < l; i++) {

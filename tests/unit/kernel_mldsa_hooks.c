@@ -455,7 +455,8 @@ static void test_packing(const cs_mldsa_impl *im)
 
 /* Signing's fused hooks against the portable hook sequences they replace:
  * w_decompose on |a| < q with both gamma2 (and the corners 0, q-1, -1,
- * -q+1), writing exactly poly_w1_bytes; sum_chknorm on sums and
+ * -q+1), writing exactly poly_w1_bytes; expand_mask_x4 against four
+ * streams of expand_mask, both gamma1, nonces wrapping; sum_chknorm on sums and
  * differences of the sizes signing passes, with bounds that both pass and
  * fail, in place and not. */
 static void test_fused(const cs_mldsa_impl *im)
@@ -481,6 +482,21 @@ static void test_fused(const cs_mldsa_impl *im)
             ok &= eq(&a1, &b1) && eq(&a0, &b0) && !memcmp(r1, r2, nb) && r1[nb] == 0x5A;
         }
         tap_ok(ok, "%s w_decompose", im->name);
+    }
+    if (im->expand_mask_x4) {
+        ok = 1;
+        for (int t = 0; t < 8; t++) {
+            int32_t g1 = t & 1 ? 1 << 19 : 1 << 17;
+            uint16_t nonce = (uint16_t)(t & 2 ? 65534 : tap_rng_u64()); /* with a wrap */
+            uint8_t rhopp[64];
+            cs_mldsa_poly y1[4], y2[4];
+            tap_rng_bytes(rhopp, sizeof rhopp);
+            im->expand_mask_x4(im, y1, rhopp, nonce, g1);
+            P->expand_mask(P, y2, rhopp, nonce, 4, g1);
+            for (unsigned j = 0; j < 4; j++)
+                ok &= eq(&y1[j], &y2[j]);
+        }
+        tap_ok(ok, "%s expand_mask_x4", im->name);
     }
     if (!im->sum_chknorm)
         return;

@@ -45,6 +45,7 @@ const cs_mldsa_impl cs_mldsa_avx2 = {
     .expand_a_side = cs_mldsa_expand_a_side_avx2,
     .expand_s = cs_mldsa_expand_s_avx2,
     .expand_mask = cs_mldsa_expand_mask_avx2,
+    .expand_mask_x4 = cs_mldsa_expand_mask_x4_avx2,
     .rej_uniform = cs_mldsa_rej_uniform_avx2,
     .rej_eta = cs_mldsa_rej_eta_avx2,
     AVX2_HOOKS
