@@ -226,13 +226,6 @@ struct cs_mldsa_impl {
      * keygen calls those hooks. */
     void (*t_row_finish)(uint8_t r[CS_MLDSA_POLY_T1_BYTES], cs_mldsa_poly *t0,
                          const cs_mldsa_poly *t, const cs_mldsa_poly *s2);
-    /* Signing's end of a row of w in one pass: a with |a_i| < q (the
-     * inverse NTT's output) to [0, q) as caddq, then Decompose into
-     * (a1, a0) and a1 packed as pack_w1 at r (poly_w1_bytes, nothing
-     * written past them); same results as caddq, decompose, pack_w1.
-     * Secret data: constant time. NULL: sign.c calls those hooks. */
-    void (*w_decompose)(uint8_t *r, cs_mldsa_poly *a1, cs_mldsa_poly *a0,
-                        const cs_mldsa_poly *a, int32_t gamma2);
     /* c = a + b (sub = 0) or a - b (sub = 1) reduced as reduce32, then
      * returns chknorm(c, bound); inputs as add/sub then reduce32, c may
      * alias a or b. Same results as those hooks. Secret data: constant

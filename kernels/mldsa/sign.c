@@ -568,20 +568,6 @@ static void sign_ws_wipe(struct sign_ws *w, const cs_mldsa_params *p)
     cs_wipe(&w->c, offsetof(struct sign_ws, rhopp) + sizeof w->rhopp - offsetof(struct sign_ws, c));
 }
 
-/* caddq, Decompose and pack_w1 of one row of w (|a_i| < q), fused when
- * impl has the hook. */
-static void w_decompose(const cs_mldsa_impl *impl, uint8_t *r, cs_mldsa_poly *a1,
-                        cs_mldsa_poly *a0, cs_mldsa_poly *a, int32_t gamma2)
-{
-    if (impl->w_decompose) {
-        impl->w_decompose(r, a1, a0, a, gamma2);
-        return;
-    }
-    impl->caddq(a);
-    impl->decompose(a1, a0, a, gamma2);
-    impl->pack_w1(r, a1, gamma2);
-}
-
 /* c = reduce32(a + b) (or a - b if sub), nonzero iff ||c|| >= bound;
  * fused when impl has the hook. */
 static int sum_chknorm(const cs_mldsa_impl *impl, cs_mldsa_poly *c, const cs_mldsa_poly *a,
@@ -655,8 +641,9 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
         for (unsigned i = 0; i < k; i++) {
             acc_reduce(impl, &w->tmp, &pr->mat[i * l], w->z, l);
             impl->invntt_tomont(&w->tmp);
-            w_decompose(impl, w->w1buf + i * p->poly_w1_bytes, &w->w1[i], &w->w0[i], &w->tmp,
-                        p->gamma2);
+            impl->caddq(&w->tmp);
+            impl->decompose(&w->w1[i], &w->w0[i], &w->tmp, p->gamma2);
+            impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->w1[i], p->gamma2);
         }
         shake256_3(impl->keccak, ctilde, p->ctilde_bytes, mu, 64, w->w1buf, w1_bytes, NULL, 0);
         CS_DECLASSIFY(ctilde, p->ctilde_bytes);

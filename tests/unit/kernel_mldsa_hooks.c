@@ -454,35 +454,12 @@ static void test_packing(const cs_mldsa_impl *im)
 }
 
 /* Signing's fused hooks against the portable hook sequences they replace:
- * w_decompose on |a| < q with both gamma2 (and the corners 0, q-1, -1,
- * -q+1), writing exactly poly_w1_bytes; expand_mask_x4 against four
- * streams of expand_mask, both gamma1, nonces wrapping; sum_chknorm on sums and
- * differences of the sizes signing passes, with bounds that both pass and
- * fail, in place and not. */
+ * expand_mask_x4 against four streams of expand_mask, both gamma1, nonces
+ * wrapping; sum_chknorm on sums and differences of the sizes signing
+ * passes, with bounds that both pass and fail, in place and not. */
 static void test_fused(const cs_mldsa_impl *im)
 {
-    static const int32_t g2s[2] = {(Q - 1) / 88, (Q - 1) / 32};
     int ok = 1;
-    if (im->w_decompose) {
-        for (int t = 0; t < TRIALS; t++) {
-            int32_t g2 = g2s[t & 1];
-            unsigned nb = g2 == g2s[0] ? 192 : 128;
-            cs_mldsa_poly a, x, a1, a0, b1, b0;
-            uint8_t r1[192 + 16], r2[192];
-            rnd_poly(&a, -Q + 1, Q - 1);
-            if (t & 2)
-                for (unsigned i = 0; i < 256; i += 3)
-                    a.c[i] = (int32_t[]){0, Q - 1, -1, -Q + 1}[(i / 3) & 3];
-            memset(r1, 0x5A, sizeof r1);
-            im->w_decompose(r1, &a1, &a0, &a, g2);
-            x = a;
-            P->caddq(&x);
-            P->decompose(&b1, &b0, &x, g2);
-            P->pack_w1(r2, &b1, g2);
-            ok &= eq(&a1, &b1) && eq(&a0, &b0) && !memcmp(r1, r2, nb) && r1[nb] == 0x5A;
-        }
-        tap_ok(ok, "%s w_decompose", im->name);
-    }
     if (im->expand_mask_x4) {
         ok = 1;
         for (int t = 0; t < 8; t++) {

@@ -50,8 +50,6 @@ unsigned cs_mldsa_make_hint_avx2(cs_mldsa_poly *h, const cs_mldsa_poly *a0,
 void cs_mldsa_use_hint_avx2(cs_mldsa_poly *b, const cs_mldsa_poly *a, const cs_mldsa_poly *h,
                             int32_t gamma2);
 int cs_mldsa_chknorm_avx2(const cs_mldsa_poly *a, int32_t bound);
-void cs_mldsa_w_decompose_avx2(uint8_t *r, cs_mldsa_poly *a1, cs_mldsa_poly *a0,
-                               const cs_mldsa_poly *a, int32_t gamma2);
 int cs_mldsa_sum_chknorm_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
                               int sub, int32_t bound);
 

@@ -34,7 +34,6 @@
     .unpack_z = cs_mldsa_unpack_z_avx2, \
     .pack_w1 = cs_mldsa_pack_w1_avx2, \
     .t_row_finish = cs_mldsa_t_row_finish_avx2, \
-    .w_decompose = cs_mldsa_w_decompose_avx2, \
     .sum_chknorm = cs_mldsa_sum_chknorm_avx2,
 
 const cs_mldsa_impl cs_mldsa_avx2 = {

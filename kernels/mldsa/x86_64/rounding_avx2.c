@@ -72,35 +72,6 @@ void cs_mldsa_decompose_avx2(cs_mldsa_poly *a1, cs_mldsa_poly *a0, const cs_mlds
     DECOMPOSE_LOOP((avx2_store(a1->c + i, r1), avx2_store(a0->c + i, r0)));
 }
 
-/* caddq, Decompose and pack_w1 of one row, 32 coefficients per step; one
- * copy per gamma2 (public) as in DECOMPOSE_LOOP. */
-static inline __attribute__((always_inline)) void w_decompose_g(uint8_t *r, cs_mldsa_poly *a1,
-                                                                cs_mldsa_poly *a0,
-                                                                const cs_mldsa_poly *a, int g88)
-{
-    const __m256i q = _mm256_set1_epi32(AVX2_Q);
-    for (unsigned i = 0; i < 256; i += 32) {
-        __m256i h[4];
-        for (unsigned j = 0; j < 4; j++) {
-            __m256i x = avx2_load(a->c + i + 8 * j), r0;
-            x = _mm256_add_epi32(x, _mm256_and_si256(_mm256_srai_epi32(x, 31), q));
-            h[j] = decompose8_g(&r0, x, g88);
-            avx2_store(a1->c + i + 8 * j, h[j]);
-            avx2_store(a0->c + i + 8 * j, r0);
-        }
-        avx2_pack32(r + (g88 ? 6 : 4) * i / 8, h[0], h[1], h[2], h[3], g88 ? 6 : 4);
-    }
-}
-
-void cs_mldsa_w_decompose_avx2(uint8_t *r, cs_mldsa_poly *a1, cs_mldsa_poly *a0,
-                               const cs_mldsa_poly *a, int32_t gamma2)
-{
-    if (gamma2 == GAMMA2_88)
-        w_decompose_g(r, a1, a0, a, 1);
-    else
-        w_decompose_g(r, a1, a0, a, 0);
-}
-
 /* h = [a0 > g2] | [a0 < -g2] | ([a0 == -g2] & [a1 != 0]); counts ones
  * with popcnt of the lane masks (constant time). */
 unsigned cs_mldsa_make_hint_avx2(cs_mldsa_poly *h, const cs_mldsa_poly *a0,
