@@ -3,7 +3,7 @@
  * strings, and the key and signature encodings. NTT-domain data is only
  * handed between hooks (see mldsa_backend.h), never read here.
  *
- * Large polynomial vectors live in a heap workspace (at most ~119 KB, for
+ * Large polynomial vectors live in a heap workspace (at most ~124 KB, for
  * ML-DSA-87 signing: below glibc's default mmap threshold, so no system
  * call per operation) rather than on the caller's stack, which may be a
  * small thread stack in the program we are preloaded into. */

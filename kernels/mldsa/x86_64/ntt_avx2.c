@@ -249,13 +249,15 @@ static inline __attribute__((always_inline)) void acc_all(cs_mldsa_poly *c, cons
 #undef ACC_CASE
 }
 
+/* The pointwise_acc_mont hook: acc_all without reduce32. */
 void cs_mldsa_pointwise_acc_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
                                  const cs_mldsa_poly *b, unsigned n)
 {
     acc_all(c, a, b, n, 0);
 }
 
-/* The same followed by reduce32, in registers. */
+/* The pointwise_acc_reduce hook: the same followed by reduce32, in
+ * registers. */
 void cs_mldsa_pointwise_acc_reduce_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
                                         const cs_mldsa_poly *b, unsigned n)
 {

@@ -34,6 +34,8 @@ static inline __attribute__((always_inline)) int sum_chknorm_s(cs_mldsa_poly *c,
     return !_mm256_testz_si256(bad, bad);
 }
 
+/* The sum_chknorm hook: one copy per sign of b (public), so the add or
+ * subtract is fixed in each loop. */
 int cs_mldsa_sum_chknorm_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
                               int sub, int32_t bound)
 {
