@@ -226,6 +226,25 @@ struct cs_mldsa_impl {
      * keygen calls those hooks. */
     void (*t_row_finish)(uint8_t r[CS_MLDSA_POLY_T1_BYTES], cs_mldsa_poly *t0,
                          const cs_mldsa_poly *t, const cs_mldsa_poly *s2);
+    /* c = a + b (sub = 0) or a - b (sub = 1) reduced as reduce32, then
+     * returns chknorm(c, bound); inputs as add/sub then reduce32, c may
+     * alias a or b. Same results as those hooks. Secret data: constant
+     * time (sub and bound are public). NULL: sign.c calls those hooks. */
+    int (*sum_chknorm)(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
+                       int sub, int32_t bound);
+    /* pointwise_acc_mont then reduce32 in one pass (a row of A times a
+     * vector, ready for invntt_tomont); same contract and results as
+     * those two hooks. NULL: callers run them in turn. */
+    void (*pointwise_acc_reduce)(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                 const cs_mldsa_poly *b, unsigned n);
+    /* ExpandMask's streams four at a time: y[j] for nonce (uint16_t)(nonce
+     * + j), j < 4, as expand_mask computes them (secret: rho''). Signing
+     * then draws the l streams of each round from whole four-stream
+     * passes, carrying the surplus of a pass into the next round, where
+     * expand_mask would finish a round's l mod 4 streams in a pass of
+     * their own. NULL: expand_mask per round. */
+    void (*expand_mask_x4)(const cs_mldsa_impl *impl, cs_mldsa_poly y[4],
+                           const uint8_t rhopp[64], uint16_t nonce, int32_t gamma1);
 };
 
 /* The portable table, for backends to copy and override. */

@@ -3,7 +3,7 @@
  * strings, and the key and signature encodings. NTT-domain data is only
  * handed between hooks (see mldsa_backend.h), never read here.
  *
- * Large polynomial vectors live in a heap workspace (at most ~119 KB, for
+ * Large polynomial vectors live in a heap workspace (at most ~124 KB, for
  * ML-DSA-87 signing: below glibc's default mmap threshold, so no system
  * call per operation) rather than on the caller's stack, which may be a
  * small thread stack in the program we are preloaded into. */
@@ -41,12 +41,23 @@ static void shake256_3(const cs_keccak_impl *k, uint8_t *out, size_t outlen,
     cs_wipe(&sp, sizeof sp);
 }
 
+/* c = reduce32(sum of n Montgomery products), fused when impl can. */
+static void acc_reduce(const cs_mldsa_impl *impl, cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                       const cs_mldsa_poly *b, unsigned n)
+{
+    if (impl->pointwise_acc_reduce) {
+        impl->pointwise_acc_reduce(c, a, b, n);
+        return;
+    }
+    impl->pointwise_acc_mont(c, a, b, n);
+    impl->reduce32(c);
+}
+
 /* Row i of invNTT(A * s1hat), |t_i| < q; s1hat is NTT(s1). */
 static void t_row_as1(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_mldsa_poly *t,
                       const cs_mldsa_poly *arow, const cs_mldsa_poly *s1hat)
 {
-    impl->pointwise_acc_mont(t, arow, s1hat, p->l);
-    impl->reduce32(t);
+    acc_reduce(impl, t, arow, s1hat, p->l);
     impl->invntt_tomont(t);
 }
 
@@ -271,17 +282,31 @@ int cs_mldsa_pk_from_sk(const cs_mldsa_impl *impl, int ps, uint8_t *pk, const ui
 }
 
 /* HintBitPack: positions of ones per row, then running counts. h is
- * public at this point (the signature is accepted). */
+ * public at this point (the signature is accepted), its words are 0 or 1
+ * and at most omega are 1. */
 static void pack_hint(const cs_mldsa_params *p, uint8_t *r, const cs_mldsa_poly *h)
 {
     unsigned idx = 0;
+    uint8_t pos[80 + 1]; /* omega <= 80 (ML-DSA-44) */
     memset(r, 0, p->omega + p->k);
     for (unsigned i = 0; i < p->k; i++) {
-        for (unsigned j = 0; j < 256; j++)
-            if (h[i].c[j])
-                r[idx++] = (uint8_t)j;
+        /* at most omega ones in k * 256 words: skip zero groups of eight
+         * with one test (h is public here) */
+        for (unsigned j = 0; j < 256; j += 8) {
+            uint64_t g[4];
+            memcpy(g, h[i].c + j, sizeof g);
+            if (!(g[0] | g[1] | g[2] | g[3]))
+                continue;
+            /* every position written, kept only where h is 1 (the
+             * positions' branch mispredicted); idx <= omega throughout */
+            for (unsigned t = j; t < j + 8; t++) {
+                pos[idx] = (uint8_t)t;
+                idx += (unsigned)h[i].c[t];
+            }
+        }
         r[p->omega + i] = (uint8_t)idx;
     }
+    memcpy(r, pos, idx);
 }
 
 /* HintBitUnpack (FIPS 204 Algorithm 21) with its malformed-input checks;
@@ -525,9 +550,9 @@ const uint8_t *cs_mldsa_prepared_tr(const cs_mldsa_prepared *pr)
 }
 
 struct sign_ws {
-    cs_mldsa_poly y[MAXL], z[MAXL];
-    cs_mldsa_poly w[MAXK], h[MAXK];
-    cs_mldsa_poly c, tmp, r1, r0;
+    cs_mldsa_poly y[MAXL + 3], z[MAXL]; /* y: a round's l, then up to 3 carried */
+    cs_mldsa_poly w0[MAXK], w1[MAXK], h[MAXK]; /* LowBits(w), HighBits(w), hints */
+    cs_mldsa_poly c, tmp;
     uint8_t w1buf[MAXK * 192];
     uint8_t rhopp[64];
 };
@@ -535,20 +560,64 @@ struct sign_ws {
 /* Wipes the parts of a signing workspace that parameter set p used. */
 static void sign_ws_wipe(struct sign_ws *w, const cs_mldsa_params *p)
 {
-    cs_wipe(w->y, p->l * sizeof w->y[0]);
+    cs_wipe(w->y, (p->l + 3) * sizeof w->y[0]);
     cs_wipe(w->z, p->l * sizeof w->z[0]);
-    cs_wipe(w->w, p->k * sizeof w->w[0]);
+    cs_wipe(w->w0, p->k * sizeof w->w0[0]);
+    cs_wipe(w->w1, p->k * sizeof w->w1[0]);
     cs_wipe(w->h, p->k * sizeof w->h[0]);
     cs_wipe(&w->c, offsetof(struct sign_ws, rhopp) + sizeof w->rhopp - offsetof(struct sign_ws, c));
 }
 
+/* c = reduce32(a + b) (or a - b if sub), nonzero iff ||c|| >= bound;
+ * fused when impl has the hook. */
+static int sum_chknorm(const cs_mldsa_impl *impl, cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                       const cs_mldsa_poly *b, int sub, int32_t bound)
+{
+    if (impl->sum_chknorm)
+        return impl->sum_chknorm(c, a, b, sub, bound);
+    if (sub)
+        impl->sub(c, a, b);
+    else
+        impl->add(c, a, b);
+    impl->reduce32(c);
+    return impl->chknorm(c, bound);
+}
+
+/* y[0..l) = ExpandMask(rho'', kappa) for a round. With expand_mask_x4 the
+ * streams come from whole four-stream passes: *carry polynomials left
+ * after y[l] by the previous round (nonces kappa, kappa + 1, ...) move to
+ * the front, passes fill the rest, and the surplus stays for the next
+ * round. */
+static void mask_round(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_mldsa_poly *y,
+                       unsigned *carry, const uint8_t rhopp[64], uint16_t kappa)
+{
+    const unsigned l = p->l;
+    if (!impl->expand_mask_x4) {
+        impl->expand_mask(impl, y, rhopp, kappa, l, p->gamma1);
+        return;
+    }
+    unsigned have = *carry;
+    memmove(y, y + l, have * sizeof y[0]);
+    for (; have < l; have += 4)
+        impl->expand_mask_x4(impl, y + have, rhopp, (uint16_t)(kappa + have), p->gamma1);
+    *carry = have - l;
+}
+
 /* Sign_internal (FIPS 204 Algorithm 7) on mu with a prepared private key.
  * The challenge products c*s1, c*s2, c*t0 come from challenge_mul and
- * reduce32 (exact), so the output is FIPS 204's on every impl. Each
- * rejection check's outcome is declassified (it decides a loop iteration,
- * which timing reveals anyway) and so is ctilde (a hash output that becomes
- * public in the accepted signature; in rejected rounds it is independent of
- * everything the attacker sees). Nothing else secret decides a branch. */
+ * reduce32 (exact), so the output is FIPS 204's on every impl. Three
+ * outcomes are declassified, each deciding a loop iteration: the z check,
+ * the r0 check, and the ct0 and hint checks together (the split lets a
+ * round that fails on r0, the likeliest failure after z, skip the k
+ * products c*t0). ctilde is declassified too (a hash output that becomes
+ * public in the accepted signature; in rejected rounds it is independent
+ * of everything the attacker sees). Nothing else secret decides a branch.
+ *
+ * r0 is taken as w0 - c*s2 rather than from a second Decompose of
+ * w - c*s2: with |c*s2| <= beta, ||w0 - c*s2|| < gamma2 - beta holds
+ * exactly when ||LowBits(w - c*s2)|| < gamma2 - beta does, and then
+ * LowBits(w - c*s2) = w0 - c*s2 and HighBits(w - c*s2) = w1, so every
+ * decision and every hint is FIPS 204's. */
 static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *sig,
                       const uint8_t mu[64], const uint8_t rnd[32])
 {
@@ -560,20 +629,21 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
     const size_t w1_bytes = k * p->poly_w1_bytes;
     uint8_t *ctilde = sig;
     uint8_t *zout = sig + p->ctilde_bytes;
+    unsigned carry = 0;
     for (uint16_t kappa = 0;; kappa = (uint16_t)(kappa + l)) {
-        impl->expand_mask(impl, w->y, w->rhopp, kappa, l, p->gamma1);
-        /* w = A * NTT(y), back in the normal domain, in [0, q). */
+        mask_round(impl, p, w->y, &carry, w->rhopp, kappa);
+        /* w = A * NTT(y), back in the normal domain, in [0, q), kept as
+         * (w1, w0) = Decompose(w). */
         for (unsigned i = 0; i < l; i++) {
             w->z[i] = w->y[i];
             impl->ntt(&w->z[i]);
         }
         for (unsigned i = 0; i < k; i++) {
-            impl->pointwise_acc_mont(&w->w[i], &pr->mat[i * l], w->z, l);
-            impl->reduce32(&w->w[i]);
-            impl->invntt_tomont(&w->w[i]);
-            impl->caddq(&w->w[i]);
-            impl->decompose(&w->r1, &w->r0, &w->w[i], p->gamma2);
-            impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->r1, p->gamma2);
+            acc_reduce(impl, &w->tmp, &pr->mat[i * l], w->z, l);
+            impl->invntt_tomont(&w->tmp);
+            impl->caddq(&w->tmp);
+            impl->decompose(&w->w1[i], &w->w0[i], &w->tmp, p->gamma2);
+            impl->pack_w1(w->w1buf + i * p->poly_w1_bytes, &w->w1[i], p->gamma2);
         }
         shake256_3(impl->keccak, ctilde, p->ctilde_bytes, mu, 64, w->w1buf, w1_bytes, NULL, 0);
         CS_DECLASSIFY(ctilde, p->ctilde_bytes);
@@ -585,31 +655,32 @@ static void sign_core(const cs_mldsa_prepared *pr, struct sign_ws *w, uint8_t *s
         int reject = 0;
         for (unsigned i = 0; i < l; i++) {
             challenge_mul(impl, &w->z[i], &w->c, &pr->s1hat[i]);
-            impl->add(&w->z[i], &w->z[i], &w->y[i]);
-            impl->reduce32(&w->z[i]);
-            reject |= impl->chknorm(&w->z[i], p->gamma1 - (int32_t)p->beta);
+            reject |= sum_chknorm(impl, &w->z[i], &w->z[i], &w->y[i], 0,
+                                  p->gamma1 - (int32_t)p->beta);
         }
         CS_DECLASSIFY(&reject, sizeof reject);
         if (reject)
             continue;
 
-        /* Row by row: r = w - c*s2 and (r1, r0) = Decompose(r), rejected
-         * if ||r0|| >= gamma2 - beta; c*t0, rejected if ||ct0|| >= gamma2;
-         * hints from r0 + ct0 and r1, rejected if more than omega. The
-         * checks are combined, so only their joint outcome is revealed. */
-        unsigned ones = 0;
+        /* r0 = w0 - c*s2 (exact), rejected if ||r0|| >= gamma2 - beta. */
         for (unsigned i = 0; i < k; i++) {
             challenge_mul(impl, &w->tmp, &w->c, &pr->s2hat[i]);
-            impl->sub(&w->tmp, &w->w[i], &w->tmp);
-            impl->reduce32(&w->tmp);
-            impl->caddq(&w->tmp);
-            impl->decompose(&w->r1, &w->r0, &w->tmp, p->gamma2);
-            reject |= impl->chknorm(&w->r0, p->gamma2 - (int32_t)p->beta);
+            reject |= sum_chknorm(impl, &w->w0[i], &w->w0[i], &w->tmp, 1,
+                                  p->gamma2 - (int32_t)p->beta);
+        }
+        CS_DECLASSIFY(&reject, sizeof reject);
+        if (reject)
+            continue;
+
+        /* c*t0, rejected if ||ct0|| >= gamma2; hints from r0 + ct0 and w1,
+         * rejected if more than omega. */
+        unsigned ones = 0;
+        for (unsigned i = 0; i < k; i++) {
             challenge_mul(impl, &w->tmp, &w->c, &pr->t0hat[i]);
             impl->reduce32(&w->tmp);
             reject |= impl->chknorm(&w->tmp, p->gamma2);
-            impl->add(&w->tmp, &w->r0, &w->tmp);
-            ones += impl->make_hint(&w->h[i], &w->tmp, &w->r1, p->gamma2);
+            impl->add(&w->tmp, &w->w0[i], &w->tmp);
+            ones += impl->make_hint(&w->h[i], &w->tmp, &w->w1[i], p->gamma2);
         }
         reject |= ones > p->omega;
         CS_DECLASSIFY(&reject, sizeof reject);
@@ -691,7 +762,8 @@ static int sign_internal(const cs_mldsa_impl *impl, const cs_mldsa_params *p, ui
     prep_fill_sk(&w->pr, sk);
     sign_core(&w->pr, &w->s, sig, mu, rnd);
     cs_wipe(&w->pr, sizeof w->pr);
-    cs_wipe(w->polys, (p->k * p->l + p->l + 2 * p->k) * sizeof w->polys[0]);
+    /* the key's vectors; A-hat in front of them is public */
+    cs_wipe(w->polys + p->k * p->l, (p->l + 2 * p->k) * sizeof w->polys[0]);
     sign_ws_wipe(&w->s, p);
     free(w);
     return 0;

@@ -191,6 +191,11 @@ static void test_ntt(const cs_mldsa_impl *im)
         im->pointwise_acc_mont(&r1, ia, ib, n);
         ok &= bounded(&r1, (int64_t)n * Q);
         im->reduce32(&r1);
+        if (im->pointwise_acc_reduce) { /* the fused form: the same words */
+            cs_mldsa_poly r3;
+            im->pointwise_acc_reduce(&r3, ia, ib, n);
+            ok &= eq(&r3, &r1);
+        }
         im->invntt_tomont(&r1);
         P->pointwise_acc_mont(&r2, pa, pb, n);
         P->reduce32(&r2);
@@ -448,6 +453,61 @@ static void test_packing(const cs_mldsa_impl *im)
     tap_ok(ok, "%s t_row_finish", im->name);
 }
 
+/* Signing's fused hooks against the portable hook sequences they replace:
+ * expand_mask_x4 against four streams of expand_mask, both gamma1, nonces
+ * wrapping; sum_chknorm on sums and differences of the sizes signing
+ * passes, with bounds that both pass and fail, in place and not. */
+static void test_fused(const cs_mldsa_impl *im)
+{
+    int ok = 1;
+    if (im->expand_mask_x4) {
+        ok = 1;
+        for (int t = 0; t < 8; t++) {
+            int32_t g1 = t & 1 ? 1 << 19 : 1 << 17;
+            uint16_t nonce = (uint16_t)(t & 2 ? 65534 : tap_rng_u64()); /* with a wrap */
+            uint8_t rhopp[64];
+            cs_mldsa_poly y1[4], y2[4];
+            tap_rng_bytes(rhopp, sizeof rhopp);
+            im->expand_mask_x4(im, y1, rhopp, nonce, g1);
+            P->expand_mask(P, y2, rhopp, nonce, 4, g1);
+            for (unsigned j = 0; j < 4; j++)
+                ok &= eq(&y1[j], &y2[j]);
+        }
+        tap_ok(ok, "%s expand_mask_x4", im->name);
+    }
+    if (!im->sum_chknorm)
+        return;
+    ok = 1;
+    for (int t = 0; t < TRIALS; t++) {
+        static const int32_t bounds[4] = {(1 << 17) - 78, (1 << 19) - 196, (Q - 1) / 88 - 78,
+                                          (Q - 1) / 32 - 196};
+        int sub = t & 1, inplace = t & 2;
+        int32_t bound = bounds[(t >> 2) & 3];
+        cs_mldsa_poly a, b, c1, c2;
+        rnd_poly(&a, -Q + 1, Q - 1);
+        if (t & 8) /* mostly small sums, so the check passes or fails narrowly */
+            for (unsigned i = 0; i < 256; i++)
+                a.c[i] = (int32_t)(i & 1 ? Q : -Q) * (int32_t)(t & 16 ? 0 : 1) +
+                         rnd_range(-bound + 2, bound - 2);
+        rnd_poly(&b, -2, 2);
+        if (t & 32)
+            b.c[tap_rng_u64() % 256] = bound * (t & 64 ? 1 : -1);
+        int r2;
+        (sub ? P->sub : P->add)(&c2, &a, &b);
+        P->reduce32(&c2);
+        r2 = P->chknorm(&c2, bound);
+        int r1;
+        if (inplace) {
+            c1 = a;
+            r1 = im->sum_chknorm(&c1, &c1, &b, sub, bound);
+        } else {
+            r1 = im->sum_chknorm(&c1, &a, &b, sub, bound);
+        }
+        ok &= eq(&c1, &c2) && !r1 == !r2;
+    }
+    tap_ok(ok, "%s sum_chknorm", im->name);
+}
+
 /* Whole operations: same keys, deterministic and hedged signatures. */
 /* pk_from_sk refuses expanded private keys OpenSSL refuses: one bit of
  * t0 flipped, tr changed, an s1 or s2 coefficient out of [-eta, eta]
@@ -550,6 +610,7 @@ int main(void)
         test_ntt(im);
         test_elementwise(im);
         test_rounding(im);
+        test_fused(im);
         test_sampling(im);
         test_packing(im);
         test_whole(im);

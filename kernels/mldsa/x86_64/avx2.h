@@ -11,6 +11,7 @@
 #define CRYPTOSHIM_MLDSA_AVX2_H
 
 #include <immintrin.h>
+#include <string.h>
 
 #include "../mldsa_backend.h"
 #include "../../keccak/keccak_internal.h"
@@ -30,6 +31,8 @@ void cs_mldsa_nttorder_avx2(cs_mldsa_poly *a);
 void cs_mldsa_pointwise_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
 void cs_mldsa_pointwise_acc_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
                                  const cs_mldsa_poly *b, unsigned n);
+void cs_mldsa_pointwise_acc_reduce_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                        const cs_mldsa_poly *b, unsigned n);
 void cs_mldsa_mul_challenge_avx2(cs_mldsa_poly *r, const cs_mldsa_poly *c,
                                  const cs_mldsa_poly *s);
 
@@ -47,6 +50,8 @@ unsigned cs_mldsa_make_hint_avx2(cs_mldsa_poly *h, const cs_mldsa_poly *a0,
 void cs_mldsa_use_hint_avx2(cs_mldsa_poly *b, const cs_mldsa_poly *a, const cs_mldsa_poly *h,
                             int32_t gamma2);
 int cs_mldsa_chknorm_avx2(const cs_mldsa_poly *a, int32_t bound);
+int cs_mldsa_sum_chknorm_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
+                              int sub, int32_t bound);
 
 unsigned cs_mldsa_rej_uniform_avx2(int32_t *a, unsigned len, const uint8_t *buf,
                                    unsigned buflen);
@@ -66,6 +71,8 @@ void cs_mldsa_expand_s_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mld
 void cs_mldsa_expand_mask_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
                                const uint8_t rhopp[64], uint16_t kappa, unsigned l,
                                int32_t gamma1);
+void cs_mldsa_expand_mask_x4_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly y[4],
+                                  const uint8_t rhopp[64], uint16_t nonce, int32_t gamma1);
 /* The same three with eight streams per permutation where a batch has more
  * than four (expand_avx512.c; the "avx512" table). */
 void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
@@ -159,6 +166,45 @@ static inline __attribute__((always_inline)) __m128i avx2_merge8(__m256i v, unsi
     __m128i lo = _mm_or_si128(u, _mm_bsrli_si128(_mm_slli_epi64(u, 4 * b), 8));
     __m128i hi = _mm_bslli_si128(_mm_srli_epi64(_mm_bsrli_si128(u, 8), 64 - 4 * b), 8);
     return _mm_or_si128(_mm_move_epi64(lo), hi);
+}
+
+/* Packs 32 values in [0, 2^b), b in {3, 4, 6}, the lanes of x0..x3 in
+ * order, into exactly 4b bytes at r (FIPS 204 bit order): narrowed to
+ * bytes (the packs interleave 128-bit lanes, one dword permutation
+ * restores the order), neighbours merged by multiply-adds (b0 + 2^b b1,
+ * then pairs of those), and for 3 and 6 bits each group's bytes moved
+ * together per 128-bit half. */
+static inline __attribute__((always_inline)) void avx2_pack32(uint8_t *r, __m256i x0, __m256i x1,
+                                                              __m256i x2, __m256i x3, unsigned b)
+{
+    __m256i v = _mm256_packus_epi16(_mm256_packs_epi32(x0, x1), _mm256_packs_epi32(x2, x3));
+    v = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    if (b == 4) {
+        v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x1001));
+        __m128i w = _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+        _mm_storeu_si128((__m128i *)r, w);
+    } else if (b == 6) {
+        v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x4001));
+        v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x10000001));
+        v = _mm256_shuffle_epi8(v, _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1,
+                                                    -1, -1, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13,
+                                                    14, -1, -1, -1, -1));
+        __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
+        _mm_storel_epi64((__m128i *)r, lo);
+        _mm_storeu_si32(r + 8, _mm_bsrli_si128(lo, 8));
+        _mm_storel_epi64((__m128i *)(r + 12), hi);
+        _mm_storeu_si32(r + 20, _mm_bsrli_si128(hi, 8));
+    } else { /* 3 bits: eight values per 24-bit group, two groups per half */
+        v = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0801));
+        v = _mm256_madd_epi16(v, _mm256_set1_epi32(0x00400001));
+        v = _mm256_or_si256(v, _mm256_srli_epi64(v, 20));
+        v = _mm256_shuffle_epi8(v, _mm256_setr_epi8(0, 1, 2, 8, 9, 10, -1, -1, -1, -1, -1, -1, -1,
+                                                    -1, -1, -1, 0, 1, 2, 8, 9, 10, -1, -1, -1, -1,
+                                                    -1, -1, -1, -1, -1, -1));
+        uint64_t lo = (uint64_t)_mm256_extract_epi64(v, 0), hi = (uint64_t)_mm256_extract_epi64(v, 2);
+        memcpy(r, &lo, 6); /* x86-64: little-endian */
+        memcpy(r + 6, &hi, 6);
+    }
 }
 
 /* Transposes the 8x8 matrix of 32-bit words in the eight named

@@ -11,6 +11,7 @@
     .invntt_tomont = cs_mldsa_invntt_avx2, \
     .pointwise_mont = cs_mldsa_pointwise_avx2, \
     .pointwise_acc_mont = cs_mldsa_pointwise_acc_avx2, \
+    .pointwise_acc_reduce = cs_mldsa_pointwise_acc_reduce_avx2, \
     .mul_challenge = cs_mldsa_mul_challenge_avx2, \
     .reduce32 = cs_mldsa_reduce32_avx2, \
     .caddq = cs_mldsa_caddq_avx2, \
@@ -32,7 +33,8 @@
     .pack_z = cs_mldsa_pack_z_avx2, \
     .unpack_z = cs_mldsa_unpack_z_avx2, \
     .pack_w1 = cs_mldsa_pack_w1_avx2, \
-    .t_row_finish = cs_mldsa_t_row_finish_avx2,
+    .t_row_finish = cs_mldsa_t_row_finish_avx2, \
+    .sum_chknorm = cs_mldsa_sum_chknorm_avx2,
 
 const cs_mldsa_impl cs_mldsa_avx2 = {
     .name = "avx2",
@@ -42,6 +44,7 @@ const cs_mldsa_impl cs_mldsa_avx2 = {
     .expand_a_side = cs_mldsa_expand_a_side_avx2,
     .expand_s = cs_mldsa_expand_s_avx2,
     .expand_mask = cs_mldsa_expand_mask_avx2,
+    .expand_mask_x4 = cs_mldsa_expand_mask_x4_avx2,
     .rej_uniform = cs_mldsa_rej_uniform_avx2,
     .rej_eta = cs_mldsa_rej_eta_avx2,
     AVX2_HOOKS

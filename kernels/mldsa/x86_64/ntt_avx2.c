@@ -202,7 +202,7 @@ void cs_mldsa_pointwise_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_
  * constant, so the loop over the n polynomials unrolls. */
 static inline __attribute__((always_inline)) void acc16(cs_mldsa_poly *c, const cs_mldsa_poly *a,
                                                         const cs_mldsa_poly *b, unsigned n,
-                                                        unsigned i)
+                                                        unsigned i, int red)
 {
     __m256i se0 = _mm256_setzero_si256(), so0 = se0, se1 = se0, so1 = se0;
     for (unsigned j = 0; j < n; j++) {
@@ -213,20 +213,29 @@ static inline __attribute__((always_inline)) void acc16(cs_mldsa_poly *c, const 
         se1 = _mm256_add_epi64(se1, _mm256_mul_epi32(x1, y1));
         so1 = _mm256_add_epi64(so1, _mm256_mul_epi32(odd_lanes(x1), odd_lanes(y1)));
     }
-    avx2_store(c->c + i, avx2_montred(se0, so0));
-    avx2_store(c->c + i + 8, avx2_montred(se1, so1));
+    __m256i r0 = avx2_montred(se0, so0), r1 = avx2_montred(se1, so1);
+    if (red) {
+        /* reduce32 in registers: subtract round(r / 2^23) * q */
+        const __m256i q = _mm256_set1_epi32(AVX2_Q), half = _mm256_set1_epi32(1 << 22);
+        r0 = _mm256_sub_epi32(r0, _mm256_mullo_epi32(_mm256_srai_epi32(_mm256_add_epi32(r0, half), 23), q));
+        r1 = _mm256_sub_epi32(r1, _mm256_mullo_epi32(_mm256_srai_epi32(_mm256_add_epi32(r1, half), 23), q));
+    }
+    avx2_store(c->c + i, r0);
+    avx2_store(c->c + i + 8, r1);
 }
 
 /* c = mont(sum of n products), summed in 64 bits like the portable code
- * (|sum| < 8 q 2^31 < 2^57), one reduction per coefficient. The lengths
- * the parameter sets pass (l = 4, 5, 7) get their own unrolled copies. */
-void cs_mldsa_pointwise_acc_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                 const cs_mldsa_poly *b, unsigned n)
+ * (|sum| < 8 q 2^31 < 2^57), one reduction per coefficient (and reduce32's
+ * if red). The lengths the parameter sets pass (l = 4, 5, 7) get their own
+ * unrolled copies. */
+static inline __attribute__((always_inline)) void acc_all(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                                          const cs_mldsa_poly *b, unsigned n,
+                                                          int red)
 {
 #define ACC_CASE(N)                                                                     \
     case N:                                                                             \
         for (unsigned i = 0; i < 256; i += 16)                                          \
-            acc16(c, a, b, N, i);                                                       \
+            acc16(c, a, b, N, i, red);                                                  \
         break
     switch (n) {
         ACC_CASE(4);
@@ -234,8 +243,23 @@ void cs_mldsa_pointwise_acc_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
         ACC_CASE(7);
     default:
         for (unsigned i = 0; i < 256; i += 16)
-            acc16(c, a, b, n, i);
+            acc16(c, a, b, n, i, red);
         break;
     }
 #undef ACC_CASE
+}
+
+/* The pointwise_acc_mont hook: acc_all without reduce32. */
+void cs_mldsa_pointwise_acc_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                 const cs_mldsa_poly *b, unsigned n)
+{
+    acc_all(c, a, b, n, 0);
+}
+
+/* The pointwise_acc_reduce hook: the same followed by reduce32, in
+ * registers. */
+void cs_mldsa_pointwise_acc_reduce_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                        const cs_mldsa_poly *b, unsigned n)
+{
+    acc_all(c, a, b, n, 1);
 }

@@ -39,13 +39,16 @@ static inline __attribute__((always_inline)) void pack_sub_all(uint8_t *r, const
 /* SimpleBitPack(w1): 6 bits for gamma2 = (q-1)/88, else 4. */
 void cs_mldsa_pack_w1_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2)
 {
-    if (gamma2 == (AVX2_Q - 1) / 88) {
-        for (unsigned i = 0; i < 32; i++)
-            pack8(r + 6 * i, avx2_load(a->c + 8 * i), 6);
-    } else {
-        for (unsigned i = 0; i < 32; i++)
-            pack8(r + 4 * i, avx2_load(a->c + 8 * i), 4);
-    }
+    const unsigned b = gamma2 == (AVX2_Q - 1) / 88 ? 6 : 4;
+#define W1_LOOP(B)                                                                      \
+    for (unsigned i = 0; i < 256; i += 32)                                              \
+        avx2_pack32(r + (B) * i / 8, avx2_load(a->c + i), avx2_load(a->c + i + 8),      \
+                    avx2_load(a->c + i + 16), avx2_load(a->c + i + 24), (B))
+    if (b == 6)
+        W1_LOOP(6);
+    else
+        W1_LOOP(4);
+#undef W1_LOOP
 }
 
 /* SimpleBitPack(t1, 10 bits). */
@@ -136,12 +139,17 @@ void cs_mldsa_unpack_t0_avx2(cs_mldsa_poly *a, const uint8_t *r)
 void cs_mldsa_pack_eta_avx2(uint8_t *r, const cs_mldsa_poly *a, unsigned eta)
 {
     const __m256i base = _mm256_set1_epi32((int)eta);
-    if (eta == 2) {
-        pack_sub_all(r, a, 3, 2);
-    } else {
-        for (unsigned i = 0; i < 32; i++)
-            pack8(r + 4 * i, _mm256_sub_epi32(base, avx2_load(a->c + 8 * i)), 4);
-    }
+#define ETA_LOOP(B)                                                                     \
+    for (unsigned i = 0; i < 256; i += 32)                                              \
+        avx2_pack32(r + (B) * i / 8, _mm256_sub_epi32(base, avx2_load(a->c + i)),       \
+                    _mm256_sub_epi32(base, avx2_load(a->c + i + 8)),                    \
+                    _mm256_sub_epi32(base, avx2_load(a->c + i + 16)),                   \
+                    _mm256_sub_epi32(base, avx2_load(a->c + i + 24)), (B))
+    if (eta == 2)
+        ETA_LOOP(3);
+    else
+        ETA_LOOP(4);
+#undef ETA_LOOP
 }
 
 /* eta - field for each 3- or 4-bit field, each group of 8 fields one 24-

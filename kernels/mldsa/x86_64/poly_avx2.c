@@ -13,6 +13,35 @@ void cs_mldsa_reduce32_avx2(cs_mldsa_poly *a)
     }
 }
 
+/* c = reduce32(a + b) or reduce32(a - b), nonzero iff some |c_i| >=
+ * bound: the three passes of add/sub, reduce32 and chknorm in one. */
+static inline __attribute__((always_inline)) int sum_chknorm_s(cs_mldsa_poly *c,
+                                                               const cs_mldsa_poly *a,
+                                                               const cs_mldsa_poly *b, int sub,
+                                                               int32_t bound)
+{
+    const __m256i q = _mm256_set1_epi32(AVX2_Q), half = _mm256_set1_epi32(1 << 22);
+    const __m256i lim = _mm256_set1_epi32(bound - 1);
+    __m256i bad = _mm256_setzero_si256();
+    for (unsigned i = 0; i < 256; i += 8) {
+        __m256i x = avx2_load(a->c + i), y = avx2_load(b->c + i);
+        x = sub ? _mm256_sub_epi32(x, y) : _mm256_add_epi32(x, y);
+        __m256i t = _mm256_srai_epi32(_mm256_add_epi32(x, half), 23);
+        x = _mm256_sub_epi32(x, _mm256_mullo_epi32(t, q));
+        avx2_store(c->c + i, x);
+        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_abs_epi32(x), lim));
+    }
+    return !_mm256_testz_si256(bad, bad);
+}
+
+/* The sum_chknorm hook: one copy per sign of b (public), so the add or
+ * subtract is fixed in each loop. */
+int cs_mldsa_sum_chknorm_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
+                              int sub, int32_t bound)
+{
+    return sub ? sum_chknorm_s(c, a, b, 1, bound) : sum_chknorm_s(c, a, b, 0, bound);
+}
+
 /* Adds q to negative coefficients (mask from the sign bit). */
 void cs_mldsa_caddq_avx2(cs_mldsa_poly *a)
 {

@@ -2,6 +2,8 @@
  * RejBoundedPoly): eight candidates per step, accepted lanes packed to the
  * front with a permutation looked up by the accept mask. The loops finish
  * in scalar code exactly like the portable ones, so outputs are identical. */
+#include <string.h>
+
 #include "avx2.h"
 
 /* compact_idx[m] lists the set bits of m in increasing order (padded). */
@@ -330,17 +332,28 @@ unsigned cs_mldsa_rej_eta_avx2(int32_t *a, unsigned len, const uint8_t *buf, uns
         : _mm_setr_epi8(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0);
     const __m128i lim8 = _mm_set1_epi8((char)limit), f8 = _mm_set1_epi8(15);
     unsigned ctr = 0, pos = 0;
-    while (ctr + 16 <= len && pos + 8 <= buflen) {
+    while (ctr < len && pos + 8 <= buflen) {
         __m128i x = _mm_loadl_epi64((const __m128i *)(buf + pos));
         __m128i b = _mm_unpacklo_epi8(_mm_and_si128(x, f8),
                                       _mm_and_si128(_mm_srli_epi16(x, 4), f8));
         unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(lim8, b));
         CS_DECLASSIFY(&mask, sizeof mask);
         __m128i v = _mm_shuffle_epi8(lut, b);
-        store_compact(a + ctr, _mm256_cvtepi8_epi32(v), mask & 0xFF);
-        ctr += (unsigned)_mm_popcnt_u32(mask & 0xFF);
-        store_compact(a + ctr, _mm256_cvtepi8_epi32(_mm_bsrli_si128(v, 8)), mask >> 8);
-        ctr += (unsigned)_mm_popcnt_u32(mask >> 8);
+        /* near the end of a the step goes through a buffer and keeps only
+         * what fits (the count is public), instead of the nibble-by-nibble
+         * loop below, whose accept branch mispredicts half the time */
+        int32_t tmp[16];
+        int32_t *dst = ctr + 16 <= len ? a + ctr : tmp;
+        unsigned n0 = (unsigned)_mm_popcnt_u32(mask & 0xFF);
+        store_compact(dst, _mm256_cvtepi8_epi32(v), mask & 0xFF);
+        store_compact(dst + n0, _mm256_cvtepi8_epi32(_mm_bsrli_si128(v, 8)), mask >> 8);
+        unsigned n = n0 + (unsigned)_mm_popcnt_u32(mask >> 8);
+        if (dst == tmp) {
+            n = n < len - ctr ? n : len - ctr;
+            memcpy(a + ctr, tmp, n * sizeof tmp[0]);
+            cs_wipe(tmp, sizeof tmp);
+        }
+        ctr += n;
         pos += 8;
     }
     while (ctr + 8 <= len && pos + 4 <= buflen) {
