@@ -274,6 +274,56 @@ ab_rows(__m256i *L, __m256i *H, size_t *gl, size_t *gh, const double *ad, const 
     ++*gl, ++*gh;
 }
 
+/* (t + q m0) >> W for the q that makes t + q m0 a multiple of 2^W (ms0 =
+ * m0 << (64 - W)): the low parts carry one exactly when t's are not zero. */
+static inline int64_t carry_of(int64_t t, uint64_t q, uint64_t ms0)
+{
+    const uint64_t tl = (uint64_t)t & MW;
+    return (t >> W) + (int64_t)(uint64_t)(((unsigned __int128)q * ms0) >> 64) +
+           (int64_t)((tl + MW) >> W);
+}
+
+/* The four q digits of a block wholly below digit D: column k is L[k] +
+ * H[k] (the high parts from one column down) plus the carry and the
+ * products q_i m_j of this block's earlier digits, which stay in registers.
+ * Writes the digits as doubles to qd[0..3]; returns the carry into the next
+ * block. ms: m_0..m_3 << (64 - W). */
+static inline __attribute__((always_inline)) int64_t
+q_block(double *qd, const int64_t *L, const int64_t *H, int64_t carry, uint64_t n0,
+        const uint64_t *ms)
+{
+    int64_t e1 = 0, e2 = 0, e3 = 0, e4 = 0;
+#define QB_ADD(q, j, lo, hi)                                                  \
+    do {                                                                      \
+        unsigned __int128 p_ = (unsigned __int128)(q) * ms[j];                \
+        lo += (int64_t)((uint64_t)p_ >> (64 - W));                            \
+        hi += (int64_t)(uint64_t)(p_ >> 64);                                  \
+    } while (0)
+    int64_t t = L[0] + H[0] + carry;
+    uint64_t q = ((uint64_t)t * n0) & MW;
+    qd[0] = (double)(int64_t)q;
+    QB_ADD(q, 1, e1, e2);
+    QB_ADD(q, 2, e2, e3);
+    QB_ADD(q, 3, e3, e4);
+    carry = carry_of(t, q, ms[0]);
+    t = L[1] + H[1] + e1 + carry;
+    q = ((uint64_t)t * n0) & MW;
+    qd[1] = (double)(int64_t)q;
+    QB_ADD(q, 1, e2, e3);
+    QB_ADD(q, 2, e3, e4);
+    carry = carry_of(t, q, ms[0]);
+    t = L[2] + H[2] + e2 + carry;
+    q = ((uint64_t)t * n0) & MW;
+    qd[2] = (double)(int64_t)q;
+    QB_ADD(q, 1, e3, e4);
+    carry = carry_of(t, q, ms[0]);
+    t = L[3] + H[3] + e3 + carry;
+    q = ((uint64_t)t * n0) & MW;
+    qd[3] = (double)(int64_t)q;
+    return carry_of(t, q, ms[0]) + e4;
+#undef QB_ADD
+}
+
 /* r = a*b/R' mod m (< 2m, normalised digits), D = iters digits in 4*nv
  * words. Columns are summed four at a time (block c: columns c..c+3) over
  * every product a_i b_j and q_i m_j landing there, with q_i from earlier
@@ -346,6 +396,34 @@ ps_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, ui
             if (c > ilo)
                 prods(&L, &H, &gl, &gh, qd + ilo, Mp + PAD + n - ilo, c - ilo);
         }
+        /* Block c's q digits, and their products inside the block. */
+        if (c + 4 <= D) {
+            carry = q_block(qd + c, Lm + c, Hm + 4 + c - 1, carry, n0, ms);
+            if (c + 4 == D)
+                fix[0] += carry;
+        } else {
+            /* The block holding digit D-1 and columns above it (once). */
+            int64_t ext[5] = {0, 0, 0, 0, 0};
+            for (size_t k = 0; k < 4; k++) {
+                const size_t col = c + k;
+                const int64_t t = Lm[col] + Hm[4 + col - 1] + ext[k] + carry;
+                if (col < D) {
+                    const uint64_t q = ((uint64_t)t * n0) & MW;
+                    qd[col] = (double)(int64_t)q;
+                    for (size_t j = 1; j + k < 4; j++) {
+                        unsigned __int128 p = (unsigned __int128)q * ms[j];
+                        ext[k + j] += (int64_t)((uint64_t)p >> (64 - W));
+                        ext[k + j + 1] += (int64_t)(uint64_t)(p >> 64);
+                    }
+                    carry = carry_of(t, q, ms[0]);
+                } else {
+                    fix[col - D] += ext[k] + carry;
+                    carry = 0;
+                }
+            }
+            fix[c + 4 - D] += carry + ext[4];
+        }
+        /* A high block's a*b rows: more work independent of the chain. */
         if (cl + c < cend) {
             __m256i LA = _mm256_setzero_si256(), HA = _mm256_setzero_si256();
             size_t al = 0, ah = 0;
@@ -355,33 +433,6 @@ ps_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, ui
             _mm256_store_si256((__m256i *)(Lm + cl + c), LA);
             _mm256_store_si256((__m256i *)(Hm + 4 + cl + c), HA);
         }
-        /* Block c's q digits, and their products inside the block. */
-        int64_t ext[5] = {0, 0, 0, 0, 0};
-        for (size_t k = 0; k < 4; k++) {
-            const size_t col = c + k;
-            const int64_t t = Lm[col] + Hm[4 + col - 1] + ext[k] + carry;
-            if (col < D) {
-                const uint64_t q = ((uint64_t)t * n0) & MW;
-                qd[col] = (double)(int64_t)q;
-                for (size_t j = 1; j + k < 4; j++) {
-                    unsigned __int128 p = (unsigned __int128)q * ms[j];
-                    ext[k + j] += (int64_t)((uint64_t)p >> (64 - W));
-                    ext[k + j + 1] += (int64_t)(uint64_t)(p >> 64);
-                }
-                /* (t + q m0) >> W: t + q m0 is 0 mod 2^W, so the low parts
-                 * carry one exactly when t's are not zero. */
-                const uint64_t tl = (uint64_t)t & MW;
-                carry = (t >> W) + (int64_t)(uint64_t)(((unsigned __int128)q * ms[0]) >> 64) +
-                        (int64_t)((tl + MW) >> W);
-            } else {
-                fix[col - D] += ext[k] + carry;
-                carry = 0;
-            }
-        }
-        if (c + 4 >= D)
-            fix[c + 4 - D] += carry + ext[4];
-        else
-            carry += ext[4];
     }
     /* High blocks: their q rows, all digits known; no chain between them. */
     for (size_t c = cl; c < cend; c += 4) {
