@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernels/bn/bn_kernel.h"
+#include "kernels/bn/engine.h"
 #include "tests/unit/support/tap.h"
 
 #if defined(__x86_64__)
@@ -207,6 +208,83 @@ static void check_size(const cs_bn_kernel *k, unsigned bits)
     }
 }
 
+/* x (p->words digits of p->w bits) = 2m - 1, the largest value the kernels'
+ * almost-Montgomery arithmetic holds between operations. */
+static void digits_2m_minus_1(cs_limb *x, const cs_bn_prep *p)
+{
+    const cs_limb mask = ((cs_limb)1 << p->w) - 1;
+    cs_limb c = 0;
+    for (size_t j = 0; j < p->words; j++) {
+        cs_limb v = 2 * p->m[j] + c - (j == 0);
+        x[j] = v & mask;
+        c = v >> p->w;
+    }
+}
+
+/* The FMA kernel at the edges of its size classes (digit counts 0..3 mod 4
+ * around each specialised vector count) with an all-ones modulus and one
+ * with random low digits, operands m - 1 (all ones but bit 0 for the
+ * all-ones modulus) and 2m - 1 through the prepared multiplication and
+ * squaring directly: results keep normalised digits (zero above the digits
+ * used) and agree mod m with each other and, for m - 1, the reference. */
+static void fma_edges(void)
+{
+    static const unsigned bits[] = {979,  1174, 1175, 1371, 1566, 1959, 2154,
+                                    2939, 3134, 3919, 4000, 4096};
+    const cs_bn_kernel *k = &cs_bn_x86_fma;
+    for (size_t s = 0; s < sizeof bits / sizeof bits[0]; s++) {
+        int ok = 1;
+        for (int kind = 0; kind < 2 && ok; kind++) {
+            size_t n = (bits[s] + 63) / 64;
+            unsigned top = bits[s] - 64 * (unsigned)(n - 1);
+            cs_limb m[CS_BN_MAX_LIMBS] = {0};
+            for (size_t i = 0; i < n; i++)
+                m[i] = kind ? tap_rng_u64() | (i + 2 >= n ? ~(cs_limb)0 : 0) : ~(cs_limb)0;
+            m[0] |= 1;
+            if (top < 64)
+                m[n - 1] &= ((cs_limb)1 << top) - 1;
+            m[n - 1] |= (cs_limb)1 << (top - 1);
+            static cs_mont mt;
+            ref_mont(&mt, m, n, bits[s]);
+            if (cs_bn_prepare(k, &mt)) {
+                ok = 0;
+                break;
+            }
+            const cs_bn_prep *p = &mt.prep;
+            cs_limb a[CS_BN_MAX_LIMBS], r1[CS_BN_MAX_LIMBS], r2[CS_BN_MAX_LIMBS];
+            cs_limb x[CS_BN_MAX_WORDS], y[CS_BN_MAX_WORDS], z[CS_BN_MAX_WORDS];
+            memcpy(a, m, n * sizeof *a);
+            a[0] -= 1; /* m - 1 */
+            k->mont_sqr(r1, a, &mt);
+            ref_mul(r2, a, a, &mt);
+            ok &= !memcmp(r1, r2, n * sizeof *r1);
+            k->ops->load(y, a, p);
+            digits_2m_minus_1(x, p); /* equal to y mod m */
+            for (int op = 0; op < 3 && ok; op++) {
+                if (op == 0)
+                    p->sqr(z, x, x, p);
+                else if (op == 1)
+                    p->mul(z, x, x, p);
+                else
+                    p->mul(z, x, y, p);
+                for (size_t j = 0; j < p->words; j++)
+                    ok &= z[j] >> p->w == 0 && (j < p->iters || z[j] == 0);
+                /* Times 1 (at most m, as store wants), against y*y. */
+                cs_limb w2[CS_BN_MAX_WORDS];
+                p->sqr(w2, y, y, p);
+                p->mul(z, z, cs_bn_one, p);
+                p->mul(w2, w2, cs_bn_one, p);
+                k->ops->store(r1, z, p);
+                k->ops->store(r2, w2, p);
+                ok &= !memcmp(r1, r2, n * sizeof *r1);
+            }
+            if (!ok)
+                tap_diag("%u bits, %s modulus", bits[s], kind ? "random" : "all-ones");
+        }
+        tap_ok(ok, "x86_64-fma %u bits: size-class edges, operands m-1 and 2m-1", bits[s]);
+    }
+}
+
 int main(void)
 {
     const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2, &cs_bn_x86_fma, &cs_bn_x86_adx,
@@ -220,6 +298,8 @@ int main(void)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
             check_size(ks[i], sizes[s]);
     }
+    if (kernel_runs(&cs_bn_x86_fma))
+        fma_edges();
     return tap_done();
 }
 #else

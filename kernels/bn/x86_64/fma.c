@@ -2,11 +2,14 @@
  * digits is split by FMAs against a biased constant into a high part rounded
  * to a multiple of 2^49 and an exact signed low part; both are read as
  * integers straight from the bits of the biased doubles and summed in 64-bit
- * lanes, the biases being taken off once at the end. Same column-serial
- * almost-Montgomery shape as the IFMA kernel, with a squaring that skips the
- * products below the diagonal; the scalar side reproduces the FMA's
- * round-to-nearest-even split where it stands in for vector lanes. Built
- * with -mavx2 -mfma; run only where AVX2 and FMA are present. */
+ * lanes, the biases being taken off once at the end. Two almost-Montgomery
+ * shapes: product scanning by blocks of four columns (ps_core, the default:
+ * aligned accumulators, a squaring with each cross product once, only four
+ * q digits a block scalar) and the older column-serial one (amm_core, kept
+ * for the 1024/1536-bit multiplication, where it measured ahead; its
+ * scalar side reproduces the FMA's round-to-nearest-even split where it
+ * stands in for vector lanes). Built with -mavx2 -mfma; run only where AVX2
+ * and FMA are present. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -105,16 +108,6 @@ static inline __m256i both(__m256i *VL, __m256d A, __m256d B, __m256d Mv, __m256
     return _mm256_castpd_si256(hs);
 }
 
-/* The reduction product alone (rows of the squaring below the diagonal). */
-static inline __m256i red_only(__m256i *VL, __m256d Mv, __m256d Q)
-{
-    const __m256d MH = _mm256_set1_pd(BIAS_H);
-    __m256d h = _mm256_fmadd_pd(Mv, Q, MH);
-    __m256d l = _mm256_fmsub_pd(Mv, Q, _mm256_sub_pd(h, _mm256_set1_pd(BIAS_HL)));
-    *VL = _mm256_add_epi64(*VL, _mm256_castpd_si256(l));
-    return _mm256_castpd_si256(h);
-}
-
 /* Shifts the accumulator down a lane across vectors v-1 and v: rprev is
  * vector v-1 rotated, the result takes vector v's lowest lane on top. */
 static inline __m256i shift_in(__m256i rprev, __m256i rv, __m256i hprev)
@@ -190,80 +183,299 @@ amm_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
     finish(r, VL, x, nv, iters);
 }
 
-/* r = a*a/R' mod m like amm_core, but row i multiplies a_i only by the digits
- * a_x, x >= i: the diagonal once, the others by 2a_i (exact in a double).
- * Vectors wholly below row i's start get only the reduction product. */
+/* Product scanning with separated carries: zero doubles either side of B
+ * and M, so every block of four output columns reads whole unaligned
+ * vectors whatever the row. */
+#define PAD 4
+
+/* Two vectors of products, x0*y0 and x1*y1 (each below 2^99), as one
+ * group: the second high part is rounded on top of the first, so one
+ * biased double (2^100 of room at ulp 2^W) holds both, and the two exact
+ * low parts are summed as doubles (one biased, one below 2^48: still in
+ * the binade of ulp 1). Adds the biased low sum to L and the biased high
+ * sum to H (H's lanes belong one column up). 3.5 FP uops and one integer
+ * add a vector of products, no shuffles. */
 static inline __attribute__((always_inline)) void
-asqr_core(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0, const size_t nv,
-          const size_t iters)
+pair(__m256i *L, __m256i *H, __m256d x0, __m256d y0, __m256d x1, __m256d y1)
 {
-    __m256d A[nv], Mv[nv];
-    __m256i VL[nv];
-    const __m256i zero = _mm256_setzero_si256();
-    const uint64_t both_bias = bits_of(BIAS_H) + bits_of(BIAS_L), K = 4 * nv;
+    const __m256d MH = _mm256_set1_pd(BIAS_H), MHL = _mm256_set1_pd(BIAS_HL);
+    /* Keeps each unaligned load in a register: folded into both FMAs it
+     * would be read twice, and half of these loads split cache lines. */
+    __asm__("" : "+x"(y0), "+x"(y1));
+    __m256d h0 = _mm256_fmadd_pd(x0, y0, MH);
+    __m256d h1 = _mm256_fmadd_pd(x1, y1, h0);
+    __m256d l0 = _mm256_fmsub_pd(x0, y0, _mm256_sub_pd(h0, MHL));
+    __m256d l1 = _mm256_fmsub_pd(x1, y1, _mm256_sub_pd(h1, h0));
+    *L = _mm256_add_epi64(*L, _mm256_castpd_si256(_mm256_add_pd(l0, l1)));
+    *H = _mm256_add_epi64(*H, _mm256_castpd_si256(h1));
+}
+
+/* One vector of products as a group of its own (see pair). */
+static inline __attribute__((always_inline)) void
+single(__m256i *L, __m256i *H, __m256d x0, __m256d y0)
+{
+    const __m256d MH = _mm256_set1_pd(BIAS_H), MHL = _mm256_set1_pd(BIAS_HL);
+    __asm__("" : "+x"(y0));
+    __m256d h0 = _mm256_fmadd_pd(x0, y0, MH);
+    __m256d l0 = _mm256_fmsub_pd(x0, y0, _mm256_sub_pd(h0, MHL));
+    *L = _mm256_add_epi64(*L, _mm256_castpd_si256(l0));
+    *H = _mm256_add_epi64(*H, _mm256_castpd_si256(h0));
+}
+
+/* Products x[i] * y[-i..-i+3] for i = 0..n-1 (x broadcast from memory, y
+ * read as unaligned vectors going down), in pairs; counts the biases
+ * added to each lane of L and of H into *gl and *gh. */
+static inline __attribute__((always_inline)) void
+prods(__m256i *L, __m256i *H, size_t *gl, size_t *gh, const double *x, const double *y, size_t n)
+{
+    const size_t np = n / 2;
+#pragma GCC unroll 4
+    for (size_t k = 0; k < np; k++)
+        pair(L, H, _mm256_broadcast_sd(x + 2 * k), _mm256_loadu_pd(y - 2 * k),
+             _mm256_broadcast_sd(x + 2 * k + 1), _mm256_loadu_pd(y - 2 * k - 1));
+    *gl += np, *gh += np, x += 2 * np, y -= 2 * np, n -= 2 * np;
+    for (; n >= 2; n -= 2, x += 2, y -= 2, ++*gl, ++*gh)
+        pair(L, H, _mm256_broadcast_sd(x), _mm256_loadu_pd(y), _mm256_broadcast_sd(x + 1),
+             _mm256_loadu_pd(y - 1));
+    if (n) {
+        single(L, H, _mm256_broadcast_sd(x), _mm256_loadu_pd(y));
+        ++*gl, ++*gh;
+    }
+}
+
+/* Block c's a*b rows: a_i times B[c-i..c-i+3] for every row meeting
+ * columns c..c+3. Squaring (sq, B = 2a): only the rows at or above the
+ * diagonal, row c/2 with its square in lane 0, row c/2+1 with its square
+ * in lane 2 and its lanes 0-1 (below the diagonal) zero. */
+static inline __attribute__((always_inline)) void
+ab_rows(__m256i *L, __m256i *H, size_t *gl, size_t *gh, const double *ad, const double *Bp,
+        size_t c, size_t D, int sq)
+{
+    const size_t ilo = c + 1 > D ? c + 1 - D : 0, ihi = c + 3 < D - 1 ? c + 3 : D - 1;
+    if (!sq) {
+        prods(L, H, gl, gh, ad + ilo, Bp + PAD + c - ilo, ihi + 1 - ilo);
+        return;
+    }
+    const size_t i0 = c / 2, i1 = c / 2 + 1;
+    if (i0 > ilo)
+        prods(L, H, gl, gh, ad + ilo, Bp + PAD + c - ilo, i0 - ilo);
+    if (i0 >= D)
+        return;
+    __m256d y0 = _mm256_blend_pd(_mm256_loadu_pd(Bp + PAD + c - i0), _mm256_broadcast_sd(ad + i0),
+                                 0x1);
+    if (i1 < D) {
+        __m256d y1 = _mm256_blend_pd(_mm256_loadu_pd(Bp + PAD + c - i1),
+                                     _mm256_broadcast_sd(ad + i1), 0x4);
+        y1 = _mm256_blend_pd(y1, _mm256_setzero_pd(), 0x3);
+        pair(L, H, _mm256_broadcast_sd(ad + i0), y0, _mm256_broadcast_sd(ad + i1), y1);
+    } else {
+        single(L, H, _mm256_broadcast_sd(ad + i0), y0);
+    }
+    ++*gl, ++*gh;
+}
+
+/* (t + q m0) >> W for the q that makes t + q m0 a multiple of 2^W (ms0 =
+ * m0 << (64 - W)): the low parts carry one exactly when t's are not zero. */
+static inline int64_t carry_of(int64_t t, uint64_t q, uint64_t ms0)
+{
+    const uint64_t tl = (uint64_t)t & MW;
+    return (t >> W) + (int64_t)(uint64_t)(((unsigned __int128)q * ms0) >> 64) +
+           (int64_t)((tl + MW) >> W);
+}
+
+/* The four q digits of a block wholly below digit D: column k is L[k] +
+ * H[k] (the high parts from one column down) plus the carry and the
+ * products q_i m_j of this block's earlier digits, which stay in registers.
+ * Writes the digits as doubles to qd[0..3]; returns the carry into the next
+ * block. ms: m_0..m_3 << (64 - W). */
+static inline __attribute__((always_inline)) int64_t
+q_block(double *qd, const int64_t *L, const int64_t *H, int64_t carry, uint64_t n0,
+        const uint64_t *ms)
+{
+    int64_t e1 = 0, e2 = 0, e3 = 0, e4 = 0;
+#define QB_ADD(q, j, lo, hi)                                                  \
+    do {                                                                      \
+        unsigned __int128 p_ = (unsigned __int128)(q) * ms[j];                \
+        lo += (int64_t)((uint64_t)p_ >> (64 - W));                            \
+        hi += (int64_t)(uint64_t)(p_ >> 64);                                  \
+    } while (0)
+    int64_t t = L[0] + H[0] + carry;
+    uint64_t q = ((uint64_t)t * n0) & MW;
+    qd[0] = (double)(int64_t)q;
+    QB_ADD(q, 1, e1, e2);
+    QB_ADD(q, 2, e2, e3);
+    QB_ADD(q, 3, e3, e4);
+    carry = carry_of(t, q, ms[0]);
+    t = L[1] + H[1] + e1 + carry;
+    q = ((uint64_t)t * n0) & MW;
+    qd[1] = (double)(int64_t)q;
+    QB_ADD(q, 1, e2, e3);
+    QB_ADD(q, 2, e3, e4);
+    carry = carry_of(t, q, ms[0]);
+    t = L[2] + H[2] + e2 + carry;
+    q = ((uint64_t)t * n0) & MW;
+    qd[2] = (double)(int64_t)q;
+    QB_ADD(q, 1, e3, e4);
+    carry = carry_of(t, q, ms[0]);
+    t = L[3] + H[3] + e3 + carry;
+    q = ((uint64_t)t * n0) & MW;
+    qd[3] = (double)(int64_t)q;
+    return carry_of(t, q, ms[0]) + e4;
+#undef QB_ADD
+}
+
+/* r = a*b/R' mod m (< 2m, normalised digits), D = iters digits in 4*nv
+ * words. Columns are summed four at a time (block c: columns c..c+3) over
+ * every product a_i b_j and q_i m_j landing there, with q_i from earlier
+ * blocks; only the q digits of the block itself (a triangle of products
+ * q_i m_j inside the block) are scalar. So the serial part per block is
+ * four q digits, and the vector products of the next block do not wait on
+ * it except for its last few rows. High parts stay in their own lanes (one
+ * column up) until read; columns go to memory and the scalar parts read
+ * them there. Loop bounds and every branch depend on sizes only. */
+static inline __attribute__((always_inline)) void
+ps_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t n0,
+        const size_t nv, const size_t D, const int sq)
+{
+    const size_t K = 4 * nv;
+    double ad[K] __attribute__((aligned(32)));
+    double qd[K] __attribute__((aligned(32)));
+    double Bp[K + 2 * PAD] __attribute__((aligned(32)));
+    double Mp[K + 2 * PAD] __attribute__((aligned(32)));
+    int64_t Lm[2 * K + 8] __attribute__((aligned(32)));
+    int64_t Hm[2 * K + 12] __attribute__((aligned(32))); /* Hm[4 + col] */
+    const __m256d zd = _mm256_setzero_pd();
+    _mm256_store_pd(Bp, zd);
+    _mm256_store_pd(Mp, zd);
+    _mm256_store_pd(Bp + PAD + K, zd);
+    _mm256_store_pd(Mp + PAD + K, zd);
+    _mm256_store_si256((__m256i *)Hm, _mm256_setzero_si256());
 #pragma GCC unroll 32
     for (size_t v = 0; v < nv; v++) {
-        A[v] = to_double(_mm256_load_si256((const __m256i *)(a + 4 * v)));
-        Mv[v] = to_double(_mm256_load_si256((const __m256i *)(m + 4 * v)));
-        VL[v] = zero;
+        _mm256_store_pd(ad + 4 * v, to_double(_mm256_load_si256((const __m256i *)(a + 4 * v))));
+        /* Squaring: B holds the doubled digits 2a_j (below 2^50, exact). */
+        __m256d bv = to_double(_mm256_load_si256((const __m256i *)((sq ? a : b) + 4 * v)));
+        _mm256_store_pd(Bp + PAD + 4 * v, sq ? _mm256_add_pd(bv, bv) : bv);
+        _mm256_store_pd(Mp + PAD + 4 * v,
+                        to_double(_mm256_load_si256((const __m256i *)(m + 4 * v))));
     }
-    const uint64_t m0 = m[0], m1 = m[1];
-    const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0);
-    int64_t x = lo_rne((unsigned __int128)a[0] * a[0]); /* column 0 */
-    uint64_t ybias = 0;
-    for (size_t i = 0; i < iters; i++) {
-        STEP_Q(x, n0, m0, q, cq);
-        const size_t u = i / 4;
-        const int64_t ai = (int64_t)a[i];
-        const __m256d D = _mm256_set1_pd((double)(2 * ai));
-        /* Vector u: lanes below i%4 done by earlier rows, the diagonal lane
-         * once, lanes above doubled. Positions are public. */
-        const __m256i s = _mm256_set1_epi64x((long long)(i % 4));
-        const __m256d Bu = _mm256_or_pd(
-            _mm256_and_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(lane, s)), D),
-            _mm256_and_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(lane, s)),
-                          _mm256_set1_pd((double)ai)));
-        const __m256d Q = _mm256_set1_pd((double)(int64_t)q);
-        __m256i hprev = zero;
-        int64_t y = (int64_t)((uint64_t)_mm256_extract_epi64(VL[0], 1) - ybias);
-        if (u == 0) { /* public: the step number */
-            hprev = row0(&VL[0], A[0], Bu);
-            y = (int64_t)((uint64_t)_mm256_extract_epi64(VL[0], 1) - ybias) +
-                _mm256_extract_epi64(hprev, 0);
+    /* m_j << (64 - W): the high word of q times it is q m_j >> W, the low
+     * word (q m_j mod 2^W) << (64 - W). */
+    const uint64_t ms[4] = {m[0] << (64 - W), m[1] << (64 - W), m[2] << (64 - W),
+                            m[3] << (64 - W)};
+    const size_t cend = ((2 * D - 2) / 4 + 1) * 4; /* blocks up to column 2D-1 */
+    int64_t carry = 0, fix[8] = {0};
+    /* Blocks below cl hold the columns below D (the q digits): a chain
+     * through each block's scalar part. Blocks from cl on depend only on
+     * finished q digits; their a*b rows are done during the low blocks, as
+     * work independent of the chain (there are at most as many). */
+    const size_t cl = (D + 3) & ~(size_t)3;
+    __m256i L = _mm256_setzero_si256(), H = _mm256_setzero_si256();
+    size_t gl = 0, gh = 0;
+    ab_rows(&L, &H, &gl, &gh, ad, Bp, 0, D, sq);
+    for (size_t c = 0; c < cl; c += 4) {
+        /* Block c, last: the q rows from the previous block's digits. */
+        {
+            const size_t ilo = c + 1 > D ? c + 1 - D : 0, qhi = c < D ? c : D;
+            const size_t lo = c >= 4 && c - 4 > ilo ? c - 4 : ilo;
+            if (qhi > lo)
+                prods(&L, &H, &gl, &gh, qd + lo, Mp + PAD + c - lo, qhi - lo);
         }
-        hprev = red0(&VL[0], hprev, Mv[0], Q);
-        __m256i rprev = _mm256_permute4x64_epi64(VL[0], 0x39);
-        /* Three runs of vectors: below row i's start, its first vector, the
-         * rest; run-time bounds keep the code small. */
-        size_t v = 1;
-        for (; v < u; v++) {
-            __m256i hv = red_only(&VL[v], Mv[v], Q);
-            __m256i rv = _mm256_permute4x64_epi64(VL[v], 0x39);
-            VL[v - 1] = shift_in(rprev, rv, hprev);
-            rprev = rv;
-            hprev = hv;
+        L = _mm256_sub_epi64(L, _mm256_set1_epi64x((long long)(gl * bits_of(BIAS_L))));
+        H = _mm256_sub_epi64(H, _mm256_set1_epi64x((long long)(gh * bits_of(BIAS_H))));
+        _mm256_store_si256((__m256i *)(Lm + c), L);
+        _mm256_store_si256((__m256i *)(Hm + 4 + c), H);
+        /* Block c+4 but its last q rows, and a high block's a*b rows, ahead
+         * of block c's q digits in program order: their products keep the
+         * FMA ports busy while the scalar chain below runs. */
+        L = H = _mm256_setzero_si256();
+        gl = gh = 0;
+        if (c + 4 < cl) {
+            const size_t n = c + 4, ilo = n + 1 > D ? n + 1 - D : 0;
+            ab_rows(&L, &H, &gl, &gh, ad, Bp, n, D, sq);
+            if (c > ilo)
+                prods(&L, &H, &gl, &gh, qd + ilo, Mp + PAD + n - ilo, c - ilo);
         }
-        if (v == u) {
-            __m256i hv = both(&VL[v], A[v], Bu, Mv[v], Q);
-            __m256i rv = _mm256_permute4x64_epi64(VL[v], 0x39);
-            VL[v - 1] = shift_in(rprev, rv, hprev);
-            rprev = rv;
-            hprev = hv;
-            v++;
+        /* Block c's q digits, and their products inside the block. */
+        if (c + 4 <= D) {
+            carry = q_block(qd + c, Lm + c, Hm + 4 + c - 1, carry, n0, ms);
+            if (c + 4 == D)
+                fix[0] += carry;
+        } else {
+            /* The block holding digit D-1 and columns above it (once). */
+            int64_t ext[5] = {0, 0, 0, 0, 0};
+            for (size_t k = 0; k < 4; k++) {
+                const size_t col = c + k;
+                const int64_t t = Lm[col] + Hm[4 + col - 1] + ext[k] + carry;
+                if (col < D) {
+                    const uint64_t q = ((uint64_t)t * n0) & MW;
+                    qd[col] = (double)(int64_t)q;
+                    for (size_t j = 1; j + k < 4; j++) {
+                        unsigned __int128 p = (unsigned __int128)q * ms[j];
+                        ext[k + j] += (int64_t)((uint64_t)p >> (64 - W));
+                        ext[k + j + 1] += (int64_t)(uint64_t)(p >> 64);
+                    }
+                    carry = carry_of(t, q, ms[0]);
+                } else {
+                    fix[col - D] += ext[k] + carry;
+                    carry = 0;
+                }
+            }
+            fix[c + 4 - D] += carry + ext[4];
         }
-        for (; v < nv; v++) {
-            __m256i hv = both(&VL[v], A[v], D, Mv[v], Q);
-            __m256i rv = _mm256_permute4x64_epi64(VL[v], 0x39);
-            VL[v - 1] = shift_in(rprev, rv, hprev);
-            rprev = rv;
-            hprev = hv;
+        /* A high block's a*b rows: more work independent of the chain. */
+        if (cl + c < cend) {
+            __m256i LA = _mm256_setzero_si256(), HA = _mm256_setzero_si256();
+            size_t al = 0, ah = 0;
+            ab_rows(&LA, &HA, &al, &ah, ad, Bp, cl + c, D, sq);
+            LA = _mm256_sub_epi64(LA, _mm256_set1_epi64x((long long)(al * bits_of(BIAS_L))));
+            HA = _mm256_sub_epi64(HA, _mm256_set1_epi64x((long long)(ah * bits_of(BIAS_H))));
+            _mm256_store_si256((__m256i *)(Lm + cl + c), LA);
+            _mm256_store_si256((__m256i *)(Hm + 4 + cl + c), HA);
         }
-        VL[nv - 1] = shift_in(rprev, zero, hprev);
-        ybias = i + 1 <= K - 2 ? ybias + both_bias : (K - 2) * both_bias + bits_of(BIAS_H);
-        x = y + cq + lo_rne((unsigned __int128)m1 * q);
     }
-    finish(r, VL, x, nv, iters);
+    /* High blocks: their q rows, all digits known; no chain between them. */
+    for (size_t c = cl; c < cend; c += 4) {
+        const size_t ilo = c + 1 - D;
+        L = _mm256_load_si256((const __m256i *)(Lm + c));
+        H = _mm256_load_si256((const __m256i *)(Hm + 4 + c));
+        gl = gh = 0;
+        prods(&L, &H, &gl, &gh, qd + ilo, Mp + PAD + c - ilo, D - ilo);
+        L = _mm256_sub_epi64(L, _mm256_set1_epi64x((long long)(gl * bits_of(BIAS_L))));
+        H = _mm256_sub_epi64(H, _mm256_set1_epi64x((long long)(gh * bits_of(BIAS_H))));
+        _mm256_store_si256((__m256i *)(Lm + c), L);
+        _mm256_store_si256((__m256i *)(Hm + 4 + c), H);
+    }
+    int64_t x = 0;
+    for (size_t j = 0; j < D; j++) {
+        const size_t col = D + j;
+        int64_t t = Lm[col] + Hm[4 + col - 1] + x + (j < 8 ? fix[j] : 0);
+        r[j] = (uint64_t)t & MW;
+        x = t >> W;
+    }
+    for (size_t j = D; j < K; j++)
+        r[j] = 0;
 }
+
+/* The squaring and the multiplication specialised to NV vectors. */
+#define PQ_FIXED(NV)                                                                       \
+    static void pq_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
+    {                                                                                      \
+        const cs_bn_prep *c = ctx;                                                         \
+        ps_core(r, a, a, c->m, c->n0, NV, c->iters, 1);                                   \
+    }
+#define PS_FIXED(NV)                                                                       \
+    PQ_FIXED(NV)                                                                           \
+    static void ps_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
+    {                                                                                      \
+        const cs_bn_prep *c = ctx;                                                         \
+        ps_core(r, a, b, c->m, c->n0, NV, c->iters, 0);                                   \
+    }
+PQ_FIXED(6)
+PQ_FIXED(8)
+PS_FIXED(11)
+PS_FIXED(16)
+PS_FIXED(21)
 
 #define AMM_FIXED(NV)                                                                      \
     static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
@@ -271,49 +483,39 @@ asqr_core(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0, const 
         const cs_bn_prep *c = ctx;                                                         \
         amm_core(r, a, b, c->m, c->n0, NV, c->iters);                                     \
     }
-#define ASQR_FIXED(NV)                                                                      \
-    static void asqr_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
-    {                                                                                       \
-        const cs_bn_prep *c = ctx;                                                          \
-        asqr_core(r, a, c->m, c->n0, NV, c->iters);                                         \
-    }
-/* Measured (in-process A/B, full-length secret exponents): at 1024 and
- * 1536 bits the squaring's three loops cost more than the products they
- * save (exponentiation 3-9% slower than squaring with amm), so those sizes
- * square with the multiplication; from 2048 bits up it is level or ahead. */
-AMM_FIXED(6)   /* 1024 bits: 21 digits */
-AMM_FIXED(8)   /* 1536: 32 */
-AMM_FIXED(11)  /* 2048: 42 */
-AMM_FIXED(16)  /* 3072: 63 */
-AMM_FIXED(21)  /* 4096: 84 */
-ASQR_FIXED(11)
-ASQR_FIXED(16)
-ASQR_FIXED(21)
+/* Measured per call against each other (bn_rate, Intel Xeon with IFMA, issue
+ * 16): the column-serial multiplication is 2-5% ahead at 1024 and level at
+ * 1536 bits, the product-scanning one ahead from 2048 (1677 against 1737
+ * reference cycles) and its squaring ahead at every size (1024: 534 against
+ * 550; 2048: 1445 against 1820; 4096: 4424 against 6030). Both leave the
+ * same digits below 2m, so they mix. */
+AMM_FIXED(6) /* 1024 bits: 21 digits */
+AMM_FIXED(8) /* 1536: 32 */
 
-/* Any other size: the same code with a run-time vector count. */
-static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
+/* Any other size: product scanning with a run-time vector count. */
+static void ps_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
 {
     const cs_bn_prep *c = ctx;
-    amm_core(r, a, b, c->m, c->n0, c->words / 4, c->iters);
+    ps_core(r, a, b, c->m, c->n0, c->words / 4, c->iters, 0);
 }
 
-static void asqr_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
+static void pq_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
 {
     const cs_bn_prep *c = ctx;
-    asqr_core(r, a, c->m, c->n0, c->words / 4, c->iters);
+    ps_core(r, a, a, c->m, c->n0, c->words / 4, c->iters, 1);
 }
 
 /* Sets up c for mont with the multiplication specialised to its size. */
 static int prepare(cs_bn_prep *c, const cs_mont *mont)
 {
-    if (xv_prepare(c, mont, W, amm_any, asqr_any))
+    if (xv_prepare(c, mont, W, ps_any, pq_any))
         return -1;
     switch (c->words / 4) {
-    case 6: c->mul = c->sqr = amm_6; break;
-    case 8: c->mul = c->sqr = amm_8; break;
-    case 11: c->mul = amm_11; c->sqr = asqr_11; break;
-    case 16: c->mul = amm_16; c->sqr = asqr_16; break;
-    case 21: c->mul = amm_21; c->sqr = asqr_21; break;
+    case 6: c->mul = amm_6; c->sqr = pq_6; break;
+    case 8: c->mul = amm_8; c->sqr = pq_8; break;
+    case 11: c->mul = ps_11; c->sqr = pq_11; break;
+    case 16: c->mul = ps_16; c->sqr = pq_16; break;
+    case 21: c->mul = ps_21; c->sqr = pq_21; break;
     }
     c->select = xv_select_avx2;
     return 0;
