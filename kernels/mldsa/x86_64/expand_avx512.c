@@ -199,7 +199,7 @@ static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_
             }
         }
         for (unsigned j = 0; j < n; j++)
-            cs_mldsa_nttorder_avx2(&mat[base + j]);
+            impl->ntt_order(&mat[base + j]);
         if (side && (base + n) / l > side->rows) {
             sq_flush(impl, q); /* s1 and s2 final before the first row */
             side->rows_done(side, (base + n) / l);
