@@ -15,6 +15,7 @@ $(BUILD)/obj/kernels/mldsa/x86_64/expand_avx512.o: OBJ_CFLAGS += -mavx512f -mavx
 $(BUILD)/obj/kernels/mldsa/x86_64/rej_avx512.o: OBJ_CFLAGS += -mavx512f -mavx512vl -mavx512bw
 $(BUILD)/obj/kernels/mldsa/x86_64/ntt_avx512.o: OBJ_CFLAGS += -mavx512f -mavx512vl -mavx512bw
 $(BUILD)/obj/kernels/mldsa/x86_64/poly_avx512.o: OBJ_CFLAGS += -mavx512f -mavx512vl -mavx512bw
+$(BUILD)/obj/kernels/mldsa/x86_64/pack_avx512.o: OBJ_CFLAGS += -mavx512f -mavx512vl -mavx512bw
 endif
 # kernels/mldsa/s390x: the z13 vector facility for the vx_* files only (the
 # cross baseline is older; cs_mldsa_s390x_vx runs only where VX is seen).

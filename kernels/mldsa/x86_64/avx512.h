@@ -7,7 +7,9 @@
  * NTT order: sixteen coefficients a register, the polynomial in sixteen
  * registers; the forward NTT's last four layers run on register pairs after
  * in-register lane permutations (ntt_avx512.c), and the output keeps the
- * lanes where the last permutation left them. cs_mldsa_nttorder_avx512
+ * lanes where the last permutation left them: register pair m holds the
+ * NTT-domain words 32m + 2j (FIPS order) in its first register and
+ * 32m + 2j + 1 in its second. cs_mldsa_nttorder_avx512
  * applies the same four permutations to ExpandA's output (the ntt_order
  * hook), so this order is not the AVX2 table's: NTT-domain data of one
  * table must not meet the other's hooks. */
@@ -41,6 +43,7 @@ unsigned cs_mldsa_make_hint_avx512(cs_mldsa_poly *h, const cs_mldsa_poly *a0,
 void cs_mldsa_use_hint_avx512(cs_mldsa_poly *b, const cs_mldsa_poly *a, const cs_mldsa_poly *h,
                               int32_t gamma2);
 int cs_mldsa_chknorm_avx512(const cs_mldsa_poly *a, int32_t bound);
+void cs_mldsa_pack_w1_avx512(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);
 
 /* The helpers below only in the files compiled for AVX-512 (impl_avx2.c
  * includes this header for the declarations above). */

@@ -762,6 +762,31 @@ CS_EMU __mmask16 cs_emu_mm512_cmpeq_epi32_mask(cs_emu_m512i a, cs_emu_m512i b)
     return (__mmask16)m;
 }
 
+/* vpermt2d: dword i = (idx_i bit 4 ? b : a)[idx_i mod 16], read under
+ * compare masks. */
+CS_EMU cs_emu_m512i cs_emu_mm512_permutex2var_epi32(cs_emu_m512i a, cs_emu_m512i idx,
+                                                   cs_emu_m512i b)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 16; i++) {
+        uint32_t v = 0;
+        for (uint32_t j = 0; j < 32; j++)
+            v |= (j < 16 ? a.d[j] : b.d[j - 16]) & (uint32_t)cs_emu_eqmask(j, idx.d[i] & 31);
+        r.d[i] = v;
+    }
+    return r;
+}
+
+/* vpmovqb: the low byte of each qword, in the low 8 bytes. */
+CS_EMU __m128i cs_emu_mm512_cvtepi64_epi8(cs_emu_m512i a)
+{
+    cs_emu_u128 r;
+    for (int i = 0; i < 8; i++)
+        r.b[i] = (uint8_t)a.q[i];
+    r.q[1] = 0;
+    return r.v;
+}
+
 #ifdef CS_CT_EMULATE_AVX512
 /* Redirect the intrinsic names to the emulations (#undef first: some
  * compilers define intrinsics as macros). */
@@ -897,6 +922,10 @@ CS_EMU __mmask16 cs_emu_mm512_cmpeq_epi32_mask(cs_emu_m512i a, cs_emu_m512i b)
 #define _mm_maskz_loadu_epi8 cs_emu_mm_maskz_loadu_epi8
 #undef _mm512_add_epi32
 #define _mm512_add_epi32 cs_emu_mm512_add_epi32
+#undef _mm512_cvtepi64_epi8
+#define _mm512_cvtepi64_epi8 cs_emu_mm512_cvtepi64_epi8
+#undef _mm512_permutex2var_epi32
+#define _mm512_permutex2var_epi32 cs_emu_mm512_permutex2var_epi32
 #undef _mm512_sub_epi32
 #define _mm512_sub_epi32 cs_emu_mm512_sub_epi32
 #undef _mm512_mullo_epi32

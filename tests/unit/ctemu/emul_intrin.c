@@ -268,6 +268,9 @@ void ctemu_check_intrinsics(unsigned iters)
         dword &= eq512(_mm512_mulhi_epu16(A, B), cs_emu_mm512_mulhi_epu16(a, b));
         dword &= eq512(_mm512_mullo_epi16(A, B), cs_emu_mm512_mullo_epi16(a, b));
         dword &= eq512(_mm512_abs_epi32(A), cs_emu_mm512_abs_epi32(a));
+        dword &= eq128(_mm512_cvtepi64_epi8(A), cs_emu_mm512_cvtepi64_epi8(a));
+        dword &= eq512(_mm512_permutex2var_epi32(A, IX, B),
+                       cs_emu_mm512_permutex2var_epi32(a, ix, b));
 #define DSH(i)                                                                             \
     dword &= eq512(_mm512_slli_epi32(A, i), cs_emu_mm512_slli_epi32(a, i));                \
     dword &= eq512(_mm512_srli_epi32(A, i), cs_emu_mm512_srli_epi32(a, i));                \
@@ -301,5 +304,6 @@ void ctemu_check_intrinsics(unsigned iters)
     tap_ok(narrow, "emulated dword/byte lanes: set, vpmovsxbd, compares, vpermd, vpshufb, "
                    "vpcompressd, masked byte loads, masked dword store");
     tap_ok(dword, "emulated dword arithmetic: add/sub, vpmuldq, vpmulld, vpmulhuw/vpmullw, "
-                  "shifts, vpabsd, vpshufd (all immediates, masked), masked moves, compares");
+                  "shifts, vpabsd, vpermt2d, vpmovqb, vpshufd (all immediates, masked), masked moves, "
+                  "compares");
 }
