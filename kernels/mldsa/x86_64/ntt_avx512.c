@@ -24,10 +24,18 @@ static inline __m512i montmul(__m512i a, __m512i z, __m512i zt, __m512i zo, __m5
     return _mm512_mask_shuffle_epi32(ro, 0x5555, re, (_MM_PERM_ENUM)0xF5);
 }
 
+/* The broadcast twiddles come from the tables through pointers the
+ * compiler cannot see through (TWIDDLES), so each is a broadcast load (a
+ * load-port micro-op) rather than an immediate moved into a general
+ * register and broadcast on the shuffle port the butterflies need. */
+#define TWIDDLES(zs, zst, tab, tabtw)                                                   \
+    const int32_t *zs = tab, *zst = tabtw;                                              \
+    __asm__("" : "+r"(zs), "+r"(zst))
+
 /* Cooley-Tukey butterfly (a, b) <- (a + zb, a - zb), broadcast twiddle k. */
 #define CT_BC(a, b, k)                                                                  \
     do {                                                                                \
-        __m512i z_ = _mm512_set1_epi32(z512_sc[k]), zt_ = _mm512_set1_epi32(z512_sc_tw[k]); \
+        __m512i z_ = _mm512_set1_epi32(zs[k]), zt_ = _mm512_set1_epi32(zst[k]);         \
         __m512i t_ = montmul(b, z_, zt_, z_, zt_);                                      \
         b = _mm512_sub_epi32(a, t_);                                                    \
         a = _mm512_add_epi32(a, t_);                                                    \
@@ -36,7 +44,7 @@ static inline __m512i montmul(__m512i a, __m512i z, __m512i zt, __m512i zo, __m5
 /* Gentleman-Sande butterfly (a, b) <- (a + b, z(a - b)), z = -zeta_k. */
 #define GS_BC(a, b, k)                                                                  \
     do {                                                                                \
-        __m512i z_ = _mm512_set1_epi32(z512_isc[k]), zt_ = _mm512_set1_epi32(z512_isc_tw[k]); \
+        __m512i z_ = _mm512_set1_epi32(zs[k]), zt_ = _mm512_set1_epi32(zst[k]);         \
         __m512i t_ = a;                                                                 \
         a = _mm512_add_epi32(t_, b);                                                    \
         b = montmul(_mm512_sub_epi32(t_, b), z_, zt_, z_, zt_);                         \
@@ -133,6 +141,7 @@ static inline __attribute__((always_inline)) void inv_pair(__m512i *x, __m512i *
 void cs_mldsa_ntt_avx512(cs_mldsa_poly *p)
 {
     int32_t *a = p->c;
+    TWIDDLES(zs, zst, z512_sc, z512_sc_tw);
     LOAD16(a);
     CT_BC(r0, r8, 1); CT_BC(r1, r9, 1); CT_BC(r2, r10, 1); CT_BC(r3, r11, 1);
     CT_BC(r4, r12, 1); CT_BC(r5, r13, 1); CT_BC(r6, r14, 1); CT_BC(r7, r15, 1);
@@ -159,14 +168,15 @@ void cs_mldsa_invntt_avx512(cs_mldsa_poly *p)
     inv_pair(&r0, &r1, 0), inv_pair(&r2, &r3, 1), inv_pair(&r4, &r5, 2);
     inv_pair(&r6, &r7, 3), inv_pair(&r8, &r9, 4), inv_pair(&r10, &r11, 5);
     inv_pair(&r12, &r13, 6), inv_pair(&r14, &r15, 7);
+    TWIDDLES(zs, zst, z512_isc, z512_isc_tw);
     GS_BC(r0, r1, 15); GS_BC(r2, r3, 14); GS_BC(r4, r5, 13); GS_BC(r6, r7, 12);
     GS_BC(r8, r9, 11); GS_BC(r10, r11, 10); GS_BC(r12, r13, 9); GS_BC(r14, r15, 8);
     GS_BC(r0, r2, 7); GS_BC(r1, r3, 7); GS_BC(r4, r6, 6); GS_BC(r5, r7, 6);
     GS_BC(r8, r10, 5); GS_BC(r9, r11, 5); GS_BC(r12, r14, 4); GS_BC(r13, r15, 4);
     GS_BC(r0, r4, 3); GS_BC(r1, r5, 3); GS_BC(r2, r6, 3); GS_BC(r3, r7, 3);
     GS_BC(r8, r12, 2); GS_BC(r9, r13, 2); GS_BC(r10, r14, 2); GS_BC(r11, r15, 2);
-    const __m512i f = _mm512_set1_epi32(Z512_F), ft = _mm512_set1_epi32(Z512_F_TW);
-    const __m512i fz = _mm512_set1_epi32(Z512_FZ), fzt = _mm512_set1_epi32(Z512_FZ_TW);
+    const __m512i f = _mm512_set1_epi32(zs[16]), ft = _mm512_set1_epi32(zst[16]);
+    const __m512i fz = _mm512_set1_epi32(zs[17]), fzt = _mm512_set1_epi32(zst[17]);
 #define LAST(x, y)                                                                      \
     do {                                                                                \
         __m512i t_ = x;                                                                 \

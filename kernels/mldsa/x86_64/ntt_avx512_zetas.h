@@ -1,7 +1,9 @@
 /* Twiddle factors of the AVX-512 NTT (ntt_avx512.c), generated offline
  * from zeta = 1753 (FIPS 204): zeta_k = 1753^brv8(k) * 2^32 mod q, centred;
  * every "_tw" table holds the same constants times q^-1 mod 2^32 (signed).
- * The broadcast tables are indexed by k (layers len 128..16). The lane
+ * The broadcast tables are indexed by k (layers len 128..16); the inverse
+ * ones end in F = 2^64/256 mod q and mont(-zeta_1 * F), the last layer's
+ * scalings. The lane
  * tables hold, per register pair m (coefficients 32m..32m+31) and layer
  * (forward: len 8, 4, 2, 1; inverse: len 1, 2, 4, 8), the sixteen per-lane
  * constants for the lane order that layer runs in; the inverse tables are
@@ -21,14 +23,16 @@ static const int32_t z512_sc_tw[16] __attribute__((aligned(64))) = {
     308362795, -1815525077, -1374673747, -1091570561, -1929495947, 515185417, -285697463, 625853735,
 };
 
-static const int32_t z512_isc[16] __attribute__((aligned(64))) = {
+static const int32_t z512_isc[18] __attribute__((aligned(64))) = {
     4186625, -25847, 2608894, 518909, -237124, 777960, 876248, -466468,
     -1826347, -2353451, 359251, 2091905, -3119733, 2884855, -3111497, -2680103,
+    41978, 3975713,
 };
 
-static const int32_t z512_isc_tw[16] __attribute__((aligned(64))) = {
+static const int32_t z512_isc_tw[18] __attribute__((aligned(64))) = {
     513, -1830765815, 1929875198, 1927777021, -1640767044, -1477910808, -1612161320, -1640734244,
     -308362795, 1815525077, 1374673747, 1091570561, 1929495947, -515185417, 285697463, -625853735,
+    -8395782, 151046689,
 };
 
 static const int32_t z512_fwd[528] __attribute__((aligned(64))) = {
@@ -306,10 +310,5 @@ static const int32_t z512_inv_tw[528] __attribute__((aligned(64))) = {
     0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0,
 };
-
-#define Z512_F 41978
-#define Z512_F_TW -8395782
-#define Z512_FZ 3975713
-#define Z512_FZ_TW 151046689
 
 #endif
