@@ -44,6 +44,7 @@ void cs_mldsa_use_hint_avx512(cs_mldsa_poly *b, const cs_mldsa_poly *a, const cs
                               int32_t gamma2);
 int cs_mldsa_chknorm_avx512(const cs_mldsa_poly *a, int32_t bound);
 void cs_mldsa_pack_w1_avx512(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);
+void cs_mldsa_unpack_z_avx512(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 
 /* The helpers below only in the files compiled for AVX-512 (impl_avx2.c
  * includes this header for the declarations above). */

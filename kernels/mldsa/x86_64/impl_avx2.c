@@ -6,7 +6,7 @@
 #include "../mldsa_portable.h"
 
 /* The hooks both tables share: the sparse challenge product, shift and
- * Power2Round, and the packers but pack_w1. */
+ * Power2Round, and the packers but pack_w1 and unpack_z. */
 #define SHARED_HOOKS \
     .ntt_challenge = 1, \
     .mul_challenge = cs_mldsa_mul_challenge_avx2, \
@@ -19,7 +19,6 @@
     .pack_eta = cs_mldsa_pack_eta_avx2, \
     .unpack_eta = cs_mldsa_unpack_eta_avx2, \
     .pack_z = cs_mldsa_pack_z_avx2, \
-    .unpack_z = cs_mldsa_unpack_z_avx2, \
     .t_row_finish = cs_mldsa_t_row_finish_avx2,
 
 const cs_mldsa_impl cs_mldsa_avx2 = {
@@ -46,6 +45,7 @@ const cs_mldsa_impl cs_mldsa_avx2 = {
     .use_hint = cs_mldsa_use_hint_avx2,
     .chknorm = cs_mldsa_chknorm_avx2,
     .pack_w1 = cs_mldsa_pack_w1_avx2,
+    .unpack_z = cs_mldsa_unpack_z_avx2,
     SHARED_HOOKS
 };
 
@@ -82,5 +82,6 @@ const cs_mldsa_impl cs_mldsa_avx512 = {
     .use_hint = cs_mldsa_use_hint_avx512,
     .chknorm = cs_mldsa_chknorm_avx512,
     .pack_w1 = cs_mldsa_pack_w1_avx512,
+    .unpack_z = cs_mldsa_unpack_z_avx512,
     SHARED_HOOKS
 };

@@ -777,6 +777,17 @@ CS_EMU cs_emu_m512i cs_emu_mm512_permutex2var_epi32(cs_emu_m512i a, cs_emu_m512i
     return r;
 }
 
+/* vpsrlvd: each dword shifted right by its own count (>= 32 gives 0). */
+CS_EMU cs_emu_m512i cs_emu_mm512_srlv_epi32(cs_emu_m512i a, cs_emu_m512i n)
+{
+    for (int i = 0; i < 16; i++) {
+        uint32_t c = n.d[i];
+        uint32_t keep = (uint32_t)(((uint64_t)c - 32) >> 63); /* 1 iff c < 32 */
+        a.d[i] = (a.d[i] >> (c & 31)) & (0 - keep);
+    }
+    return a;
+}
+
 /* vpmovqb: the low byte of each qword, in the low 8 bytes. */
 CS_EMU __m128i cs_emu_mm512_cvtepi64_epi8(cs_emu_m512i a)
 {
@@ -922,6 +933,8 @@ CS_EMU __m128i cs_emu_mm512_cvtepi64_epi8(cs_emu_m512i a)
 #define _mm_maskz_loadu_epi8 cs_emu_mm_maskz_loadu_epi8
 #undef _mm512_add_epi32
 #define _mm512_add_epi32 cs_emu_mm512_add_epi32
+#undef _mm512_srlv_epi32
+#define _mm512_srlv_epi32 cs_emu_mm512_srlv_epi32
 #undef _mm512_cvtepi64_epi8
 #define _mm512_cvtepi64_epi8 cs_emu_mm512_cvtepi64_epi8
 #undef _mm512_permutex2var_epi32

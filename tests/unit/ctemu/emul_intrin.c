@@ -269,6 +269,12 @@ void ctemu_check_intrinsics(unsigned iters)
         dword &= eq512(_mm512_mullo_epi16(A, B), cs_emu_mm512_mullo_epi16(a, b));
         dword &= eq512(_mm512_abs_epi32(A), cs_emu_mm512_abs_epi32(a));
         dword &= eq128(_mm512_cvtepi64_epi8(A), cs_emu_mm512_cvtepi64_epi8(a));
+        {
+            cs_emu_m512i cnt = ix; /* counts 0..40: in range and past it */
+            for (int j = 0; j < 16; j++)
+                cnt.d[j] %= 41;
+            dword &= eq512(_mm512_srlv_epi32(A, nat512(&cnt)), cs_emu_mm512_srlv_epi32(a, cnt));
+        }
         dword &= eq512(_mm512_permutex2var_epi32(A, IX, B),
                        cs_emu_mm512_permutex2var_epi32(a, ix, b));
 #define DSH(i)                                                                             \
@@ -304,6 +310,6 @@ void ctemu_check_intrinsics(unsigned iters)
     tap_ok(narrow, "emulated dword/byte lanes: set, vpmovsxbd, compares, vpermd, vpshufb, "
                    "vpcompressd, masked byte loads, masked dword store");
     tap_ok(dword, "emulated dword arithmetic: add/sub, vpmuldq, vpmulld, vpmulhuw/vpmullw, "
-                  "shifts, vpabsd, vpermt2d, vpmovqb, vpshufd (all immediates, masked), masked moves, "
+                  "shifts, vpabsd, vpermt2d, vpmovqb, vpsrlvd, vpshufd (all immediates, masked), masked moves, "
                   "compares");
 }
