@@ -60,6 +60,7 @@ static inline void ct_vec(__m512i *a, __m512i *b, const int32_t *v, const int32_
     *a = _mm512_add_epi32(*a, t);
 }
 
+/* Gentleman-Sande with per-lane twiddles (see ct_vec). */
 static inline void gs_vec(__m512i *a, __m512i *b, const int32_t *v, const int32_t *vt)
 {
     __m512i t = *a;
@@ -70,15 +71,14 @@ static inline void gs_vec(__m512i *a, __m512i *b, const int32_t *v, const int32_
 
 /* The lane permutations of a register pair (x, y), each its own inverse.
  * S5: 256-bit halves transposed, (x.lo y.lo, x.hi y.hi): pairs lanes 8
- * apart. S6: 128-bit blocks transposed within each 256-bit half. S7:
- * 64-bit words transposed within each 128-bit block. S8: 32-bit words
- * transposed within each 2x2 of (64-bit word, register). */
+ * apart. */
 static inline void s5(__m512i *x, __m512i *y)
 {
     __m512i a = _mm512_shuffle_i64x2(*x, *y, 0x44), b = _mm512_shuffle_i64x2(*x, *y, 0xEE);
     *x = a, *y = b;
 }
 
+/* S6: 128-bit blocks transposed within each 256-bit half (pairs lanes 4 apart). */
 static inline void s6(__m512i *x, __m512i *y)
 {
     const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
@@ -87,12 +87,15 @@ static inline void s6(__m512i *x, __m512i *y)
     *x = a, *y = b;
 }
 
+/* S7: 64-bit words transposed within each 128-bit block (pairs lanes 2 apart). */
 static inline void s7(__m512i *x, __m512i *y)
 {
     __m512i a = _mm512_unpacklo_epi64(*x, *y), b = _mm512_unpackhi_epi64(*x, *y);
     *x = a, *y = b;
 }
 
+/* S8: 32-bit words transposed within each 2x2 of (64-bit word, register)
+ * (pairs neighbouring lanes). */
 static inline void s8(__m512i *x, __m512i *y)
 {
     __m512i a = _mm512_mask_shuffle_epi32(*x, 0xAAAA, *y, (_MM_PERM_ENUM)0xA0);

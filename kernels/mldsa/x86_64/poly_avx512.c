@@ -84,6 +84,7 @@ static inline __attribute__((always_inline)) __m512i decompose16(__m512i *r0, __
         }                                                                               \
     } while (0)
 
+/* Decompose of every coefficient: a1 = HighBits, a0 = LowBits. */
 void cs_mldsa_decompose_avx512(cs_mldsa_poly *a1, cs_mldsa_poly *a0, const cs_mldsa_poly *a,
                                int32_t gamma2)
 {
@@ -122,6 +123,7 @@ static inline __attribute__((always_inline)) __m512i use_hint16(__m512i r0, __m5
     return _mm512_mask_sub_epi32(v, _mm512_cmpeq_epi32_mask(v, m), v, m);
 }
 
+/* UseHint of every coefficient (public data: verification). */
 void cs_mldsa_use_hint_avx512(cs_mldsa_poly *b, const cs_mldsa_poly *a, const cs_mldsa_poly *h,
                               int32_t gamma2)
 {
