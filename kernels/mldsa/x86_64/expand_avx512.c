@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #include "avx2.h"
+#include "avx512.h"
 
 #define RATE128 CS_SHAKE128_RATE
 #define RATE256 CS_SHAKE256_RATE
@@ -199,7 +200,7 @@ static void expand_a(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_
             }
         }
         for (unsigned j = 0; j < n; j++)
-            cs_mldsa_nttorder_avx2(&mat[base + j]);
+            impl->ntt_order(&mat[base + j]);
         if (side && (base + n) / l > side->rows) {
             sq_flush(impl, q); /* s1 and s2 final before the first row */
             side->rows_done(side, (base + n) / l);
@@ -329,7 +330,7 @@ void cs_mldsa_expand_mask_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
                     xs_block(buf[j] + b * RATE256, &x, j, RATE256 / 8);
         }
         for (unsigned j = 0; j < n; j++)
-            cs_mldsa_unpack_z_avx2(&y[base + j], buf[j], gamma1);
+            cs_mldsa_unpack_z_avx512(&y[base + j], buf[j], gamma1);
     }
     cs_wipe(buf, sizeof buf);
     cs_wipe(&x, sizeof x);

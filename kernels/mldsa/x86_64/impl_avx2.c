@@ -2,28 +2,16 @@
  * replaced (see avx2.h), and ExpandA, ExpandS and ExpandMask squeezing
  * four SHAKE streams at once on the 4-way Keccak. */
 #include "avx2.h"
+#include "avx512.h"
 #include "../mldsa_portable.h"
 
-/* Every hook but Keccak, the samplers and the expanders, shared by both tables. */
-#define AVX2_HOOKS \
+/* The hooks both tables share: the sparse challenge product, shift and
+ * Power2Round, and the packers but pack_w1 and unpack_z. */
+#define SHARED_HOOKS \
     .ntt_challenge = 1, \
-    .ntt = cs_mldsa_ntt_avx2, \
-    .invntt_tomont = cs_mldsa_invntt_avx2, \
-    .pointwise_mont = cs_mldsa_pointwise_avx2, \
-    .pointwise_acc_mont = cs_mldsa_pointwise_acc_avx2, \
-    .pointwise_acc_reduce = cs_mldsa_pointwise_acc_reduce_avx2, \
     .mul_challenge = cs_mldsa_mul_challenge_avx2, \
-    .reduce32 = cs_mldsa_reduce32_avx2, \
-    .caddq = cs_mldsa_caddq_avx2, \
-    .add = cs_mldsa_add_avx2, \
-    .sub = cs_mldsa_sub_avx2, \
     .shiftl = cs_mldsa_shiftl_avx2, \
     .power2round = cs_mldsa_power2round_avx2, \
-    .decompose = cs_mldsa_decompose_avx2, \
-    .make_hint = cs_mldsa_make_hint_avx2, \
-    .use_hint = cs_mldsa_use_hint_avx2, \
-    .chknorm = cs_mldsa_chknorm_avx2, \
-    .ntt_order = cs_mldsa_nttorder_avx2, \
     .pack_t1 = cs_mldsa_pack_t1_avx2, \
     .unpack_t1 = cs_mldsa_unpack_t1_avx2, \
     .pack_t0 = cs_mldsa_pack_t0_avx2, \
@@ -31,10 +19,7 @@
     .pack_eta = cs_mldsa_pack_eta_avx2, \
     .unpack_eta = cs_mldsa_unpack_eta_avx2, \
     .pack_z = cs_mldsa_pack_z_avx2, \
-    .unpack_z = cs_mldsa_unpack_z_avx2, \
-    .pack_w1 = cs_mldsa_pack_w1_avx2, \
-    .t_row_finish = cs_mldsa_t_row_finish_avx2, \
-    .sum_chknorm = cs_mldsa_sum_chknorm_avx2,
+    .t_row_finish = cs_mldsa_t_row_finish_avx2,
 
 const cs_mldsa_impl cs_mldsa_avx2 = {
     .name = "avx2",
@@ -47,12 +32,32 @@ const cs_mldsa_impl cs_mldsa_avx2 = {
     .expand_mask_x4 = cs_mldsa_expand_mask_x4_avx2,
     .rej_uniform = cs_mldsa_rej_uniform_avx2,
     .rej_eta = cs_mldsa_rej_eta_avx2,
-    AVX2_HOOKS
+    .ntt = cs_mldsa_ntt_avx2,
+    .invntt_tomont = cs_mldsa_invntt_avx2,
+    .ntt_order = cs_mldsa_nttorder_avx2,
+    .pointwise_mont = cs_mldsa_pointwise_avx2,
+    .pointwise_acc_mont = cs_mldsa_pointwise_acc_avx2,
+    .reduce32 = cs_mldsa_reduce32_avx2,
+    .caddq = cs_mldsa_caddq_avx2,
+    .add = cs_mldsa_add_avx2,
+    .sub = cs_mldsa_sub_avx2,
+    .decompose = cs_mldsa_decompose_avx2,
+    .make_hint = cs_mldsa_make_hint_avx2,
+    .use_hint = cs_mldsa_use_hint_avx2,
+    .chknorm = cs_mldsa_chknorm_avx2,
+    .pack_w1 = cs_mldsa_pack_w1_avx2,
+    .unpack_z = cs_mldsa_unpack_z_avx2,
+    .pointwise_acc_reduce = cs_mldsa_pointwise_acc_reduce_avx2,
+    .sum_chknorm = cs_mldsa_sum_chknorm_avx2,
+    SHARED_HOOKS
 };
 
 /* AVX-512VL shortens the Keccak rounds (rotate and three-input logic
  * instructions), and ExpandA/S/Mask squeeze eight streams per 512-bit
- * permutation where a batch has more than four; CS_CPU_AVX512IFMA is the shim's AVX-512 feature bit (it
+ * permutation where a batch has more than four; the NTTs, products,
+ * reductions, rounding and norm checks run sixteen lanes a register
+ * (ntt_avx512.c, poly_avx512.c; their NTT order is their own, see
+ * avx512.h); CS_CPU_AVX512IFMA is the shim's AVX-512 feature bit (it
  * implies F, VL, BW and enabled ZMM state). Listed after avx2, so the
  * dispatcher prefers it where it runs; CRYPTOSHIM_CPU=-avx2 drops both. */
 const cs_mldsa_impl cs_mldsa_avx512 = {
@@ -66,5 +71,20 @@ const cs_mldsa_impl cs_mldsa_avx512 = {
     .expand_mask = cs_mldsa_expand_mask_avx512,
     .rej_uniform = cs_mldsa_rej_uniform_avx512,
     .rej_eta = cs_mldsa_rej_eta_avx512,
-    AVX2_HOOKS
+    .ntt = cs_mldsa_ntt_avx512,
+    .invntt_tomont = cs_mldsa_invntt_avx512,
+    .ntt_order = cs_mldsa_nttorder_avx512,
+    .pointwise_mont = cs_mldsa_pointwise_avx512,
+    .pointwise_acc_mont = cs_mldsa_pointwise_acc_avx512,
+    .reduce32 = cs_mldsa_reduce32_avx512,
+    .caddq = cs_mldsa_caddq_avx512,
+    .add = cs_mldsa_add_avx512,
+    .sub = cs_mldsa_sub_avx512,
+    .decompose = cs_mldsa_decompose_avx512,
+    .make_hint = cs_mldsa_make_hint_avx512,
+    .use_hint = cs_mldsa_use_hint_avx512,
+    .chknorm = cs_mldsa_chknorm_avx512,
+    .pack_w1 = cs_mldsa_pack_w1_avx512,
+    .unpack_z = cs_mldsa_unpack_z_avx512,
+    SHARED_HOOKS
 };

@@ -31,6 +31,7 @@
 typedef union {
     uint64_t q[8];
     uint32_t d[16];
+    uint16_t w[32];
     uint8_t b[64];
     __m256i y[2];
     __m128i x[4];
@@ -632,6 +633,171 @@ CS_EMU void cs_emu_mm512_mask_storeu_epi32(void *p, __mmask16 k, cs_emu_m512i a)
             __builtin_memcpy((char *)p + 4 * i, &a.d[i], 4);
 }
 
+/* ---- 32-bit lanes: the ML-DSA NTT and elementwise hooks ---- */
+
+#define CS_EMU_LANEWISE32(NAME, EXPR)                                                 \
+    CS_EMU cs_emu_m512i cs_emu_mm512_##NAME(cs_emu_m512i a, cs_emu_m512i b)            \
+    {                                                                                 \
+        for (int i = 0; i < 16; i++)                                                  \
+            a.d[i] = (EXPR);                                                          \
+        return a;                                                                     \
+    }
+CS_EMU_LANEWISE32(add_epi32, a.d[i] + b.d[i])
+CS_EMU_LANEWISE32(sub_epi32, a.d[i] - b.d[i])
+CS_EMU_LANEWISE32(mullo_epi32, a.d[i] * b.d[i])
+#undef CS_EMU_LANEWISE32
+
+/* vpmuldq: the signed low dwords of each qword multiplied to 64 bits. */
+CS_EMU cs_emu_m512i cs_emu_mm512_mul_epi32(cs_emu_m512i a, cs_emu_m512i b)
+{
+    for (int i = 0; i < 8; i++)
+        a.q[i] = (uint64_t)((int64_t)(int32_t)a.d[2 * i] * (int32_t)b.d[2 * i]);
+    return a;
+}
+
+/* vpmulhuw / vpmullw: 16-bit lanes. */
+CS_EMU cs_emu_m512i cs_emu_mm512_mulhi_epu16(cs_emu_m512i a, cs_emu_m512i b)
+{
+    for (int i = 0; i < 32; i++)
+        a.w[i] = (uint16_t)(((uint32_t)a.w[i] * b.w[i]) >> 16);
+    return a;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_mullo_epi16(cs_emu_m512i a, cs_emu_m512i b)
+{
+    for (int i = 0; i < 32; i++)
+        a.w[i] = (uint16_t)((uint32_t)a.w[i] * b.w[i]);
+    return a;
+}
+
+/* Dword shifts by a constant; counts >= 32 give zero (logical) or the sign. */
+CS_EMU cs_emu_m512i cs_emu_mm512_slli_epi32(cs_emu_m512i a, unsigned n)
+{
+    for (int i = 0; i < 16; i++)
+        a.d[i] = n > 31 ? 0 : a.d[i] << n;
+    return a;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_srli_epi32(cs_emu_m512i a, unsigned n)
+{
+    for (int i = 0; i < 16; i++)
+        a.d[i] = n > 31 ? 0 : a.d[i] >> n;
+    return a;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_srai_epi32(cs_emu_m512i a, unsigned n)
+{
+    for (int i = 0; i < 16; i++)
+        a.d[i] = (uint32_t)((int32_t)a.d[i] >> (n > 31 ? 31 : n));
+    return a;
+}
+
+/* vpabsd, branch-free (|INT32_MIN| wraps to itself, as the instruction). */
+CS_EMU cs_emu_m512i cs_emu_mm512_abs_epi32(cs_emu_m512i a)
+{
+    for (int i = 0; i < 16; i++) {
+        uint32_t m = (uint32_t)((int32_t)a.d[i] >> 31);
+        a.d[i] = (a.d[i] ^ m) - m;
+    }
+    return a;
+}
+
+/* vpshufd: per 128-bit block, dword i = block[imm bits 2i+1..2i]. */
+CS_EMU cs_emu_m512i cs_emu_mm512_shuffle_epi32(cs_emu_m512i a, int imm)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 16; i++)
+        r.d[i] = a.d[(i & ~3) + ((imm >> (2 * (i & 3))) & 3)];
+    return r;
+}
+
+/* Dword i = (k bit i) ? b : a, branch-free. */
+CS_EMU cs_emu_m512i cs_emu_blend32(__mmask16 k, cs_emu_m512i a, cs_emu_m512i b)
+{
+    for (int i = 0; i < 16; i++) {
+        uint32_t m = 0 - (uint32_t)((k >> i) & 1);
+        a.d[i] = (a.d[i] & ~m) | (b.d[i] & m);
+    }
+    return a;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_mask_shuffle_epi32(cs_emu_m512i src, __mmask16 k,
+                                                   cs_emu_m512i a, int imm)
+{
+    return cs_emu_blend32(k, src, cs_emu_mm512_shuffle_epi32(a, imm));
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_maskz_mov_epi32(__mmask16 k, cs_emu_m512i a)
+{
+    return cs_emu_blend32(k, cs_emu_mm512_setzero_si512(), a);
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_mask_add_epi32(cs_emu_m512i src, __mmask16 k, cs_emu_m512i a,
+                                               cs_emu_m512i b)
+{
+    return cs_emu_blend32(k, src, cs_emu_mm512_add_epi32(a, b));
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_mask_sub_epi32(cs_emu_m512i src, __mmask16 k, cs_emu_m512i a,
+                                               cs_emu_m512i b)
+{
+    return cs_emu_blend32(k, src, cs_emu_mm512_sub_epi32(a, b));
+}
+
+/* Signed a > b and a == b per dword to a mask, branch-free (the sign of the
+ * 64-bit difference; the all-ones-iff-equal mask). */
+CS_EMU __mmask16 cs_emu_mm512_cmpgt_epi32_mask(cs_emu_m512i a, cs_emu_m512i b)
+{
+    unsigned m = 0;
+    for (int i = 0; i < 16; i++)
+        m |= (unsigned)(((uint64_t)((int64_t)(int32_t)b.d[i] - (int32_t)a.d[i])) >> 63) << i;
+    return (__mmask16)m;
+}
+
+CS_EMU __mmask16 cs_emu_mm512_cmpeq_epi32_mask(cs_emu_m512i a, cs_emu_m512i b)
+{
+    unsigned m = 0;
+    for (int i = 0; i < 16; i++)
+        m |= (unsigned)(cs_emu_eqmask(a.d[i], b.d[i]) & 1) << i;
+    return (__mmask16)m;
+}
+
+/* vpermt2d: dword i = (idx_i bit 4 ? b : a)[idx_i mod 16], read under
+ * compare masks. */
+CS_EMU cs_emu_m512i cs_emu_mm512_permutex2var_epi32(cs_emu_m512i a, cs_emu_m512i idx,
+                                                   cs_emu_m512i b)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 16; i++) {
+        uint32_t v = 0;
+        for (uint32_t j = 0; j < 32; j++)
+            v |= (j < 16 ? a.d[j] : b.d[j - 16]) & (uint32_t)cs_emu_eqmask(j, idx.d[i] & 31);
+        r.d[i] = v;
+    }
+    return r;
+}
+
+/* vpsrlvd: each dword shifted right by its own count (>= 32 gives 0). */
+CS_EMU cs_emu_m512i cs_emu_mm512_srlv_epi32(cs_emu_m512i a, cs_emu_m512i n)
+{
+    for (int i = 0; i < 16; i++) {
+        uint32_t c = n.d[i];
+        uint32_t keep = (uint32_t)(((uint64_t)c - 32) >> 63); /* 1 iff c < 32 */
+        a.d[i] = (a.d[i] >> (c & 31)) & (0 - keep);
+    }
+    return a;
+}
+
+/* vpmovqb: the low byte of each qword, in the low 8 bytes. */
+CS_EMU __m128i cs_emu_mm512_cvtepi64_epi8(cs_emu_m512i a)
+{
+    cs_emu_u128 r;
+    for (int i = 0; i < 8; i++)
+        r.b[i] = (uint8_t)a.q[i];
+    r.q[1] = 0;
+    return r.v;
+}
+
 #ifdef CS_CT_EMULATE_AVX512
 /* Redirect the intrinsic names to the emulations (#undef first: some
  * compilers define intrinsics as macros). */
@@ -765,6 +931,46 @@ CS_EMU void cs_emu_mm512_mask_storeu_epi32(void *p, __mmask16 k, cs_emu_m512i a)
 #define _mm_cmplt_epu8_mask cs_emu_mm_cmplt_epu8_mask
 #undef _mm_maskz_loadu_epi8
 #define _mm_maskz_loadu_epi8 cs_emu_mm_maskz_loadu_epi8
+#undef _mm512_add_epi32
+#define _mm512_add_epi32 cs_emu_mm512_add_epi32
+#undef _mm512_srlv_epi32
+#define _mm512_srlv_epi32 cs_emu_mm512_srlv_epi32
+#undef _mm512_cvtepi64_epi8
+#define _mm512_cvtepi64_epi8 cs_emu_mm512_cvtepi64_epi8
+#undef _mm512_permutex2var_epi32
+#define _mm512_permutex2var_epi32 cs_emu_mm512_permutex2var_epi32
+#undef _mm512_sub_epi32
+#define _mm512_sub_epi32 cs_emu_mm512_sub_epi32
+#undef _mm512_mullo_epi32
+#define _mm512_mullo_epi32 cs_emu_mm512_mullo_epi32
+#undef _mm512_mul_epi32
+#define _mm512_mul_epi32 cs_emu_mm512_mul_epi32
+#undef _mm512_mulhi_epu16
+#define _mm512_mulhi_epu16 cs_emu_mm512_mulhi_epu16
+#undef _mm512_mullo_epi16
+#define _mm512_mullo_epi16 cs_emu_mm512_mullo_epi16
+#undef _mm512_slli_epi32
+#define _mm512_slli_epi32 cs_emu_mm512_slli_epi32
+#undef _mm512_srli_epi32
+#define _mm512_srli_epi32 cs_emu_mm512_srli_epi32
+#undef _mm512_srai_epi32
+#define _mm512_srai_epi32 cs_emu_mm512_srai_epi32
+#undef _mm512_abs_epi32
+#define _mm512_abs_epi32 cs_emu_mm512_abs_epi32
+#undef _mm512_shuffle_epi32
+#define _mm512_shuffle_epi32 cs_emu_mm512_shuffle_epi32
+#undef _mm512_mask_shuffle_epi32
+#define _mm512_mask_shuffle_epi32 cs_emu_mm512_mask_shuffle_epi32
+#undef _mm512_maskz_mov_epi32
+#define _mm512_maskz_mov_epi32 cs_emu_mm512_maskz_mov_epi32
+#undef _mm512_mask_add_epi32
+#define _mm512_mask_add_epi32 cs_emu_mm512_mask_add_epi32
+#undef _mm512_mask_sub_epi32
+#define _mm512_mask_sub_epi32 cs_emu_mm512_mask_sub_epi32
+#undef _mm512_cmpgt_epi32_mask
+#define _mm512_cmpgt_epi32_mask cs_emu_mm512_cmpgt_epi32_mask
+#undef _mm512_cmpeq_epi32_mask
+#define _mm512_cmpeq_epi32_mask cs_emu_mm512_cmpeq_epi32_mask
 #endif
 
 #endif

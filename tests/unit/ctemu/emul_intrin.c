@@ -94,10 +94,25 @@ static __attribute__((noinline)) int shuf_all(const cs_emu_m512i *pa, const cs_e
     return ok;
 }
 
+/* vpshufd, plain and merge-masked, every immediate on one pair of inputs. */
+static __attribute__((noinline)) int dshuf_all(const cs_emu_m512i *pa, const cs_emu_m512i *pb,
+                                                __mmask16 k)
+{
+    cs_emu_m512i a = *pa, b = *pb;
+    __m512i A = nat512(&a), B = nat512(&b);
+    int ok = 1;
+#define DSHUF(i)                                                                           \
+    ok &= eq512(_mm512_shuffle_epi32(A, (_MM_PERM_ENUM)(i)), cs_emu_mm512_shuffle_epi32(a, i)); \
+    ok &= eq512(_mm512_mask_shuffle_epi32(B, k, A, (_MM_PERM_ENUM)(i)),                     \
+                cs_emu_mm512_mask_shuffle_epi32(b, k, a, i));
+    R256(DSHUF)
+    return ok;
+}
+
 void ctemu_check_intrinsics(unsigned iters)
 {
     int ifma = 1, tern = 1, rot = 1, shift = 1, lanes = 1, logic = 1, mask = 1, halves = 1;
-    int masked = 1, blocks = 1, narrow = 1;
+    int masked = 1, blocks = 1, narrow = 1, dword = 1;
     for (unsigned it = 0; it < iters; it++) {
         cs_emu_m512i a, b, c, ix;
         rnd(a.q, 8), rnd(b.q, 8), rnd(c.q, 8), rnd(ix.q, 8);
@@ -243,6 +258,44 @@ void ctemu_check_intrinsics(unsigned iters)
             cs_emu_mm512_mask_storeu_epi32(s2, k16, a);
             narrow &= memcmp(s1, s2, 64) == 0;
         }
+
+        /* the ML-DSA hooks' dword arithmetic: every shift count the
+         * instructions distinguish, all 256 vpshufd immediates once */
+        dword &= eq512(_mm512_add_epi32(A, B), cs_emu_mm512_add_epi32(a, b));
+        dword &= eq512(_mm512_sub_epi32(A, B), cs_emu_mm512_sub_epi32(a, b));
+        dword &= eq512(_mm512_mullo_epi32(A, B), cs_emu_mm512_mullo_epi32(a, b));
+        dword &= eq512(_mm512_mul_epi32(A, B), cs_emu_mm512_mul_epi32(a, b));
+        dword &= eq512(_mm512_mulhi_epu16(A, B), cs_emu_mm512_mulhi_epu16(a, b));
+        dword &= eq512(_mm512_mullo_epi16(A, B), cs_emu_mm512_mullo_epi16(a, b));
+        dword &= eq512(_mm512_abs_epi32(A), cs_emu_mm512_abs_epi32(a));
+        dword &= eq128(_mm512_cvtepi64_epi8(A), cs_emu_mm512_cvtepi64_epi8(a));
+        {
+            cs_emu_m512i cnt = ix; /* counts 0..40: in range and past it */
+            for (int j = 0; j < 16; j++)
+                cnt.d[j] %= 41;
+            dword &= eq512(_mm512_srlv_epi32(A, nat512(&cnt)), cs_emu_mm512_srlv_epi32(a, cnt));
+        }
+        dword &= eq512(_mm512_permutex2var_epi32(A, IX, B),
+                       cs_emu_mm512_permutex2var_epi32(a, ix, b));
+#define DSH(i)                                                                             \
+    dword &= eq512(_mm512_slli_epi32(A, i), cs_emu_mm512_slli_epi32(a, i));                \
+    dword &= eq512(_mm512_srli_epi32(A, i), cs_emu_mm512_srli_epi32(a, i));                \
+    dword &= eq512(_mm512_srai_epi32(A, i), cs_emu_mm512_srai_epi32(a, i));
+        if (it < 8) {
+            R16(DSH, 0)
+            R16(DSH, 16)
+            DSH(32) DSH(33) DSH(100)
+        }
+        if (it == 0)
+            dword &= dshuf_all(&a, &b, k16);
+        dword &= eq512(_mm512_maskz_mov_epi32(k16, A), cs_emu_mm512_maskz_mov_epi32(k16, a));
+        dword &= eq512(_mm512_mask_add_epi32(C, k16, A, B),
+                       cs_emu_mm512_mask_add_epi32(c, k16, a, b));
+        dword &= eq512(_mm512_mask_sub_epi32(C, k16, A, B),
+                       cs_emu_mm512_mask_sub_epi32(c, k16, a, b));
+        dword &= _mm512_cmpgt_epi32_mask(A, B) == cs_emu_mm512_cmpgt_epi32_mask(a, b);
+        dword &= _mm512_cmpgt_epi32_mask(A, I32) == cs_emu_mm512_cmpgt_epi32_mask(a, i32);
+        dword &= _mm512_cmpeq_epi32_mask(A, I32) == cs_emu_mm512_cmpeq_epi32_mask(a, i32);
     }
     tap_ok(ifma, "emulated vpmadd52luq/huq (256, 512) match the instructions");
     tap_ok(tern, "emulated vpternlogq (256, 512), all 256 immediates");
@@ -256,4 +309,7 @@ void ctemu_check_intrinsics(unsigned iters)
     tap_ok(blocks, "emulated 128-bit blocks: cast, extract, broadcast");
     tap_ok(narrow, "emulated dword/byte lanes: set, vpmovsxbd, compares, vpermd, vpshufb, "
                    "vpcompressd, masked byte loads, masked dword store");
+    tap_ok(dword, "emulated dword arithmetic: add/sub, vpmuldq, vpmulld, vpmulhuw/vpmullw, "
+                  "shifts, vpabsd, vpermt2d, vpmovqb, vpsrlvd, vpshufd (all immediates, masked), masked moves, "
+                  "compares");
 }
