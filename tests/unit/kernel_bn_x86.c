@@ -282,6 +282,59 @@ static void fma_edges(void)
                 tap_diag("%u bits, %s modulus", bits[s], kind ? "random" : "all-ones");
         }
         tap_ok(ok, "x86_64-fma %u bits: size-class edges, operands m-1 and 2m-1", bits[s]);
+
+/* The ADX kernel's block paths (adx_blk.S, taken at a multiple of eight
+ * limbs) and the row paths beside them: each size class from 8 to 128
+ * limbs and its neighbours, moduli whose top limb is at or near 2^64 (all
+ * ones, 2^64 - 2^k) or just its top bit, and operands at the extremes
+ * (m - 1, all ones below m, 0, 1, a == b). */
+static void check_adx_blocks(const cs_bn_kernel *k)
+{
+    static const size_t limbs[] = {7, 8, 9, 15, 16, 17, 23, 24, 25, 32, 40, 48, 56, 64, 128};
+    for (size_t s = 0; s < sizeof limbs / sizeof limbs[0]; s++) {
+        size_t n = limbs[s];
+        int ok = 1;
+        for (int mk = 0; mk < 4 && ok; mk++) {
+            cs_limb m[CS_BN_MAX_LIMBS] = {0};
+            for (size_t i = 0; i < n; i++)
+                m[i] = mk == 0 ? ~0ull : tap_rng_u64();
+            m[0] |= 1;
+            if (mk == 1)
+                m[n - 1] = ~0ull << (tap_rng_u64() % 8); /* near 2^64 */
+            if (mk == 2)
+                m[n - 1] = 1ull << 63;                   /* the top bit alone */
+            if (mk == 3)
+                m[n - 1] |= 1ull << 63;
+            cs_mont mt;
+            ref_mont(&mt, m, n, (unsigned)(64 * n));
+            cs_limb a[CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS];
+            cs_limb r1[CS_BN_MAX_LIMBS], r2[CS_BN_MAX_LIMBS];
+            for (int t = 0; t < 6 && ok; t++) {
+                rand_below(a, &mt);
+                rand_below(b, &mt);
+                if (t == 0) /* m - 1 and m - 2 */
+                    memcpy(a, m, n * sizeof *a), memcpy(b, m, n * sizeof *b), a[0] -= 1,
+                        b[0] -= 2;
+                if (t == 1) /* all ones below m's top limb */
+                    for (size_t i = 0; i < n; i++)
+                        a[i] = b[i] = i + 1 < n ? ~0ull : m[n - 1] - 1;
+                if (t == 2)
+                    memset(a, 0, n * sizeof *a), a[0] = 1;
+                if (t == 3)
+                    memset(b, 0, n * sizeof *b);
+                if (t == 4)
+                    memcpy(b, a, n * sizeof *b);
+                ref_mul(r1, a, b, &mt);
+                k->mont_mul(r2, a, b, &mt);
+                ok &= !memcmp(r1, r2, n * sizeof *r1);
+                ref_mul(r1, a, a, &mt);
+                k->mont_sqr(r2, a, &mt);
+                ok &= !memcmp(r1, r2, n * sizeof *r1);
+                if (!ok)
+                    tap_diag("%zu limbs, modulus kind %d, operands %d differ", n, mk, t);
+            }
+        }
+        tap_ok(ok, "%s %zu limbs: block/row paths, extreme moduli and operands", k->name, n);
     }
 }
 
@@ -297,6 +350,8 @@ int main(void)
         }
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
             check_size(ks[i], sizes[s]);
+        if (ks[i] == &cs_bn_x86_adx)
+            check_adx_blocks(ks[i]);
     }
     if (kernel_runs(&cs_bn_x86_fma))
         fma_edges();

@@ -9,20 +9,30 @@
 #include "scalar.h"
 
 /* The engine's multiplication over plain limbs: the rows, then one masked
- * subtraction, in assembly (adx_mont.S); r may alias a or b (written
- * last). */
+ * subtraction, in assembly (adx_mont.S); at a multiple of eight limbs the
+ * product and the reduction by blocks of eight rows in registers
+ * (adx_blk.S). r may alias a or b (written last). n is public. */
 static void adx_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
     const cs_bn_prep *c = ctx;
-    uint64_t t[CS_BN_MAX_LIMBS + 2];
-    memset(t, 0, (c->n + 2) * sizeof *t);
-    cs_adx_mont_rows(t, a, b, c->m, c->n0, c->n);
-    cs_adx_reduce(r, t, c->m, c->n);
+    size_t n = c->n;
+    uint64_t t[2 * CS_BN_MAX_LIMBS + 1];
+    if (n % 8 == 0) {
+        memset(t, 0, 2 * n * sizeof *t);
+        cs_adx_blk_mul(t, a, b, n);
+        cs_adx_blk_redc(t, c->m, c->n0, n);
+        cs_adx_blk_reduce(r, t + n, c->m, n);
+        return;
+    }
+    memset(t, 0, (n + 2) * sizeof *t);
+    cs_adx_mont_rows(t, a, b, c->m, c->n0, n);
+    cs_adx_reduce(r, t, c->m, n);
 }
 
 /* The engine's squaring (b == a): a^2 with each cross product once
  * (n(n-1)/2 mulx, not n^2), doubled, the squares added, then the
- * reduction rows (n^2), and one masked subtraction, all in assembly.
+ * reduction rows (n^2; by blocks of eight at a multiple of eight limbs),
+ * and one masked subtraction, all in assembly.
  * r may alias a. */
 static void adx_sqr(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
@@ -31,6 +41,13 @@ static void adx_sqr(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *
     size_t n = c->n;
     uint64_t t[2 * CS_BN_MAX_LIMBS + 1];
     memset(t, 0, (2 * n + 1) * sizeof *t);
+    if (n % 8 == 0) {
+        cs_adx_blk_sqr_cross(t, a, n);
+        cs_adx_blk_diag(t, a, n);
+        cs_adx_blk_redc(t, c->m, c->n0, n);
+        cs_adx_blk_reduce(r, t + n, c->m, n);
+        return;
+    }
     if (n >= 2)
         cs_adx_sqr_cross(t, a, n);
     cs_adx_sqr_diag(t, a, n);

@@ -41,4 +41,15 @@ void cs_adx_sqr_diag(uint64_t *t, const uint64_t *a, size_t n);
 void cs_adx_reduce(uint64_t *r, const uint64_t *t, const uint64_t *m, size_t n);
 void cs_adx_redc(uint64_t *t, const uint64_t *m, uint64_t n0, size_t n);
 
+/* The ADX kernel's block forms (adx_blk.S), n a multiple of 8: t (2n
+ * words, zero on entry) = a*b; t (2n words, zero on entry) = the cross
+ * products a_k a_l, k < l, once; and the reduction of t (2n+1 words, below
+ * m 2^(64n)) to t[n..2n] = t/2^(64n) mod m, below 2m, as cs_adx_redc. */
+void cs_adx_blk_mul(uint64_t *t, const uint64_t *a, const uint64_t *b, size_t n);
+void cs_adx_blk_sqr_cross(uint64_t *t, const uint64_t *a, size_t n);
+void cs_adx_blk_redc(uint64_t *t, const uint64_t *m, uint64_t n0, size_t n);
+/* As cs_adx_sqr_diag and cs_adx_reduce, for n a multiple of 8. */
+void cs_adx_blk_diag(uint64_t *t, const uint64_t *a, size_t n);
+void cs_adx_blk_reduce(uint64_t *r, const uint64_t *t, const uint64_t *m, size_t n);
+
 #endif

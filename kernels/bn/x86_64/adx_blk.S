@@ -1,0 +1,510 @@
+/* Montgomery product, squaring cross products and reduction by blocks of
+ * eight rows, for the ADX kernel (adx.c) at sizes that are a multiple of
+ * eight limbs, with that size's squaring diagonal and final subtraction.
+ * Eight multipliers x_0..x_7 sit on the stack; a sweep takes the other
+ * operand's words v_j one at a time and adds v_j x_k into a window of nine
+ * registers (words j..j+8 of this block's sum): the low halves on the CF
+ * chain (adcx), the high halves on the OF chain (adox), and the window's
+ * lowest word leaves by adding the memory word under it on the OF chain
+ * before the high halves, so each step's carries stay inside the window
+ * and both chains end at zero. The loop counter's `sub` then starts the
+ * next step on fresh flags, so no chain runs from one step to the next.
+ * The window moves by renaming: nine copies of the step, one for each
+ * rotation of the nine registers, and nine exits. The reduction computes
+ * each block's eight q = t_i n0 in a head (rows over m_0..m_7 in the same
+ * window), then sweeps m_8..m_{n-1} with them. Only n steers control: no
+ * branch or address depends on number values. Run only where BMI2 and ADX
+ * are present. */
+
+/* The nine window registers, rotation r: W_k = R[(k + r) mod 9]. */
+#define ROT0 %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13, %r14
+#define ROT1 %rbp, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %rbx
+#define ROT2 %r8, %r9, %r10, %r11, %r12, %r13, %r14, %rbx, %rbp
+#define ROT3 %r9, %r10, %r11, %r12, %r13, %r14, %rbx, %rbp, %r8
+#define ROT4 %r10, %r11, %r12, %r13, %r14, %rbx, %rbp, %r8, %r9
+#define ROT5 %r11, %r12, %r13, %r14, %rbx, %rbp, %r8, %r9, %r10
+#define ROT6 %r12, %r13, %r14, %rbx, %rbp, %r8, %r9, %r10, %r11
+#define ROT7 %r13, %r14, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12
+#define ROT8 %r14, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13
+
+/* Locals (above them the six saved registers). */
+#define XS 0        /* the block's eight multipliers */
+#define TOPC 64     /* carry word above the last block's top word */
+#define N0 72       /* n0 (reduction) */
+#define TBASE 80    /* &t[i0] of the block */
+#define VBASE 88    /* the swept operand (a, or m) */
+#define XSRC 96     /* the next block's multipliers (product) */
+#define NW 104      /* n */
+#define BLEFT 112   /* blocks left */
+#define FRAME 128
+
+.macro SAVE frame, regs:vararg
+	.irp r, \regs
+	push	%\r
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %\r, 0
+	.endr
+	sub	$\frame, %rsp
+	.cfi_adjust_cfa_offset \frame
+.endm
+
+.macro RESTORE frame, regs:vararg
+	add	$\frame, %rsp
+	.cfi_adjust_cfa_offset -\frame
+	.irp r, \regs
+	pop	%\r
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %\r
+	.endr
+.endm
+
+/* W0..W8 += %rdx * x (x: eight words at \x), the low halves on CF, the
+ * high halves on OF, W8 taking the top high half and both carries; W0 is
+ * first given \first (the memory word under it, on OF) when \first is not
+ * empty. CF = OF = 0 on entry and, as the sum fits the window, on exit. */
+.macro ROW8 x, first, w0, w1, w2, w3, w4, w5, w6, w7, w8
+	mulx	0+\x, %rax, %r15
+	adcx	%rax, \w0
+	.ifnb \first
+	adox	\first, \w0
+	.endif
+	adox	%r15, \w1
+	mulx	8+\x, %rax, %r15
+	adcx	%rax, \w1
+	adox	%r15, \w2
+	mulx	16+\x, %rax, %r15
+	adcx	%rax, \w2
+	adox	%r15, \w3
+	mulx	24+\x, %rax, %r15
+	adcx	%rax, \w3
+	adox	%r15, \w4
+	mulx	32+\x, %rax, %r15
+	adcx	%rax, \w4
+	adox	%r15, \w5
+	mulx	40+\x, %rax, %r15
+	adcx	%rax, \w5
+	adox	%r15, \w6
+	mulx	48+\x, %rax, %r15
+	adcx	%rax, \w6
+	adox	%r15, \w7
+	mulx	56+\x, %rax, \w8
+	adcx	%rax, \w7
+	mov	$0, %eax
+	adcx	%rax, \w8
+	adox	%rax, \w8
+.endm
+
+/* One sweep step: v_j (at %rsi) times the eight multipliers into the
+ * window, word j (W0) leaves to t (at %rdi) with the memory word added;
+ * then the next v and t word, and \exit once %rcx steps are done. */
+.macro STEP exit, w0, w1, w2, w3, w4, w5, w6, w7, w8
+	mov	(%rsi), %rdx
+	ROW8	XS(%rsp), (%rdi), \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, \w8
+	mov	\w0, (%rdi)
+	lea	8(%rsi), %rsi
+	lea	8(%rdi), %rdi
+	sub	$1, %rcx		/* CF = OF = 0 for the next step */
+	jz	\exit
+.endm
+
+/* After the last step: the window's eight words W1..W8 go to t[0..7] (at
+ * %rdi) added to what is there, with TOPC (the previous block's carry
+ * word, whose place is t[0]) on OF; the carry word out of t[7] becomes
+ * TOPC. CF = OF = 0 on entry. */
+.macro FLUSH done, w0, w1, w2, w3, w4, w5, w6, w7, w8
+	mov	TOPC(%rsp), %rax
+	adox	%rax, \w1
+	adcx	0(%rdi), \w1
+	mov	\w1, 0(%rdi)
+	mov	$0, %eax
+	adox	%rax, \w2
+	adcx	8(%rdi), \w2
+	mov	\w2, 8(%rdi)
+	adox	%rax, \w3
+	adcx	16(%rdi), \w3
+	mov	\w3, 16(%rdi)
+	adox	%rax, \w4
+	adcx	24(%rdi), \w4
+	mov	\w4, 24(%rdi)
+	adox	%rax, \w5
+	adcx	32(%rdi), \w5
+	mov	\w5, 32(%rdi)
+	adox	%rax, \w6
+	adcx	40(%rdi), \w6
+	mov	\w6, 40(%rdi)
+	adox	%rax, \w7
+	adcx	48(%rdi), \w7
+	mov	\w7, 48(%rdi)
+	adox	%rax, \w8
+	adcx	56(%rdi), \w8
+	mov	\w8, 56(%rdi)
+	mov	$0, %edx
+	adcx	%rdx, %rax		/* %rax = CF + OF */
+	adox	%rdx, %rax
+	mov	%rax, TOPC(%rsp)
+	jmp	\done
+.endm
+
+/* The sweep: entered at \p\()s8 (the window in rotation 8), %rcx >= 1
+ * steps; each exit flushes its rotation and jumps to \done. */
+.macro SWEEP p, done
+	.p2align 4
+\p\()s0: STEP \p\()x0, ROT0
+	STEP	\p\()x1, ROT1
+	STEP	\p\()x2, ROT2
+	STEP	\p\()x3, ROT3
+	STEP	\p\()x4, ROT4
+	STEP	\p\()x5, ROT5
+	STEP	\p\()x6, ROT6
+	STEP	\p\()x7, ROT7
+\p\()s8: STEP \p\()x8, ROT8
+	jmp	\p\()s0
+\p\()x0: FLUSH \done, ROT0
+\p\()x1: FLUSH \done, ROT1
+\p\()x2: FLUSH \done, ROT2
+\p\()x3: FLUSH \done, ROT3
+\p\()x4: FLUSH \done, ROT4
+\p\()x5: FLUSH \done, ROT5
+\p\()x6: FLUSH \done, ROT6
+\p\()x7: FLUSH \done, ROT7
+\p\()x8: FLUSH \done, ROT8
+.endm
+
+/* void cs_adx_blk_mul(uint64_t *t, const uint64_t *a, const uint64_t *b, size_t n);
+ * t: 2n words, zero on entry; on return t = a*b. n a multiple of 8. Block
+ * i0 (rows b_i0..b_i0+7) sweeps a_0..a_{n-1} into t[i0..], its top eight
+ * words landing in t[i0+n..i0+n+7], which no earlier block reached. */
+	.text
+	.p2align 5
+	.globl	cs_adx_blk_mul
+	.hidden	cs_adx_blk_mul
+	.type	cs_adx_blk_mul, @function
+cs_adx_blk_mul:
+	.cfi_startproc
+	endbr64
+	SAVE	FRAME, rbx, rbp, r12, r13, r14, r15
+	mov	%rdi, TBASE(%rsp)
+	mov	%rsi, VBASE(%rsp)
+	mov	%rdx, XSRC(%rsp)
+	mov	%rcx, NW(%rsp)
+	shr	$3, %rcx
+	mov	%rcx, BLEFT(%rsp)
+	movq	$0, TOPC(%rsp)
+.Lmblock:
+	mov	XSRC(%rsp), %rax	/* the block's multipliers to the stack */
+	.irp k, 0, 8, 16, 24, 32, 40, 48, 56
+	mov	\k(%rax), %rdx
+	mov	%rdx, XS+\k(%rsp)
+	.endr
+	lea	64(%rax), %rax
+	mov	%rax, XSRC(%rsp)
+	mov	TBASE(%rsp), %rdi
+	mov	VBASE(%rsp), %rsi
+	mov	NW(%rsp), %rcx
+	xor	%ebx, %ebx		/* empty window; CF = OF = 0 */
+	xor	%ebp, %ebp
+	xor	%r8d, %r8d
+	xor	%r9d, %r9d
+	xor	%r10d, %r10d
+	xor	%r11d, %r11d
+	xor	%r12d, %r12d
+	xor	%r13d, %r13d
+	xor	%r14d, %r14d
+	jmp	.Lm_s8
+	SWEEP	.Lm_, .Lmdone
+.Lmdone:
+	addq	$64, TBASE(%rsp)
+	decq	BLEFT(%rsp)
+	jnz	.Lmblock
+	RESTORE	FRAME, r15, r14, r13, r12, rbp, rbx
+	ret
+	.cfi_endproc
+	.size	cs_adx_blk_mul, .-cs_adx_blk_mul
+
+/* void cs_adx_blk_redc(uint64_t *t, const uint64_t *m, uint64_t n0, size_t n);
+ * t: 2n+1 words, the value below m 2^(64n) in t[0..2n-1]; on return
+ * t[n..2n] = t/2^(64n) mod m, below 2m (t[2n] the top bit). n a multiple
+ * of 8. Block i0: the head takes t[i0..i0+7] into the window and, row by
+ * row, q_k = W0 n0 (kept on the stack), W += q_k m_0..7 (W0 becomes zero
+ * and drops out); the sweep adds q_k m_8..m_{n-1}; the flush's carry word
+ * (TOPC) waits for the next block's flush, whose t[0] is its place. */
+.macro HEAD k, w0, w1, w2, w3, w4, w5, w6, w7, w8
+	mov	\w0, %rdx
+	imul	N0(%rsp), %rdx		/* q */
+	xor	%eax, %eax		/* CF = OF = 0 again */
+	mov	%rdx, XS+\k(%rsp)
+	ROW8	0(%rsi), , \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, \w8
+.endm
+
+	.p2align 5
+	.globl	cs_adx_blk_redc
+	.hidden	cs_adx_blk_redc
+	.type	cs_adx_blk_redc, @function
+cs_adx_blk_redc:
+	.cfi_startproc
+	endbr64
+	SAVE	FRAME, rbx, rbp, r12, r13, r14, r15
+	mov	%rdi, TBASE(%rsp)
+	mov	%rsi, VBASE(%rsp)
+	mov	%rdx, N0(%rsp)
+	mov	%rcx, NW(%rsp)
+	shr	$3, %rcx
+	mov	%rcx, BLEFT(%rsp)
+	movq	$0, TOPC(%rsp)
+.Lrblock:
+	mov	TBASE(%rsp), %rdi
+	mov	VBASE(%rsp), %rsi
+	mov	0(%rdi), %rbx		/* window rotation 0: t[i0..i0+7] */
+	mov	8(%rdi), %rbp
+	mov	16(%rdi), %r8
+	mov	24(%rdi), %r9
+	mov	32(%rdi), %r10
+	mov	40(%rdi), %r11
+	mov	48(%rdi), %r12
+	mov	56(%rdi), %r13
+	xor	%eax, %eax		/* CF = OF = 0 */
+	HEAD	0, ROT0
+	HEAD	8, ROT1
+	HEAD	16, ROT2
+	HEAD	24, ROT3
+	HEAD	32, ROT4
+	HEAD	40, ROT5
+	HEAD	48, ROT6
+	HEAD	56, ROT7
+	lea	64(%rsi), %rsi		/* sweep m_8.. from t[i0+8] */
+	lea	64(%rdi), %rdi
+	mov	NW(%rsp), %rcx
+	sub	$8, %rcx		/* CF = OF = 0 */
+	jz	.Lr_x7			/* n = 8: no sweep (rotation 8 = after 7) */
+	jmp	.Lr_s8
+	SWEEP	.Lr_, .Lrdone
+.Lrdone:
+	addq	$64, TBASE(%rsp)
+	decq	BLEFT(%rsp)
+	jnz	.Lrblock
+	mov	TOPC(%rsp), %rax	/* t[2n]: the last carry */
+	mov	%rax, 64(%rdi)
+	RESTORE	FRAME, r15, r14, r13, r12, rbp, rbx
+	ret
+	.cfi_endproc
+	.size	cs_adx_blk_redc, .-cs_adx_blk_redc
+
+/* Product k of a triangle step with j products (k < j): lo_k into W_k on
+ * CF; for k = 0 the memory word under W0 on OF and W0 leaves; hi_k into
+ * W_{k+1} on OF, or, for the top product (k = j-1), written to W_j (zero
+ * until now) with both carries added. */
+.macro TPROD k, j, wk, wk1
+	.if \k == \j - 1
+	mulx	XS+8*\k(%rsp), %rax, \wk1
+	.else
+	mulx	XS+8*\k(%rsp), %rax, %r15
+	.endif
+	adcx	%rax, \wk
+	.if \k == 0
+	adox	(%rdi), \wk
+	mov	\wk, (%rdi)
+	.endif
+	.if \k == \j - 1
+	mov	$0, %eax
+	adcx	%rax, \wk1
+	adox	%rax, \wk1
+	.else
+	adox	%r15, \wk1
+	.endif
+.endm
+
+/* Step j (1..7) of a diagonal block's triangle: v = a_{i0+j} times x_0..
+ * x_{j-1} (the products a_k a_l, k < l, inside the block) into the window;
+ * W0 leaves as in STEP, and its register is cleared (with the flags) to
+ * serve as the next step's W8. */
+.macro TSTEP j, w0, w1, w2, w3, w4, w5, w6, w7, w8
+	mov	(%rsi), %rdx
+	TPROD	0, \j, \w0, \w1
+	.if \j > 1
+	TPROD	1, \j, \w1, \w2
+	.endif
+	.if \j > 2
+	TPROD	2, \j, \w2, \w3
+	.endif
+	.if \j > 3
+	TPROD	3, \j, \w3, \w4
+	.endif
+	.if \j > 4
+	TPROD	4, \j, \w4, \w5
+	.endif
+	.if \j > 5
+	TPROD	5, \j, \w5, \w6
+	.endif
+	.if \j > 6
+	TPROD	6, \j, \w6, \w7
+	.endif
+	xor	\w0, \w0		/* CF = OF = 0 */
+	lea	8(%rsi), %rsi
+	lea	8(%rdi), %rdi
+.endm
+
+/* void cs_adx_blk_sqr_cross(uint64_t *t, const uint64_t *a, size_t n);
+ * t: 2n words, zero on entry; on return t = the sum of a_k a_l 2^(64(k+l))
+ * over k < l (each cross product once), as cs_adx_sqr_cross. n a multiple
+ * of 8. Block i0 (x = a_i0..a_i0+7) sweeps a_{i0+1}..a_{n-1} into t from
+ * word 2 i0 + 1: the first seven steps take only the x_k below the swept
+ * word (the block's own triangle), the rest all eight; the top eight
+ * words land in t[i0+n..i0+n+7], with the carry word (TOPC) passed to the
+ * next block's flush as in the reduction. */
+	.p2align 5
+	.globl	cs_adx_blk_sqr_cross
+	.hidden	cs_adx_blk_sqr_cross
+	.type	cs_adx_blk_sqr_cross, @function
+cs_adx_blk_sqr_cross:
+	.cfi_startproc
+	endbr64
+	SAVE	FRAME, rbx, rbp, r12, r13, r14, r15
+	mov	%rdi, TBASE(%rsp)	/* &t[2 i0] */
+	mov	%rsi, XSRC(%rsp)	/* &a[i0] */
+	mov	%rdx, NW(%rsp)		/* full steps: n - i0 - 8 */
+	shr	$3, %rdx
+	mov	%rdx, BLEFT(%rsp)
+	movq	$0, TOPC(%rsp)
+.Lsblock:
+	mov	XSRC(%rsp), %rsi
+	.irp k, 0, 8, 16, 24, 32, 40, 48, 56
+	mov	\k(%rsi), %rdx
+	mov	%rdx, XS+\k(%rsp)
+	.endr
+	lea	8(%rsi), %rsi		/* a_{i0+1} */
+	mov	TBASE(%rsp), %rdi
+	lea	8(%rdi), %rdi		/* t[2 i0 + 1] */
+	xor	%ebx, %ebx		/* empty window; CF = OF = 0 */
+	xor	%ebp, %ebp
+	xor	%r8d, %r8d
+	xor	%r9d, %r9d
+	xor	%r10d, %r10d
+	xor	%r11d, %r11d
+	xor	%r12d, %r12d
+	xor	%r13d, %r13d
+	xor	%r14d, %r14d
+	TSTEP	1, ROT1
+	TSTEP	2, ROT2
+	TSTEP	3, ROT3
+	TSTEP	4, ROT4
+	TSTEP	5, ROT5
+	TSTEP	6, ROT6
+	TSTEP	7, ROT7
+	mov	NW(%rsp), %rcx
+	sub	$8, %rcx		/* CF = OF = 0 */
+	mov	%rcx, NW(%rsp)
+	jz	.Ls_x7			/* the last block: no full steps */
+	jmp	.Ls_s8
+	SWEEP	.Ls_, .Lsdone
+.Lsdone:
+	addq	$64, XSRC(%rsp)
+	addq	$128, TBASE(%rsp)
+	decq	BLEFT(%rsp)
+	jnz	.Lsblock
+	RESTORE	FRAME, r15, r14, r13, r12, rbp, rbx
+	ret
+	.cfi_endproc
+	.size	cs_adx_blk_sqr_cross, .-cs_adx_blk_sqr_cross
+
+/* void cs_adx_blk_diag(uint64_t *t, const uint64_t *a, size_t n);
+ * As cs_adx_sqr_diag (t = 2t + the squares a_i^2 2^(128i), the doubling on
+ * CF, the squares on OF), four words of a a pass; n a multiple of 4. */
+.macro DIAG1 off
+	mov	\off(%rsi), %rdx
+	mulx	%rdx, %rax, %r9
+	mov	2*\off(%rdi), %r8
+	adcx	%r8, %r8
+	adox	%rax, %r8
+	mov	%r8, 2*\off(%rdi)
+	mov	2*\off+8(%rdi), %r10
+	adcx	%r10, %r10
+	adox	%r9, %r10
+	mov	%r10, 2*\off+8(%rdi)
+.endm
+
+	.p2align 5
+	.globl	cs_adx_blk_diag
+	.hidden	cs_adx_blk_diag
+	.type	cs_adx_blk_diag, @function
+cs_adx_blk_diag:
+	.cfi_startproc
+	endbr64
+	mov	%rdx, %rcx
+	shr	$2, %rcx		/* passes */
+	xor	%eax, %eax		/* CF = OF = 0 */
+1:	DIAG1	0
+	DIAG1	8
+	DIAG1	16
+	DIAG1	24
+	lea	32(%rsi), %rsi
+	lea	64(%rdi), %rdi
+	lea	-1(%rcx), %rcx
+	jrcxz	2f
+	jmp	1b
+2:	ret
+	.cfi_endproc
+	.size	cs_adx_blk_diag, .-cs_adx_blk_diag
+
+/* void cs_adx_blk_reduce(uint64_t *r, const uint64_t *t, const uint64_t *m, size_t n);
+ * As cs_adx_reduce (r = t mod m for t, n+1 words, below 2m; r apart from
+ * t), n a multiple of 8: r = t - m by one sbb chain eight words a pass
+ * (dec keeps CF), then r = t again where that borrowed out of t[n], by a
+ * mask over 128-bit words: no branch or address on the values. */
+	.p2align 5
+	.globl	cs_adx_blk_reduce
+	.hidden	cs_adx_blk_reduce
+	.type	cs_adx_blk_reduce, @function
+cs_adx_blk_reduce:
+	.cfi_startproc
+	endbr64
+	mov	%rdi, %r9		/* r */
+	mov	%rsi, %r10		/* t */
+	mov	%rcx, %r8
+	shr	$3, %r8			/* passes */
+	mov	%r8, %r11
+	clc
+1:	.irp k, 0, 8, 16, 24, 32, 40, 48, 56
+	mov	\k(%rsi), %rax
+	sbb	\k(%rdx), %rax
+	mov	%rax, \k(%rdi)
+	.endr
+	lea	64(%rsi), %rsi
+	lea	64(%rdx), %rdx
+	lea	64(%rdi), %rdi
+	dec	%r8
+	jnz	1b
+	mov	(%rsi), %rax
+	sbb	$0, %rax		/* CF: t < m */
+	sbb	%rax, %rax		/* all ones where t is kept */
+	movq	%rax, %xmm0
+	punpcklqdq %xmm0, %xmm0
+2:	.irp k, 0, 16, 32, 48
+	movdqu	\k(%r9), %xmm1		/* r = d ^ ((t ^ d) & keep) */
+	movdqu	\k(%r10), %xmm2
+	pxor	%xmm1, %xmm2
+	pand	%xmm0, %xmm2
+	pxor	%xmm2, %xmm1
+	movdqu	%xmm1, \k(%r9)
+	.endr
+	lea	64(%r9), %r9
+	lea	64(%r10), %r10
+	dec	%r11
+	jnz	2b
+	ret
+	.cfi_endproc
+	.size	cs_adx_blk_reduce, .-cs_adx_blk_reduce
+
+/* IBT and SHSTK compatible (endbr64 above, no stack switching), as the C
+ * objects built with -fcf-protection, so the library keeps both marks. */
+	.section .note.gnu.property, "a"
+	.p2align 3
+	.long	4
+	.long	16
+	.long	5
+	.asciz	"GNU"
+	.long	0xc0000002
+	.long	4
+	.long	3
+	.long	0
+
+	.section .note.GNU-stack, "", @progbits
