@@ -282,6 +282,8 @@ static void fma_edges(void)
                 tap_diag("%u bits, %s modulus", bits[s], kind ? "random" : "all-ones");
         }
         tap_ok(ok, "x86_64-fma %u bits: size-class edges, operands m-1 and 2m-1", bits[s]);
+    }
+}
 
 /* The ADX kernel's block paths (adx_blk.S, taken at a multiple of eight
  * limbs) and the row paths beside them: each size class from 8 to 128
