@@ -245,6 +245,11 @@ struct cs_mldsa_impl {
      * their own. NULL: expand_mask per round. */
     void (*expand_mask_x4)(const cs_mldsa_impl *impl, cs_mldsa_poly y[4],
                            const uint8_t rhopp[64], uint16_t nonce, int32_t gamma1);
+    /* Without expand_mask_x4: when nonzero, signing asks expand_mask for
+     * up to this many streams at once (a wide Keccak batch), carrying the
+     * surplus into the next round as with expand_mask_x4. 0: expand_mask
+     * per round. */
+    unsigned mask_batch;
 };
 
 /* The portable table, for backends to copy and override. */

@@ -550,7 +550,7 @@ const uint8_t *cs_mldsa_prepared_tr(const cs_mldsa_prepared *pr)
 }
 
 struct sign_ws {
-    cs_mldsa_poly y[MAXL + 3], z[MAXL]; /* y: a round's l, then up to 3 carried */
+    cs_mldsa_poly y[MAXL + 3], z[MAXL]; /* y: a round's l, then the carried streams */
     cs_mldsa_poly w0[MAXK], w1[MAXK], h[MAXK]; /* LowBits(w), HighBits(w), hints */
     cs_mldsa_poly c, tmp;
     uint8_t w1buf[MAXK * 192];
@@ -560,7 +560,7 @@ struct sign_ws {
 /* Wipes the parts of a signing workspace that parameter set p used. */
 static void sign_ws_wipe(struct sign_ws *w, const cs_mldsa_params *p)
 {
-    cs_wipe(w->y, (p->l + 3) * sizeof w->y[0]);
+    cs_wipe(w->y, sizeof w->y); /* carried streams can reach its end */
     cs_wipe(w->z, p->l * sizeof w->z[0]);
     cs_wipe(w->w0, p->k * sizeof w->w0[0]);
     cs_wipe(w->w1, p->k * sizeof w->w1[0]);
@@ -583,23 +583,34 @@ static int sum_chknorm(const cs_mldsa_impl *impl, cs_mldsa_poly *c, const cs_mld
     return impl->chknorm(c, bound);
 }
 
-/* y[0..l) = ExpandMask(rho'', kappa) for a round. With expand_mask_x4 the
- * streams come from whole four-stream passes: *carry polynomials left
+/* y[0..l) = ExpandMask(rho'', kappa) for a round. With expand_mask_x4 (or
+ * mask_batch) the streams come from whole four-stream (or batch-wide)
+ * passes: *carry polynomials left
  * after y[l] by the previous round (nonces kappa, kappa + 1, ...) move to
  * the front, passes fill the rest, and the surplus stays for the next
  * round. */
 static void mask_round(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_mldsa_poly *y,
                        unsigned *carry, const uint8_t rhopp[64], uint16_t kappa)
 {
-    const unsigned l = p->l;
-    if (!impl->expand_mask_x4) {
+    const unsigned l = p->l, cap = MAXL + 3;
+    if (!impl->expand_mask_x4 && !impl->mask_batch) {
         impl->expand_mask(impl, y, rhopp, kappa, l, p->gamma1);
         return;
     }
     unsigned have = *carry;
     memmove(y, y + l, have * sizeof y[0]);
-    for (; have < l; have += 4)
-        impl->expand_mask_x4(impl, y + have, rhopp, (uint16_t)(kappa + have), p->gamma1);
+    if (impl->expand_mask_x4) {
+        for (; have < l; have += 4)
+            impl->expand_mask_x4(impl, y + have, rhopp, (uint16_t)(kappa + have), p->gamma1);
+    } else {
+        /* Batches as wide as the workspace allows: have < l <= MAXL, so
+         * cap - have >= 4. */
+        while (have < l) {
+            unsigned n = cap - have < impl->mask_batch ? cap - have : impl->mask_batch;
+            impl->expand_mask(impl, y + have, rhopp, (uint16_t)(kappa + have), n, p->gamma1);
+            have += n;
+        }
+    }
     *carry = have - l;
 }
 

@@ -43,6 +43,10 @@ unsigned cs_mldsa_make_hint_avx512(cs_mldsa_poly *h, const cs_mldsa_poly *a0,
 void cs_mldsa_use_hint_avx512(cs_mldsa_poly *b, const cs_mldsa_poly *a, const cs_mldsa_poly *h,
                               int32_t gamma2);
 int cs_mldsa_chknorm_avx512(const cs_mldsa_poly *a, int32_t bound);
+int cs_mldsa_sum_chknorm_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
+                                int sub, int32_t bound);
+void cs_mldsa_pointwise_acc_reduce_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                          const cs_mldsa_poly *b, unsigned n);
 void cs_mldsa_pack_w1_avx512(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);
 void cs_mldsa_unpack_z_avx512(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 

@@ -69,6 +69,7 @@ const cs_mldsa_impl cs_mldsa_avx512 = {
     .expand_sa_side = cs_mldsa_expand_sa_side_avx512,
     .expand_s = cs_mldsa_expand_s_avx512,
     .expand_mask = cs_mldsa_expand_mask_avx512,
+    .mask_batch = 8,
     .rej_uniform = cs_mldsa_rej_uniform_avx512,
     .rej_eta = cs_mldsa_rej_eta_avx512,
     .ntt = cs_mldsa_ntt_avx512,
@@ -86,5 +87,7 @@ const cs_mldsa_impl cs_mldsa_avx512 = {
     .chknorm = cs_mldsa_chknorm_avx512,
     .pack_w1 = cs_mldsa_pack_w1_avx512,
     .unpack_z = cs_mldsa_unpack_z_avx512,
+    .pointwise_acc_reduce = cs_mldsa_pointwise_acc_reduce_avx512,
+    .sum_chknorm = cs_mldsa_sum_chknorm_avx512,
     SHARED_HOOKS
 };

@@ -229,7 +229,7 @@ void cs_mldsa_pointwise_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a, const c
  * each. Inlined with n and i constants, so the loops unroll. */
 static inline __attribute__((always_inline)) void acc32(cs_mldsa_poly *c, const cs_mldsa_poly *a,
                                                         const cs_mldsa_poly *b, unsigned n,
-                                                        unsigned i)
+                                                        unsigned i, int reduce)
 {
     __m512i se0 = _mm512_setzero_si512(), so0 = se0, se1 = se0, so1 = se0;
     for (unsigned j = 0; j < n; j++) {
@@ -240,20 +240,29 @@ static inline __attribute__((always_inline)) void acc32(cs_mldsa_poly *c, const 
                                                      avx512_load(y + i + 16)));
         so1 = _mm512_add_epi64(so1, _mm512_mul_epi32(odd_at(x, i + 16), odd_at(y, i + 16)));
     }
-    avx512_store(c->c + i, avx512_montred(se0, so0));
-    avx512_store(c->c + i + 16, avx512_montred(se1, so1));
+    __m512i r0 = avx512_montred(se0, so0), r1 = avx512_montred(se1, so1);
+    if (reduce) {
+        const __m512i q = _mm512_set1_epi32(AVX512_Q), half = _mm512_set1_epi32(1 << 22);
+        r0 = _mm512_sub_epi32(r0, _mm512_mullo_epi32(_mm512_srai_epi32(_mm512_add_epi32(r0, half), 23), q));
+        r1 = _mm512_sub_epi32(r1, _mm512_mullo_epi32(_mm512_srai_epi32(_mm512_add_epi32(r1, half), 23), q));
+    }
+    avx512_store(c->c + i, r0);
+    avx512_store(c->c + i + 16, r1);
 }
 
-/* c = mont(sum of n products); the lengths the parameter sets pass
- * (l = 4, 5, 7) get their own unrolled copies. */
-void cs_mldsa_pointwise_acc_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                   const cs_mldsa_poly *b, unsigned n)
+/* c = mont(sum of n products), then reduce32 when reduce is set; the
+ * lengths the parameter sets pass (l = 4, 5, 7) get their own unrolled
+ * copies. */
+static inline __attribute__((always_inline)) void acc_all(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                                          const cs_mldsa_poly *b, unsigned n,
+                                                          int reduce)
 {
 #define ACC_CASE(N)                                                                     \
     case N:                                                                             \
-        acc32(c, a, b, N, 0), acc32(c, a, b, N, 32), acc32(c, a, b, N, 64);             \
-        acc32(c, a, b, N, 96), acc32(c, a, b, N, 128), acc32(c, a, b, N, 160);          \
-        acc32(c, a, b, N, 192), acc32(c, a, b, N, 224);                                 \
+        acc32(c, a, b, N, 0, reduce), acc32(c, a, b, N, 32, reduce);                    \
+        acc32(c, a, b, N, 64, reduce), acc32(c, a, b, N, 96, reduce);                   \
+        acc32(c, a, b, N, 128, reduce), acc32(c, a, b, N, 160, reduce);                 \
+        acc32(c, a, b, N, 192, reduce), acc32(c, a, b, N, 224, reduce);                 \
         break
     switch (n) {
         ACC_CASE(4);
@@ -261,8 +270,22 @@ void cs_mldsa_pointwise_acc_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a,
         ACC_CASE(7);
     default:
         for (unsigned i = 0; i < 256; i += 32)
-            acc32(c, a, b, n, i);
+            acc32(c, a, b, n, i, reduce);
         break;
     }
 #undef ACC_CASE
+}
+
+/* c = mont(sum of n products). */
+void cs_mldsa_pointwise_acc_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                   const cs_mldsa_poly *b, unsigned n)
+{
+    acc_all(c, a, b, n, 0);
+}
+
+/* The pointwise_acc_reduce hook: the same sums, reduce32 in registers. */
+void cs_mldsa_pointwise_acc_reduce_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a,
+                                          const cs_mldsa_poly *b, unsigned n)
+{
+    acc_all(c, a, b, n, 1);
 }

@@ -18,6 +18,34 @@ void cs_mldsa_reduce32_avx512(cs_mldsa_poly *a)
     }
 }
 
+/* c = reduce32(a + b) or reduce32(a - b), nonzero iff some |c_i| >=
+ * bound: add/sub, reduce32 and chknorm in one pass over sixteen lanes. */
+static inline __attribute__((always_inline)) int sum_chknorm_s(cs_mldsa_poly *c,
+                                                               const cs_mldsa_poly *a,
+                                                               const cs_mldsa_poly *b, int sub,
+                                                               int32_t bound)
+{
+    const __m512i q = _mm512_set1_epi32(AVX512_Q), half = _mm512_set1_epi32(1 << 22);
+    const __m512i lim = _mm512_set1_epi32(bound - 1);
+    __mmask16 bad = 0;
+    for (unsigned i = 0; i < 256; i += 16) {
+        __m512i x = avx512_load(a->c + i), y = avx512_load(b->c + i);
+        x = sub ? _mm512_sub_epi32(x, y) : _mm512_add_epi32(x, y);
+        __m512i t = _mm512_srai_epi32(_mm512_add_epi32(x, half), 23);
+        x = _mm512_sub_epi32(x, _mm512_mullo_epi32(t, q));
+        avx512_store(c->c + i, x);
+        bad |= _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(x), lim);
+    }
+    return bad != 0;
+}
+
+/* The sum_chknorm hook: one copy per sign of b (public). */
+int cs_mldsa_sum_chknorm_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
+                                int sub, int32_t bound)
+{
+    return sub ? sum_chknorm_s(c, a, b, 1, bound) : sum_chknorm_s(c, a, b, 0, bound);
+}
+
 /* Adds q to negative coefficients (mask from the sign bit). */
 void cs_mldsa_caddq_avx512(cs_mldsa_poly *a)
 {
