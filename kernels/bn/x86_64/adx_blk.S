@@ -38,25 +38,7 @@
 #define BLEFT 112   /* blocks left */
 #define FRAME 128
 
-.macro SAVE frame, regs:vararg
-	.irp r, \regs
-	push	%\r
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %\r, 0
-	.endr
-	sub	$\frame, %rsp
-	.cfi_adjust_cfa_offset \frame
-.endm
-
-.macro RESTORE frame, regs:vararg
-	add	$\frame, %rsp
-	.cfi_adjust_cfa_offset -\frame
-	.irp r, \regs
-	pop	%\r
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %\r
-	.endr
-.endm
+#include "asm_frame.h"
 
 /* W0..W8 += %rdx * x (x: eight words at \x), the low halves on CF, the
  * high halves on OF, W8 taking the top high half and both carries; W0 is
@@ -494,17 +476,4 @@ cs_adx_blk_reduce:
 	.cfi_endproc
 	.size	cs_adx_blk_reduce, .-cs_adx_blk_reduce
 
-/* IBT and SHSTK compatible (endbr64 above, no stack switching), as the C
- * objects built with -fcf-protection, so the library keeps both marks. */
-	.section .note.gnu.property, "a"
-	.p2align 3
-	.long	4
-	.long	16
-	.long	5
-	.asciz	"GNU"
-	.long	0xc0000002
-	.long	4
-	.long	3
-	.long	0
-
-	.section .note.GNU-stack, "", @progbits
+	OBJECT_NOTES

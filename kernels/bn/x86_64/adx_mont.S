@@ -18,32 +18,7 @@
 	.hidden	cs_adx_mont_rows
 	.type	cs_adx_mont_rows, @function
 
-/* Function frames: SAVE pushes the callee-saved registers named, in
- * order, with their CFI, then reserves `frame` bytes of locals; RESTORE
- * undoes it, the registers named in the reverse order. */
-.macro SAVE frame, regs:vararg
-	.irp r, \regs
-	push	%\r
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %\r, 0
-	.endr
-	.if \frame
-	sub	$\frame, %rsp
-	.cfi_adjust_cfa_offset \frame
-	.endif
-.endm
-
-.macro RESTORE frame, regs:vararg
-	.if \frame
-	add	$\frame, %rsp
-	.cfi_adjust_cfa_offset -\frame
-	.endif
-	.irp r, \regs
-	pop	%\r
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %\r
-	.endr
-.endm
+#include "asm_frame.h"
 
 /* Locals below the six saved registers. */
 #define SINGLES_A 0   /* n mod 4 */
@@ -349,17 +324,4 @@ cs_adx_reduce:
 	.cfi_endproc
 	.size	cs_adx_reduce, .-cs_adx_reduce
 
-/* IBT and SHSTK compatible (endbr64 above, no stack switching), as the C
- * objects built with -fcf-protection, so the library keeps both marks. */
-	.section .note.gnu.property, "a"
-	.p2align 3
-	.long	4
-	.long	16
-	.long	5
-	.asciz	"GNU"
-	.long	0xc0000002
-	.long	4
-	.long	3
-	.long	0
-
-	.section .note.GNU-stack, "", @progbits
+	OBJECT_NOTES
