@@ -170,10 +170,15 @@ static void test_ntt(const cs_mldsa_impl *im)
     }
     tap_ok(ok, "%s ntt, pointwise_mont, invntt_tomont", im->name);
 
-    /* Exact values, not only residues: ntt is the portable NTT in the
+    /* Value by value, in the impl's order: ntt is the portable NTT in the
      * impl's order (ntt_order), and invntt_tomont of that order gives the
-     * portable inverse's outputs, word for word (the AVX-512 NTT's
-     * in-register layers and lane permutations included). */
+     * portable inverse's outputs (the AVX-512 NTT's in-register layers and
+     * lane permutations included). The contract (mldsa_backend.h) promises
+     * residues within its bounds (9q out of ntt, q out of invntt_tomont);
+     * the x86-64 tables keep the portable Montgomery steps and so give the
+     * same words, which is checked for them; s390x's vector NTT gives other
+     * representatives of the same residues. */
+    const int exact = !strncmp(im->name, "avx", 3);
     ok = 1;
     for (int t = 0; t < TRIALS; t++) {
         cs_mldsa_poly a, x, y;
@@ -183,16 +188,17 @@ static void test_ntt(const cs_mldsa_impl *im)
         P->ntt(&y);
         if (im->ntt_order)
             im->ntt_order(&y);
-        ok &= eq(&x, &y);
+        ok &= bounded(&x, 9 * (int64_t)Q) && (exact ? eq(&x, &y) : eq_modq(&x, &y));
         rnd_poly(&a, -Q + 1, Q - 1);
         x = a, y = a;
         if (im->ntt_order)
             im->ntt_order(&x);
         im->invntt_tomont(&x);
         P->invntt_tomont(&y);
-        ok &= eq(&x, &y);
+        ok &= bounded(&x, Q) && (exact ? eq(&x, &y) : eq_modq(&x, &y));
     }
-    tap_ok(ok, "%s ntt and invntt_tomont equal the portable ones word for word", im->name);
+    tap_ok(ok, "%s ntt and invntt_tomont equal the portable ones value by value%s", im->name,
+           exact ? ", word for word" : " (mod q)");
 
     ok = 1;
     for (int t = 0; t < TRIALS; t++) {
