@@ -237,18 +237,12 @@ struct cs_mldsa_impl {
      * those two hooks. NULL: callers run them in turn. */
     void (*pointwise_acc_reduce)(cs_mldsa_poly *c, const cs_mldsa_poly *a,
                                  const cs_mldsa_poly *b, unsigned n);
-    /* ExpandMask's streams four at a time: y[j] for nonce (uint16_t)(nonce
-     * + j), j < 4, as expand_mask computes them (secret: rho''). Signing
-     * then draws the l streams of each round from whole four-stream
-     * passes, carrying the surplus of a pass into the next round, where
-     * expand_mask would finish a round's l mod 4 streams in a pass of
-     * their own. NULL: expand_mask per round. */
-    void (*expand_mask_x4)(const cs_mldsa_impl *impl, cs_mldsa_poly y[4],
-                           const uint8_t rhopp[64], uint16_t nonce, int32_t gamma1);
-    /* Without expand_mask_x4: when nonzero, signing asks expand_mask for
-     * up to this many streams at once (a wide Keccak batch), carrying the
-     * surplus into the next round as with expand_mask_x4. 0: expand_mask
-     * per round. */
+    /* The width of expand_mask's Keccak batch (4 or 8 streams), or 0.
+     * When nonzero, signing draws each round's l streams from expand_mask
+     * calls of up to this many streams, carrying the surplus of a call
+     * into the next round, where a call per round would finish its
+     * l mod width streams in a batch of their own. 0: expand_mask per
+     * round. */
     unsigned mask_batch;
 };
 

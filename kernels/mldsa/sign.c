@@ -583,9 +583,8 @@ static int sum_chknorm(const cs_mldsa_impl *impl, cs_mldsa_poly *c, const cs_mld
     return impl->chknorm(c, bound);
 }
 
-/* y[0..l) = ExpandMask(rho'', kappa) for a round. With expand_mask_x4 (or
- * mask_batch) the streams come from whole four-stream (or batch-wide)
- * passes: *carry polynomials left
+/* y[0..l) = ExpandMask(rho'', kappa) for a round. With mask_batch the
+ * streams come from batch-wide expand_mask calls: *carry polynomials left
  * after y[l] by the previous round (nonces kappa, kappa + 1, ...) move to
  * the front, passes fill the rest, and the surplus stays for the next
  * round. */
@@ -593,23 +592,18 @@ static void mask_round(const cs_mldsa_impl *impl, const cs_mldsa_params *p, cs_m
                        unsigned *carry, const uint8_t rhopp[64], uint16_t kappa)
 {
     const unsigned l = p->l, cap = MAXL + 3;
-    if (!impl->expand_mask_x4 && !impl->mask_batch) {
+    if (!impl->mask_batch) {
         impl->expand_mask(impl, y, rhopp, kappa, l, p->gamma1);
         return;
     }
     unsigned have = *carry;
     memmove(y, y + l, have * sizeof y[0]);
-    if (impl->expand_mask_x4) {
-        for (; have < l; have += 4)
-            impl->expand_mask_x4(impl, y + have, rhopp, (uint16_t)(kappa + have), p->gamma1);
-    } else {
-        /* Batches as wide as the workspace allows: have < l <= MAXL, so
-         * cap - have >= 4. */
-        while (have < l) {
-            unsigned n = cap - have < impl->mask_batch ? cap - have : impl->mask_batch;
-            impl->expand_mask(impl, y + have, rhopp, (uint16_t)(kappa + have), n, p->gamma1);
-            have += n;
-        }
+    /* Batches as wide as the workspace allows: have < l <= MAXL, so
+     * cap - have >= 4, a whole four-stream batch. */
+    while (have < l) {
+        unsigned n = cap - have < impl->mask_batch ? cap - have : impl->mask_batch;
+        impl->expand_mask(impl, y + have, rhopp, (uint16_t)(kappa + have), n, p->gamma1);
+        have += n;
     }
     *carry = have - l;
 }

@@ -71,8 +71,6 @@ void cs_mldsa_expand_s_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mld
 void cs_mldsa_expand_mask_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
                                const uint8_t rhopp[64], uint16_t kappa, unsigned l,
                                int32_t gamma1);
-void cs_mldsa_expand_mask_x4_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly y[4],
-                                  const uint8_t rhopp[64], uint16_t nonce, int32_t gamma1);
 /* The same three with eight streams per permutation where a batch has more
  * than four (expand_avx512.c; the "avx512" table). */
 void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,

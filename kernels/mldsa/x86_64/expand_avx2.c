@@ -215,20 +215,3 @@ void cs_mldsa_expand_mask_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
     cs_wipe(buf, sizeof buf);
     cs_wipe(s, sizeof s);
 }
-
-/* Four ExpandMask streams, nonces nonce..nonce+3: one four-way pass. */
-void cs_mldsa_expand_mask_x4_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly y[4],
-                                  const uint8_t rhopp[64], uint16_t nonce, int32_t gamma1)
-{
-    uint8_t buf[4][5 * RATE256];
-    uint64_t s[100];
-    uint16_t nonces[4];
-    for (unsigned j = 0; j < 4; j++)
-        nonces[j] = (uint16_t)(nonce + j);
-    x4_seed(s, rhopp, 64, nonces, RATE256);
-    x4_squeeze(impl, &buf[0][0], sizeof buf[0], s, 5, RATE256);
-    for (unsigned j = 0; j < 4; j++)
-        cs_mldsa_unpack_z_avx2(&y[j], buf[j], gamma1);
-    cs_wipe(buf, sizeof buf);
-    cs_wipe(s, sizeof s);
-}
