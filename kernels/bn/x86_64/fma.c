@@ -1,6 +1,6 @@
-/* AVX2 + FMA kernel: 49-bit digits held exactly in doubles. Each product of
+/* AVX2 + FMA kernel: 50-bit digits held exactly in doubles. Each product of
  * digits is split by FMAs against a biased constant into a high part rounded
- * to a multiple of 2^49 and an exact signed low part; both are read as
+ * to a multiple of 2^50 and an exact signed low part; both are read as
  * integers straight from the bits of the biased doubles and summed in 64-bit
  * lanes, the biases being taken off once at the end. Two almost-Montgomery
  * shapes: product scanning by blocks of four columns (ps_core, the default:
@@ -15,18 +15,21 @@
 
 #include "xv.h"
 
-/* 49 bits rather than 50 leave room for the squaring's doubled digits: a
- * doubled product and a reduction product together stay below 2^100, so one
- * biased double in [1.5*2^101 - 2^100, 1.5*2^101 + 2^100) holds both high
- * parts. The vector counts per size class are the same as with 50 bits. */
-#define W 49
+/* 50 bits: one digit fewer than 49 at 1536, 2048 and 3072 bits, two at
+ * 4096 (R' needs bits + 2). Every product is of non-negative digits, so the
+ * high bias sits at the bottom of its binade and the whole binade is room:
+ * the two products a group rounds into one double (two doubled squaring
+ * products, 2a_j < 2^51 times a_i, or two reduction products) stay below
+ * 2^102. With 51 bits a doubled pair would reach 2^104, past its binade. */
+#define W 50
 #define MW ((1ull << W) - 1)
 #define FMA_MAX_BITS 4096
 
-/* High parts: 1.5*2^101 has ulp 2^49; low parts: 1.5*2^52 has ulp 1. */
-#define BIAS_H 0x1.8p101
+/* High parts: [2^102, 2^103) has ulp 2^50; low parts: 1.5*2^52 has ulp 1
+ * (a low part or two, each within 2^49, stay in its binade). */
+#define BIAS_H 0x1p102
 #define BIAS_L 0x1.8p52
-/* Their sum, exact in a double (bits 51..101): h - BIAS_HL is a high part
+/* Their sum, exact in a double (bits 51..102): h - BIAS_HL is a high part
  * minus BIAS_L, so the FMA that takes the high part off a product leaves the
  * low part already biased for reading as an integer. */
 #define BIAS_HL (BIAS_H + BIAS_L)
@@ -188,10 +191,10 @@ amm_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
  * vectors whatever the row. */
 #define PAD 4
 
-/* Two vectors of products, x0*y0 and x1*y1 (each below 2^99), as one
+/* Two vectors of products, x0*y0 and x1*y1 (each below 2^101), as one
  * group: the second high part is rounded on top of the first, so one
- * biased double (2^100 of room at ulp 2^W) holds both, and the two exact
- * low parts are summed as doubles (one biased, one below 2^48: still in
+ * biased double (2^102 of room at ulp 2^W) holds both, and the two exact
+ * low parts are summed as doubles (one biased, one within 2^49: still in
  * the binade of ulp 1). Adds the biased low sum to L and the biased high
  * sum to H (H's lanes belong one column up). 3.5 FP uops and one integer
  * add a vector of products, no shuffles. */
@@ -484,13 +487,13 @@ PS_FIXED(21)
         amm_core(r, a, b, c->m, c->n0, NV, c->iters);                                     \
     }
 /* Measured per call against each other (bn_rate, Intel Xeon with IFMA, issue
- * 16): the column-serial multiplication is 2-5% ahead at 1024 and level at
+ * 16, 49-bit digits): the column-serial multiplication is 2-5% ahead at 1024 and level at
  * 1536 bits, the product-scanning one ahead from 2048 (1677 against 1737
  * reference cycles) and its squaring ahead at every size (1024: 534 against
  * 550; 2048: 1445 against 1820; 4096: 4424 against 6030). Both leave the
  * same digits below 2m, so they mix. */
 AMM_FIXED(6) /* 1024 bits: 21 digits */
-AMM_FIXED(8) /* 1536: 32 */
+AMM_FIXED(8) /* 1536: 31 */
 
 /* Any other size: product scanning with a run-time vector count. */
 static void ps_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
