@@ -2,14 +2,12 @@
  * digits is split by FMAs against a biased constant into a high part rounded
  * to a multiple of 2^50 and an exact signed low part; both are read as
  * integers straight from the bits of the biased doubles and summed in 64-bit
- * lanes, the biases being taken off once at the end. Two almost-Montgomery
- * shapes: product scanning by blocks of four columns (ps_core, the default:
- * aligned accumulators, a squaring with each cross product once, only four
- * q digits a block scalar) and the older column-serial one (amm_core, kept
- * for the 1024/1536-bit multiplication, where it measured ahead; its
- * scalar side reproduces the FMA's round-to-nearest-even split where it
- * stands in for vector lanes). Built with -mavx2 -mfma; run only where AVX2
- * and FMA are present. */
+ * lanes, the biases being taken off once at the end. Almost-Montgomery
+ * product scanning by blocks of four columns (ps_core): aligned
+ * accumulators, a squaring with each cross product once, only four q digits
+ * a block scalar. (The column-serial shape it replaced was level at 1024 bits
+ * and behind from 1536 once digits were 50 bits wide: docs/benchmarks.md.)
+ * Built with -mavx2 -mfma; run only where AVX2 and FMA are present. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -34,17 +32,6 @@
  * low part already biased for reading as an integer. */
 #define BIAS_HL (BIAS_H + BIAS_L)
 
-/* Low part of t as the FMA split leaves it: t - 2^W * RNE(t / 2^W). The
- * sign-extended low W bits round halves up; a half with an even quotient
- * goes back down. */
-static inline int64_t lo_rne(unsigned __int128 t)
-{
-    uint64_t lo = (uint64_t)t;
-    int64_t s = (int64_t)(lo << (64 - W)) >> (64 - W);
-    uint64_t keep = (uint64_t)(((lo << (64 - W)) == (1ull << 63)) & ~(uint64_t)(t >> W) & 1);
-    return s + (int64_t)(keep << W);
-}
-
 /* Digits (below 2^52) to doubles, exactly. */
 static inline __m256d to_double(__m256i x)
 {
@@ -53,137 +40,13 @@ static inline __m256d to_double(__m256i x)
                          _mm256_castsi256_pd(bias));
 }
 
-/* Bit patterns of the two biases: every lane of the accumulator gains one of
- * each per step (a low part, then a high part from the vector above). */
+/* The bit pattern of a bias: each group of products adds one to its lanes
+ * (pair, single), taken off by count before the columns are read. */
 static inline uint64_t bits_of(double d)
 {
     uint64_t u;
     memcpy(&u, &d, sizeof u);
     return u;
-}
-
-/* Bias carried by lane j of K after `steps` steps: one low and one high bias a
- * step since the lane entered at the top (as zero plus a high part) or since
- * the start. Public: depends on sizes only. */
-static inline uint64_t lane_bias(size_t j, size_t K, size_t steps)
-{
-    const uint64_t both = bits_of(BIAS_H) + bits_of(BIAS_L);
-    if (steps <= K - 1 - j)
-        return steps * both;
-    return (K - 1 - j) * both + bits_of(BIAS_H);
-}
-
-/* Vector 0 of step i, row part: adds the unbiased low parts of A0*B into VL0
- * and returns the unbiased high parts (lane 0 is read back by the scalar). */
-static inline __m256i row0(__m256i *VL0, __m256d A0, __m256d B)
-{
-    const __m256d MH = _mm256_set1_pd(BIAS_H), ML = _mm256_set1_pd(BIAS_L);
-    __m256d h = _mm256_fmadd_pd(A0, B, MH);
-    __m256d l = _mm256_fmsub_pd(A0, B, _mm256_sub_pd(h, _mm256_set1_pd(BIAS_HL)));
-    *VL0 = _mm256_add_epi64(*VL0, _mm256_sub_epi64(_mm256_castpd_si256(l), _mm256_castpd_si256(ML)));
-    return _mm256_sub_epi64(_mm256_castpd_si256(h), _mm256_castpd_si256(MH));
-}
-
-/* Vector 0, reduction part, split on its own (the scalar reproduces its lane
- * 1): adds the biased low parts to VL0, returns hA plus the biased highs. */
-static inline __m256i red0(__m256i *VL0, __m256i hA, __m256d M0, __m256d Q)
-{
-    const __m256d MH = _mm256_set1_pd(BIAS_H);
-    __m256d h = _mm256_fmadd_pd(M0, Q, MH);
-    __m256d l = _mm256_fmsub_pd(M0, Q, _mm256_sub_pd(h, _mm256_set1_pd(BIAS_HL)));
-    *VL0 = _mm256_add_epi64(*VL0, _mm256_castpd_si256(l));
-    return _mm256_add_epi64(hA, _mm256_castpd_si256(h));
-}
-
-/* Both products of one vector: the reduction product is rounded on top of the
- * row's high part, so one biased double carries both high parts and one the
- * sum of both (exact) low parts. Returns the biased highs; adds the biased
- * lows to *VL. */
-static inline __m256i both(__m256i *VL, __m256d A, __m256d B, __m256d Mv, __m256d Q)
-{
-    const __m256d MH = _mm256_set1_pd(BIAS_H);
-    __m256d ha = _mm256_fmadd_pd(A, B, MH);
-    __m256d hs = _mm256_fmadd_pd(Mv, Q, ha);
-    __m256d la = _mm256_fmsub_pd(A, B, _mm256_sub_pd(ha, _mm256_set1_pd(BIAS_HL)));
-    __m256d lm = _mm256_fmsub_pd(Mv, Q, _mm256_sub_pd(hs, ha));
-    __m256d l = _mm256_add_pd(la, lm);
-    *VL = _mm256_add_epi64(*VL, _mm256_castpd_si256(l));
-    return _mm256_castpd_si256(hs);
-}
-
-/* Shifts the accumulator down a lane across vectors v-1 and v: rprev is
- * vector v-1 rotated, the result takes vector v's lowest lane on top. */
-static inline __m256i shift_in(__m256i rprev, __m256i rv, __m256i hprev)
-{
-    return _mm256_add_epi64(_mm256_blend_epi32(rprev, rv, 0xC0), hprev);
-}
-
-/* Carries the final lanes (biases off, t[0] the scalar column) into
- * normalised digits. */
-static inline void finish(uint64_t *r, const __m256i *VL, int64_t x, size_t nv, size_t iters)
-{
-    int64_t t[4 * nv] __attribute__((aligned(32)));
-    for (size_t v = 0; v < nv; v++)
-        _mm256_store_si256((__m256i *)(t + 4 * v), VL[v]);
-    t[0] = x;
-    int64_t c = 0;
-    for (size_t j = 0; j < 4 * nv; j++) {
-        int64_t s = (int64_t)((uint64_t)t[j] - (j ? lane_bias(j, 4 * nv, iters) : 0)) + c;
-        r[j] = (uint64_t)s & MW;
-        c = s >> W; /* arithmetic: columns may be negative on the way */
-    }
-}
-
-/* Scalar side of a step: q from the current column x, and the carry of
- * x + m0*q (a multiple of 2^W; the vectors' share of it lands in lanes never
- * read back, so its quotient is added here whole). */
-#define STEP_Q(x, n0, m0, q, cq)                                                  \
-    const uint64_t q = ((uint64_t)(x) * (n0)) & MW;                               \
-    const int64_t cq = (int64_t)(((__int128)(x) + (__int128)((unsigned __int128)(m0) * q)) >> W)
-
-/* r = a*b/R' mod m (< 2m, normalised W-bit digits), K = 4*nv digits. */
-static inline __attribute__((always_inline)) void
-amm_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
-         uint64_t n0, const size_t nv, const size_t iters)
-{
-    __m256d A[nv], Mv[nv];
-    __m256i VL[nv];
-    const __m256i zero = _mm256_setzero_si256();
-    const uint64_t both_bias = bits_of(BIAS_H) + bits_of(BIAS_L), K = 4 * nv;
-#pragma GCC unroll 32
-    for (size_t v = 0; v < nv; v++) {
-        A[v] = to_double(_mm256_load_si256((const __m256i *)(a + 4 * v)));
-        Mv[v] = to_double(_mm256_load_si256((const __m256i *)(m + 4 * v)));
-        VL[v] = zero;
-    }
-    const uint64_t a0 = a[0], m0 = m[0], m1 = m[1];
-    int64_t x = lo_rne((unsigned __int128)a0 * b[0]); /* column 0 */
-    uint64_t ybias = 0; /* lane 1's bias at this step */
-    for (size_t i = 0; i < iters; i++) {
-        STEP_Q(x, n0, m0, q, cq);
-        /* Signed conversions: one instruction, no branch on the value. */
-        const __m256d B = _mm256_set1_pd((double)(int64_t)b[i]);
-        const __m256d Q = _mm256_set1_pd((double)(int64_t)q);
-        /* Column i+1 is read after row i's products, before q's. */
-        __m256i hprev = row0(&VL[0], A[0], B);
-        const int64_t y = (int64_t)((uint64_t)_mm256_extract_epi64(VL[0], 1) - ybias) +
-                          _mm256_extract_epi64(hprev, 0);
-        hprev = red0(&VL[0], hprev, Mv[0], Q);
-        __m256i rprev = _mm256_permute4x64_epi64(VL[0], 0x39); /* lanes 1,2,3,0 */
-#pragma GCC unroll 32
-        for (size_t v = 1; v < nv; v++) {
-            __m256i hv = both(&VL[v], A[v], B, Mv[v], Q);
-            __m256i rv = _mm256_permute4x64_epi64(VL[v], 0x39);
-            VL[v - 1] = shift_in(rprev, rv, hprev);
-            rprev = rv;
-            hprev = hv;
-        }
-        VL[nv - 1] = shift_in(rprev, zero, hprev);
-        ybias = i + 1 <= K - 2 ? ybias + both_bias : (K - 2) * both_bias + bits_of(BIAS_H);
-        const uint64_t bn = i + 1 < iters ? b[i + 1] : 0;
-        x = y + cq + lo_rne((unsigned __int128)m1 * q) + lo_rne((unsigned __int128)a0 * bn);
-    }
-    finish(r, VL, x, nv, iters);
 }
 
 /* Product scanning with separated carries: zero doubles either side of B
@@ -474,26 +337,11 @@ ps_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, ui
         const cs_bn_prep *c = ctx;                                                         \
         ps_core(r, a, b, c->m, c->n0, NV, c->iters, 0);                                   \
     }
-PQ_FIXED(6)
-PQ_FIXED(8)
+PS_FIXED(6)
+PS_FIXED(8)
 PS_FIXED(11)
 PS_FIXED(16)
 PS_FIXED(21)
-
-#define AMM_FIXED(NV)                                                                      \
-    static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
-    {                                                                                      \
-        const cs_bn_prep *c = ctx;                                                         \
-        amm_core(r, a, b, c->m, c->n0, NV, c->iters);                                     \
-    }
-/* Measured per call against each other (bn_rate, Intel Xeon with IFMA, issue
- * 16, 49-bit digits): the column-serial multiplication is 2-5% ahead at 1024 and level at
- * 1536 bits, the product-scanning one ahead from 2048 (1677 against 1737
- * reference cycles) and its squaring ahead at every size (1024: 534 against
- * 550; 2048: 1445 against 1820; 4096: 4424 against 6030). Both leave the
- * same digits below 2m, so they mix. */
-AMM_FIXED(6) /* 1024 bits: 21 digits */
-AMM_FIXED(8) /* 1536: 31 */
 
 /* Any other size: product scanning with a run-time vector count. */
 static void ps_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
@@ -514,8 +362,8 @@ static int prepare(cs_bn_prep *c, const cs_mont *mont)
     if (xv_prepare(c, mont, W, ps_any, pq_any))
         return -1;
     switch (c->words / 4) {
-    case 6: c->mul = amm_6; c->sqr = pq_6; break;
-    case 8: c->mul = amm_8; c->sqr = pq_8; break;
+    case 6: c->mul = ps_6; c->sqr = pq_6; break;
+    case 8: c->mul = ps_8; c->sqr = pq_8; break;
     case 11: c->mul = ps_11; c->sqr = pq_11; break;
     case 16: c->mul = ps_16; c->sqr = pq_16; break;
     case 21: c->mul = ps_21; c->sqr = pq_21; break;
