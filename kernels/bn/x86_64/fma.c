@@ -323,25 +323,45 @@ ps_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, ui
         r[j] = 0;
 }
 
-/* The squaring and the multiplication specialised to NV vectors. */
-#define PQ_FIXED(NV)                                                                       \
-    static void pq_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
+/* The squaring and the multiplication specialised to NV vectors, and to D
+ * digits too where D is an expression of constants (with D fixed every
+ * block's row ranges fold: 4-5% fewer cycles at 2048 bits, docs). */
+#define PS_FIXED(TAG, NV, D)                                                               \
+    static void pq_##TAG(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
     {                                                                                      \
         const cs_bn_prep *c = ctx;                                                         \
-        ps_core(r, a, a, c->m, c->n0, NV, c->iters, 1);                                   \
-    }
-#define PS_FIXED(NV)                                                                       \
-    PQ_FIXED(NV)                                                                           \
-    static void ps_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
+        ps_core(r, a, a, c->m, c->n0, NV, D, 1);                                          \
+    }                                                                                      \
+    static void ps_##TAG(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
     {                                                                                      \
         const cs_bn_prep *c = ctx;                                                         \
-        ps_core(r, a, b, c->m, c->n0, NV, c->iters, 0);                                   \
+        ps_core(r, a, b, c->m, c->n0, NV, D, 0);                                          \
     }
-PS_FIXED(6)
-PS_FIXED(8)
-PS_FIXED(11)
-PS_FIXED(16)
-PS_FIXED(21)
+/* The digit counts of 1024-, 1536-, 2048-, 3072- and 4096-bit moduli (and
+ * of those up to 49 bits shorter), the sizes RSA, DH and DSA use. */
+PS_FIXED(6_21, 6, 21)
+PS_FIXED(8_31, 8, 31)
+PS_FIXED(11_41, 11, 41)
+PS_FIXED(16_62, 16, 62)
+PS_FIXED(21_82, 21, 82)
+/* Other moduli of those vector counts. */
+PS_FIXED(6, 6, c->iters)
+PS_FIXED(8, 8, c->iters)
+PS_FIXED(11, 11, c->iters)
+PS_FIXED(16, 16, c->iters)
+PS_FIXED(21, 21, c->iters)
+
+/* The specialised pairs, the first match taken: nv vectors and d digits
+ * (0: any). */
+static const struct {
+    size_t nv, d;
+    cs_bn_mul_fn *mul, *sqr;
+} fixed[] = {
+    {6, 21, ps_6_21, pq_6_21},    {8, 31, ps_8_31, pq_8_31},    {11, 41, ps_11_41, pq_11_41},
+    {16, 62, ps_16_62, pq_16_62}, {21, 82, ps_21_82, pq_21_82}, {6, 0, ps_6, pq_6},
+    {8, 0, ps_8, pq_8},           {11, 0, ps_11, pq_11},        {16, 0, ps_16, pq_16},
+    {21, 0, ps_21, pq_21},
+};
 
 /* Any other size: product scanning with a run-time vector count. */
 static void ps_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
@@ -361,13 +381,11 @@ static int prepare(cs_bn_prep *c, const cs_mont *mont)
 {
     if (xv_prepare(c, mont, W, ps_any, pq_any))
         return -1;
-    switch (c->words / 4) {
-    case 6: c->mul = ps_6; c->sqr = pq_6; break;
-    case 8: c->mul = ps_8; c->sqr = pq_8; break;
-    case 11: c->mul = ps_11; c->sqr = pq_11; break;
-    case 16: c->mul = ps_16; c->sqr = pq_16; break;
-    case 21: c->mul = ps_21; c->sqr = pq_21; break;
-    }
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (fixed[i].nv == c->words / 4 && (!fixed[i].d || fixed[i].d == c->iters)) {
+            c->mul = fixed[i].mul, c->sqr = fixed[i].sqr;
+            break;
+        }
     c->select = xv_select_avx2;
     return 0;
 }
