@@ -18,11 +18,13 @@ static inline __m256i odd_lanes(__m256i x)
     return _mm256_castps_si256(_mm256_movehdup_ps(_mm256_castsi256_ps(x)));
 }
 
-/* avx2_montmul (same contract, same result) with its lane moves on the
- * shuffle port: a * z * 2^-32 mod q lane-wise, |result| < q for
- * |a*z| < q * 2^31; zo/zto hold the odd lanes' constants in the low
- * halves of the 64-bit slots (a broadcast constant serves as both). */
-static inline __m256i montmul(__m256i a, __m256i ze, __m256i zte, __m256i zo, __m256i zto)
+/* The two halves of a Montgomery product a * z * 2^-32 mod q: in the odd
+ * 32-bit lanes of *re the results of a's even lanes, in those of *ro the
+ * results of its odd lanes (|each| < q for |a*z| < q * 2^31). ze/zte hold
+ * the even lanes' constants, zo/zto the odd lanes' in the even lanes (a
+ * broadcast constant serves as both); zt = z * q^-1 mod 2^32. */
+static inline void mont_halves(__m256i a, __m256i ze, __m256i zte, __m256i zo, __m256i zto,
+                               __m256i *re, __m256i *ro)
 {
     const __m256i q = _mm256_set1_epi32(AVX2_Q);
     __m256i ao = odd_lanes(a);
@@ -30,9 +32,18 @@ static inline __m256i montmul(__m256i a, __m256i ze, __m256i zte, __m256i zo, __
     __m256i po = _mm256_mul_epi32(ao, zo);
     __m256i me = _mm256_mul_epi32(_mm256_mul_epi32(a, zte), q);
     __m256i mo = _mm256_mul_epi32(_mm256_mul_epi32(ao, zto), q);
-    __m256i re = odd_lanes(_mm256_sub_epi32(pe, me));
-    __m256i ro = _mm256_sub_epi32(po, mo);
-    return _mm256_blend_epi32(re, ro, 0xAA);
+    *re = _mm256_sub_epi32(pe, me);
+    *ro = _mm256_sub_epi32(po, mo);
+}
+
+/* avx2_montmul (same contract, same words) with its lane moves on the
+ * shuffle port: the NTT is bound by the two ports that run vpmuldq, which
+ * also run the 64-bit shifts avx2_montmul uses for them. */
+static inline __m256i montmul(__m256i a, __m256i ze, __m256i zte, __m256i zo, __m256i zto)
+{
+    __m256i re, ro;
+    mont_halves(a, ze, zte, zo, zto, &re, &ro);
+    return _mm256_blend_epi32(odd_lanes(re), ro, 0xAA);
 }
 
 /* Cooley-Tukey butterfly with a broadcast twiddle zeta_fwd_sc[k]. */
@@ -51,25 +62,36 @@ static inline void gs_bc(__m256i *a, __m256i *b, __m256i z, __m256i zt)
     *b = montmul(_mm256_sub_epi32(t, *b), z, zt, z, zt);
 }
 
-/* Broadcast constants of layer index k. */
-#define FZ(k) _mm256_set1_epi32(zeta_fwd_sc[k]), _mm256_set1_epi32(zeta_fwd_sc_tw[k])
-#define IZ(k) _mm256_set1_epi32(zeta_inv_sc[k]), _mm256_set1_epi32(zeta_inv_sc_tw[k])
-
-/* Butterflies with per-lane twiddles v (and vt = v * q^-1). */
-static inline void ct_vec(__m256i *a, __m256i *b, const int32_t *v, const int32_t *vt)
+/* p, hidden from constant folding: GCC turns a broadcast of a known
+ * table entry into an immediate moved through a general register (two
+ * shuffle-port instructions per constant, a tenth of the inverse NTT's
+ * work), where a broadcast load costs a load port only. */
+static inline const int32_t *opaque(const int32_t *p)
 {
-    __m256i z = avx2_load(v), zt = avx2_load(vt);
-    __m256i t = montmul(*b, z, zt, odd_lanes(z), odd_lanes(zt));
+    __asm__("" : "+r"(p));
+    return p;
+}
+
+/* Broadcast constants of layer index k (zs, zt: opaque copies of the
+ * scalar tables, in scope where these are used). */
+#define FZ(k) _mm256_set1_epi32(zs[k]), _mm256_set1_epi32(zt[k])
+#define IZ(k) _mm256_set1_epi32(zs[k]), _mm256_set1_epi32(zt[k])
+/* The four operands of a per-lane twiddle set (ntt_avx2_zetas.h). */
+#define SET(s) avx2_load((s)[0]), avx2_load((s)[1]), avx2_load((s)[2]), avx2_load((s)[3])
+
+/* Butterflies with a per-lane twiddle set s. */
+static inline void ct_set(__m256i *a, __m256i *b, const int32_t (*s)[8])
+{
+    __m256i t = montmul(*b, SET(s));
     *b = _mm256_sub_epi32(*a, t);
     *a = _mm256_add_epi32(*a, t);
 }
 
-static inline void gs_vec(__m256i *a, __m256i *b, const int32_t *v, const int32_t *vt)
+static inline void gs_set(__m256i *a, __m256i *b, const int32_t (*s)[8])
 {
-    __m256i z = avx2_load(v), zt = avx2_load(vt);
     __m256i t = *a;
     *a = _mm256_add_epi32(t, *b);
-    *b = montmul(_mm256_sub_epi32(t, *b), z, zt, odd_lanes(z), odd_lanes(zt));
+    *b = montmul(_mm256_sub_epi32(t, *b), SET(s));
 }
 
 /* Loads / stores the eight registers r0..r7 from p + 8*(base + step*i). */
@@ -90,6 +112,7 @@ static inline void gs_vec(__m256i *a, __m256i *b, const int32_t *v, const int32_
 void cs_mldsa_ntt_avx2(cs_mldsa_poly *p)
 {
     int32_t *a = p->c;
+    const int32_t *zs = opaque(zeta_fwd_sc), *zt = opaque(zeta_fwd_sc_tw);
     __m256i r0, r1, r2, r3, r4, r5, r6, r7;
     /* Pass A: layers len 128, 64, 32 on registers m, m+4, ..., m+28. */
     for (unsigned m = 0; m < 4; m++) {
@@ -105,19 +128,19 @@ void cs_mldsa_ntt_avx2(cs_mldsa_poly *p)
     /* Pass B: layers len 16, 8, then transposed len 4, 2, 1, per block. */
     for (unsigned b = 0; b < 4; b++) {
         int32_t *blk = a + 64 * b;
-        const int32_t *v = zeta_fwd_vec + 56 * b, *vt = zeta_fwd_vec_tw + 56 * b;
+        const int32_t(*z)[4][8] = zeta_fwd_set[b];
         LOAD8(blk, 0, 1);
         ct_bc(&r0, &r2, FZ(8 + 2 * b)), ct_bc(&r1, &r3, FZ(8 + 2 * b));
         ct_bc(&r4, &r6, FZ(9 + 2 * b)), ct_bc(&r5, &r7, FZ(9 + 2 * b));
         ct_bc(&r0, &r1, FZ(16 + 4 * b)), ct_bc(&r2, &r3, FZ(17 + 4 * b));
         ct_bc(&r4, &r5, FZ(18 + 4 * b)), ct_bc(&r6, &r7, FZ(19 + 4 * b));
         AVX2_TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7);
-        ct_vec(&r0, &r4, v, vt), ct_vec(&r1, &r5, v, vt);
-        ct_vec(&r2, &r6, v, vt), ct_vec(&r3, &r7, v, vt);
-        ct_vec(&r0, &r2, v + 8, vt + 8), ct_vec(&r1, &r3, v + 8, vt + 8);
-        ct_vec(&r4, &r6, v + 16, vt + 16), ct_vec(&r5, &r7, v + 16, vt + 16);
-        ct_vec(&r0, &r1, v + 24, vt + 24), ct_vec(&r2, &r3, v + 32, vt + 32);
-        ct_vec(&r4, &r5, v + 40, vt + 40), ct_vec(&r6, &r7, v + 48, vt + 48);
+        ct_set(&r0, &r4, z[0]), ct_set(&r1, &r5, z[0]);
+        ct_set(&r2, &r6, z[0]), ct_set(&r3, &r7, z[0]);
+        ct_set(&r0, &r2, z[1]), ct_set(&r1, &r3, z[1]);
+        ct_set(&r4, &r6, z[2]), ct_set(&r5, &r7, z[2]);
+        ct_set(&r0, &r1, z[3]), ct_set(&r2, &r3, z[4]);
+        ct_set(&r4, &r5, z[5]), ct_set(&r6, &r7, z[6]);
         STORE8(blk, 0, 1);
     }
 }
@@ -128,17 +151,18 @@ void cs_mldsa_ntt_avx2(cs_mldsa_poly *p)
 void cs_mldsa_invntt_avx2(cs_mldsa_poly *p)
 {
     int32_t *a = p->c;
+    const int32_t *zs = opaque(zeta_inv_sc), *zt = opaque(zeta_inv_sc_tw);
     __m256i r0, r1, r2, r3, r4, r5, r6, r7;
     for (unsigned b = 0; b < 4; b++) {
         int32_t *blk = a + 64 * b;
-        const int32_t *v = zeta_inv_vec + 56 * b, *vt = zeta_inv_vec_tw + 56 * b;
+        const int32_t(*z)[4][8] = zeta_inv_set[b];
         LOAD8(blk, 0, 1);
-        gs_vec(&r0, &r1, v, vt), gs_vec(&r2, &r3, v + 8, vt + 8);
-        gs_vec(&r4, &r5, v + 16, vt + 16), gs_vec(&r6, &r7, v + 24, vt + 24);
-        gs_vec(&r0, &r2, v + 32, vt + 32), gs_vec(&r1, &r3, v + 32, vt + 32);
-        gs_vec(&r4, &r6, v + 40, vt + 40), gs_vec(&r5, &r7, v + 40, vt + 40);
-        gs_vec(&r0, &r4, v + 48, vt + 48), gs_vec(&r1, &r5, v + 48, vt + 48);
-        gs_vec(&r2, &r6, v + 48, vt + 48), gs_vec(&r3, &r7, v + 48, vt + 48);
+        gs_set(&r0, &r1, z[0]), gs_set(&r2, &r3, z[1]);
+        gs_set(&r4, &r5, z[2]), gs_set(&r6, &r7, z[3]);
+        gs_set(&r0, &r2, z[4]), gs_set(&r1, &r3, z[4]);
+        gs_set(&r4, &r6, z[5]), gs_set(&r5, &r7, z[5]);
+        gs_set(&r0, &r4, z[6]), gs_set(&r1, &r5, z[6]);
+        gs_set(&r2, &r6, z[6]), gs_set(&r3, &r7, z[6]);
         AVX2_TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7);
         gs_bc(&r0, &r1, IZ(31 - 4 * b)), gs_bc(&r2, &r3, IZ(30 - 4 * b));
         gs_bc(&r4, &r5, IZ(29 - 4 * b)), gs_bc(&r6, &r7, IZ(28 - 4 * b));
@@ -146,8 +170,9 @@ void cs_mldsa_invntt_avx2(cs_mldsa_poly *p)
         gs_bc(&r4, &r6, IZ(14 - 2 * b)), gs_bc(&r5, &r7, IZ(14 - 2 * b));
         STORE8(blk, 0, 1);
     }
-    const __m256i f = _mm256_set1_epi32(INV_F), ft = _mm256_set1_epi32(INV_F_TW);
-    const __m256i fz = _mm256_set1_epi32(INV_FZ), fzt = _mm256_set1_epi32(INV_FZ_TW);
+    const int32_t *fc = opaque(inv_scale);
+    const __m256i f = _mm256_set1_epi32(fc[0]), ft = _mm256_set1_epi32(fc[1]);
+    const __m256i fz = _mm256_set1_epi32(fc[2]), fzt = _mm256_set1_epi32(fc[3]);
     for (unsigned m = 0; m < 4; m++) {
         LOAD8(a, m, 4);
         gs_bc(&r0, &r1, IZ(7)), gs_bc(&r2, &r3, IZ(6));
