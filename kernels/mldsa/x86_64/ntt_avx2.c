@@ -8,6 +8,15 @@
 #include "avx2.h"
 #include "ntt_avx2_zetas.h"
 
+/* GCC: schedule before register allocation with an eye on register
+ * pressure. The transforms keep eight data registers, q and four twiddle
+ * operands live in sixteen; without this GCC spilled about a hundred
+ * values per transform (and the inverse NTT's swapped lane orders, below,
+ * lost to the longer chains through the spills what they saved). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("-fschedule-insns", "-fsched-pressure")
+#endif
+
 /* The odd 32-bit lanes of x copied into the even ones below them (the
  * operand halves vpmuldq reads). A shuffle-port instruction: the NTT is
  * bound by the two ports that run vpmuldq, which also run the 64-bit
@@ -46,6 +55,25 @@ static inline __m256i montmul(__m256i a, __m256i ze, __m256i zte, __m256i zo, __
     return _mm256_blend_epi32(odd_lanes(re), ro, 0xAA);
 }
 
+/* The same product with lanes 1 and 2 of each 128-bit half exchanged (the
+ * lane order called P below): one vshufps joins the halves where montmul
+ * needs a shuffle and a blend. P is an involution, so an input in order P
+ * gives its product back in lane order. */
+static inline __m256i montmul_x(__m256i a, __m256i ze, __m256i zte, __m256i zo, __m256i zto)
+{
+    __m256i re, ro;
+    mont_halves(a, ze, zte, zo, zto, &re, &ro);
+    return _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(re), _mm256_castsi256_ps(ro),
+                                                 _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
+/* Lane order P <-> lane order, for the registers the inverse NTT must
+ * hand on in lane order. */
+static inline __m256i unswap(__m256i x)
+{
+    return _mm256_shuffle_epi32(x, _MM_SHUFFLE(3, 1, 2, 0));
+}
+
 /* Cooley-Tukey butterfly with a broadcast twiddle zeta_fwd_sc[k]. */
 static inline void ct_bc(__m256i *a, __m256i *b, __m256i z, __m256i zt)
 {
@@ -54,12 +82,13 @@ static inline void ct_bc(__m256i *a, __m256i *b, __m256i z, __m256i zt)
     *a = _mm256_add_epi32(*a, t);
 }
 
-/* Gentleman-Sande butterfly with a broadcast twiddle. */
-static inline void gs_bc(__m256i *a, __m256i *b, __m256i z, __m256i zt)
+/* Gentleman-Sande butterfly with a broadcast twiddle; b comes out in the
+ * other lane order (a keeps its order). */
+static inline void gs_bc_x(__m256i *a, __m256i *b, __m256i z, __m256i zt)
 {
     __m256i t = *a;
     *a = _mm256_add_epi32(t, *b);
-    *b = montmul(_mm256_sub_epi32(t, *b), z, zt, z, zt);
+    *b = montmul_x(_mm256_sub_epi32(t, *b), z, zt, z, zt);
 }
 
 /* p, hidden from constant folding: GCC turns a broadcast of a known
@@ -92,6 +121,13 @@ static inline void gs_set(__m256i *a, __m256i *b, const int32_t (*s)[8])
     __m256i t = *a;
     *a = _mm256_add_epi32(t, *b);
     *b = montmul(_mm256_sub_epi32(t, *b), SET(s));
+}
+
+static inline void gs_set_x(__m256i *a, __m256i *b, const int32_t (*s)[8])
+{
+    __m256i t = *a;
+    *a = _mm256_add_epi32(t, *b);
+    *b = montmul_x(_mm256_sub_epi32(t, *b), SET(s));
 }
 
 /* Loads / stores the eight registers r0..r7 from p + 8*(base + step*i). */
@@ -145,9 +181,50 @@ void cs_mldsa_ntt_avx2(cs_mldsa_poly *p)
     }
 }
 
+/* Pass 2 of the inverse NTT (layers len 32, 64, 128 and the scaling) on
+ * the eight registers of column m: registers in order P when flip, else
+ * in lane order (pass 1 leaves columns 1 and 2 in order P). Every product
+ * but the last layer's swaps its register's order; the last layer swaps
+ * exactly the registers that are in order P, so all leave in lane order. */
+static inline __attribute__((always_inline)) void inv_tail(int32_t *a, unsigned m, int flip)
+{
+    __m256i r0, r1, r2, r3, r4, r5, r6, r7;
+    const int32_t *zs = opaque(zeta_inv_sc), *zt = opaque(zeta_inv_sc_tw);
+    LOAD8(a, m, 4);
+    gs_bc_x(&r0, &r1, IZ(7)), gs_bc_x(&r2, &r3, IZ(6));
+    gs_bc_x(&r4, &r5, IZ(5)), gs_bc_x(&r6, &r7, IZ(4));
+    gs_bc_x(&r0, &r2, IZ(3)), gs_bc_x(&r1, &r3, IZ(3));
+    gs_bc_x(&r4, &r6, IZ(2)), gs_bc_x(&r5, &r7, IZ(2));
+    /* now r_i is in order P iff flip ^ parity(i & 3) */
+    const int32_t *fc = opaque(inv_scale);
+    const __m256i f = _mm256_set1_epi32(fc[0]), ft = _mm256_set1_epi32(fc[1]);
+    const __m256i fz = _mm256_set1_epi32(fc[2]), fzt = _mm256_set1_epi32(fc[3]);
+#define LAST(x, y, swap)                                                                \
+    do {                                                                                \
+        __m256i t_ = x;                                                                 \
+        if (swap) {                                                                     \
+            x = montmul_x(_mm256_add_epi32(t_, y), f, ft, f, ft);                       \
+            y = montmul_x(_mm256_sub_epi32(t_, y), fz, fzt, fz, fzt);                   \
+        } else {                                                                        \
+            x = montmul(_mm256_add_epi32(t_, y), f, ft, f, ft);                         \
+            y = montmul(_mm256_sub_epi32(t_, y), fz, fzt, fz, fzt);                     \
+        }                                                                               \
+    } while (0)
+    LAST(r0, r4, flip);
+    LAST(r1, r5, !flip);
+    LAST(r2, r6, !flip);
+    LAST(r3, r7, flip);
+#undef LAST
+    STORE8(a, m, 4);
+}
+
 /* Inverse NTT from the transposed-block order, times 2^32 (the 1/256
  * scaling and the Montgomery factor folded into the last layer). Sums
- * double per layer: |in| < q keeps them below 256q < 2^31. */
+ * double per layer: |in| < q keeps them below 256q < 2^31. The products
+ * are the portable code's, word for word; most of them come out in lane
+ * order P (montmul_x, one instruction cheaper), tracked per register:
+ * sums keep their operands' order, and the two operands of a butterfly
+ * always share one. */
 void cs_mldsa_invntt_avx2(cs_mldsa_poly *p)
 {
     int32_t *a = p->c;
@@ -157,41 +234,29 @@ void cs_mldsa_invntt_avx2(cs_mldsa_poly *p)
         int32_t *blk = a + 64 * b;
         const int32_t(*z)[4][8] = zeta_inv_set[b];
         LOAD8(blk, 0, 1);
-        gs_set(&r0, &r1, z[0]), gs_set(&r2, &r3, z[1]);
-        gs_set(&r4, &r5, z[2]), gs_set(&r6, &r7, z[3]);
-        gs_set(&r0, &r2, z[4]), gs_set(&r1, &r3, z[4]);
-        gs_set(&r4, &r6, z[5]), gs_set(&r5, &r7, z[5]);
-        gs_set(&r0, &r4, z[6]), gs_set(&r1, &r5, z[6]);
-        gs_set(&r2, &r6, z[6]), gs_set(&r3, &r7, z[6]);
+        /* len 1: r1, r3, r5, r7 go to order P */
+        gs_set_x(&r0, &r1, z[0]), gs_set_x(&r2, &r3, z[1]);
+        gs_set_x(&r4, &r5, z[2]), gs_set_x(&r6, &r7, z[3]);
+        /* len 2: the P pairs take their twiddles in order P; r1, r2, r5, r6 in P after */
+        gs_set_x(&r0, &r2, z[4]), gs_set_x(&r1, &r3, z[5]);
+        gs_set_x(&r4, &r6, z[6]), gs_set_x(&r5, &r7, z[7]);
+        /* len 4: r5, r6 swap back, r4, r7 keep lane order, r1, r2 are swapped back */
+        gs_set(&r0, &r4, z[8]), gs_set_x(&r1, &r5, z[9]);
+        gs_set_x(&r2, &r6, z[9]), gs_set(&r3, &r7, z[8]);
+        r1 = unswap(r1), r2 = unswap(r2);
         AVX2_TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7);
-        gs_bc(&r0, &r1, IZ(31 - 4 * b)), gs_bc(&r2, &r3, IZ(30 - 4 * b));
-        gs_bc(&r4, &r5, IZ(29 - 4 * b)), gs_bc(&r6, &r7, IZ(28 - 4 * b));
-        gs_bc(&r0, &r2, IZ(15 - 2 * b)), gs_bc(&r1, &r3, IZ(15 - 2 * b));
-        gs_bc(&r4, &r6, IZ(14 - 2 * b)), gs_bc(&r5, &r7, IZ(14 - 2 * b));
+        /* len 8, 16: r1, r2, r5, r6 leave in order P (columns 1, 2, 5, 6) */
+        gs_bc_x(&r0, &r1, IZ(31 - 4 * b)), gs_bc_x(&r2, &r3, IZ(30 - 4 * b));
+        gs_bc_x(&r4, &r5, IZ(29 - 4 * b)), gs_bc_x(&r6, &r7, IZ(28 - 4 * b));
+        gs_bc_x(&r0, &r2, IZ(15 - 2 * b)), gs_bc_x(&r1, &r3, IZ(15 - 2 * b));
+        gs_bc_x(&r4, &r6, IZ(14 - 2 * b)), gs_bc_x(&r5, &r7, IZ(14 - 2 * b));
         STORE8(blk, 0, 1);
     }
-    const int32_t *fc = opaque(inv_scale);
-    const __m256i f = _mm256_set1_epi32(fc[0]), ft = _mm256_set1_epi32(fc[1]);
-    const __m256i fz = _mm256_set1_epi32(fc[2]), fzt = _mm256_set1_epi32(fc[3]);
-    for (unsigned m = 0; m < 4; m++) {
-        LOAD8(a, m, 4);
-        gs_bc(&r0, &r1, IZ(7)), gs_bc(&r2, &r3, IZ(6));
-        gs_bc(&r4, &r5, IZ(5)), gs_bc(&r6, &r7, IZ(4));
-        gs_bc(&r0, &r2, IZ(3)), gs_bc(&r1, &r3, IZ(3));
-        gs_bc(&r4, &r6, IZ(2)), gs_bc(&r5, &r7, IZ(2));
-#define LAST(x, y)                                                                      \
-    do {                                                                                \
-        __m256i t_ = x;                                                                 \
-        x = montmul(_mm256_add_epi32(t_, y), f, ft, f, ft);                             \
-        y = montmul(_mm256_sub_epi32(t_, y), fz, fzt, fz, fzt);                         \
-    } while (0)
-        LAST(r0, r4);
-        LAST(r1, r5);
-        LAST(r2, r6);
-        LAST(r3, r7);
-#undef LAST
-        STORE8(a, m, 4);
-    }
+    /* columns m and m + 4 of every block: 0 and 3 in lane order, 1 and 2 in P */
+    for (unsigned m = 0; m < 4; m += 3)
+        inv_tail(a, m, 0);
+    for (unsigned m = 1; m < 3; m++)
+        inv_tail(a, m, 1);
 }
 
 /* FIPS order -> transposed-block order (ExpandA's output, see avx2.h). */
