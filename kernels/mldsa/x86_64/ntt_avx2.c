@@ -4,7 +4,12 @@
  * product, as in the portable code, so the same bounds hold). Layers are
  * merged: pass A runs the three widest layers on 8 registers at once, pass
  * B the other five on one 64-coefficient block, the last three after an
- * 8x8 transposition that the output keeps (see avx2.h, "NTT order"). */
+ * 8x8 transposition that the output keeps (see avx2.h, "NTT order").
+ * Inside the transforms most registers spend some layers in a swapped
+ * lane order (montmul_x), which takes one instruction off most products;
+ * inputs, outputs and every stored intermediate follow the layout above
+ * or, between passes, a fixed one the next pass expects. Words are those
+ * of the portable code. */
 #include "avx2.h"
 #include "ntt_avx2_zetas.h"
 
@@ -67,19 +72,10 @@ static inline __m256i montmul_x(__m256i a, __m256i ze, __m256i zte, __m256i zo, 
                                                  _MM_SHUFFLE(3, 1, 3, 1)));
 }
 
-/* Lane order P <-> lane order, for the registers the inverse NTT must
- * hand on in lane order. */
+/* Lane order P <-> lane order (one in-lane shuffle). */
 static inline __m256i unswap(__m256i x)
 {
     return _mm256_shuffle_epi32(x, _MM_SHUFFLE(3, 1, 2, 0));
-}
-
-/* Cooley-Tukey butterfly with a broadcast twiddle zeta_fwd_sc[k]. */
-static inline void ct_bc(__m256i *a, __m256i *b, __m256i z, __m256i zt)
-{
-    __m256i t = montmul(*b, z, zt, z, zt);
-    *b = _mm256_sub_epi32(*a, t);
-    *a = _mm256_add_epi32(*a, t);
 }
 
 /* Gentleman-Sande butterfly with a broadcast twiddle; b comes out in the
@@ -108,14 +104,24 @@ static inline const int32_t *opaque(const int32_t *p)
 /* The four operands of a per-lane twiddle set (ntt_avx2_zetas.h). */
 #define SET(s) avx2_load((s)[0]), avx2_load((s)[1]), avx2_load((s)[2]), avx2_load((s)[3])
 
-/* Butterflies with a per-lane twiddle set s. */
-static inline void ct_set(__m256i *a, __m256i *b, const int32_t (*s)[8])
+/* Cooley-Tukey butterflies whose product swaps b's lane order: a must be
+ * in the order b is not, and both outputs come out in a's order. */
+static inline void ct_bc_x(__m256i *a, __m256i *b, __m256i z, __m256i zt)
 {
-    __m256i t = montmul(*b, SET(s));
+    __m256i t = montmul_x(*b, z, zt, z, zt);
     *b = _mm256_sub_epi32(*a, t);
     *a = _mm256_add_epi32(*a, t);
 }
 
+static inline void ct_set_x(__m256i *a, __m256i *b, const int32_t (*s)[8])
+{
+    __m256i t = montmul_x(*b, SET(s));
+    *b = _mm256_sub_epi32(*a, t);
+    *a = _mm256_add_epi32(*a, t);
+}
+
+/* Gentleman-Sande butterflies with a per-lane twiddle set s: gs_set keeps
+ * b's lane order, gs_set_x swaps it (a keeps its order in both). */
 static inline void gs_set(__m256i *a, __m256i *b, const int32_t (*s)[8])
 {
     __m256i t = *a;
@@ -142,41 +148,64 @@ static inline void gs_set_x(__m256i *a, __m256i *b, const int32_t (*s)[8])
     avx2_store((p) + 8 * ((base) + 4 * (step)), r4), avx2_store((p) + 8 * ((base) + 5 * (step)), r5), \
     avx2_store((p) + 8 * ((base) + 6 * (step)), r6), avx2_store((p) + 8 * ((base) + 7 * (step)), r7)
 
+/* Pass A of the forward NTT (layers len 128, 64, 32) on the registers of
+ * column m, m + 4, ..., m + 28. Every product swaps the lane order, so the
+ * operands of each butterfly must be in opposite orders: four registers are
+ * swapped after the load, and all eight leave in r0's order, which is P
+ * when flip (pass B wants columns 1 and 2 in order P). */
+static inline __attribute__((always_inline)) void fwd_head(int32_t *a, unsigned m, int flip)
+{
+    const int32_t *zs = opaque(zeta_fwd_sc), *zt = opaque(zeta_fwd_sc_tw);
+    __m256i r0, r1, r2, r3, r4, r5, r6, r7;
+    LOAD8(a, m, 4);
+    if (flip)
+        r0 = unswap(r0), r3 = unswap(r3), r5 = unswap(r5), r6 = unswap(r6);
+    else
+        r1 = unswap(r1), r2 = unswap(r2), r4 = unswap(r4), r7 = unswap(r7);
+    ct_bc_x(&r0, &r4, FZ(1)), ct_bc_x(&r1, &r5, FZ(1));
+    ct_bc_x(&r2, &r6, FZ(1)), ct_bc_x(&r3, &r7, FZ(1));
+    ct_bc_x(&r0, &r2, FZ(2)), ct_bc_x(&r1, &r3, FZ(2));
+    ct_bc_x(&r4, &r6, FZ(3)), ct_bc_x(&r5, &r7, FZ(3));
+    ct_bc_x(&r0, &r1, FZ(4)), ct_bc_x(&r2, &r3, FZ(5));
+    ct_bc_x(&r4, &r5, FZ(6)), ct_bc_x(&r6, &r7, FZ(7));
+    STORE8(a, m, 4);
+}
+
 /* Forward NTT; output in the transposed-block order of avx2.h. Each layer
  * adds at most q to the bound: |out| < |in| + 8q. The eight working
- * registers are named variables so that they stay in registers. */
+ * registers are named variables so that they stay in registers. Every
+ * product swaps its register's lane order (montmul_x), which the
+ * butterflies allow where their two operands are in opposite orders: the
+ * orders are set up by four swaps per group of eight registers and undone
+ * by the butterflies themselves (see fwd_head; pass B's blocks arrive with
+ * registers 1, 2, 5, 6 swapped, and leave all in lane order). */
 void cs_mldsa_ntt_avx2(cs_mldsa_poly *p)
 {
     int32_t *a = p->c;
     const int32_t *zs = opaque(zeta_fwd_sc), *zt = opaque(zeta_fwd_sc_tw);
     __m256i r0, r1, r2, r3, r4, r5, r6, r7;
-    /* Pass A: layers len 128, 64, 32 on registers m, m+4, ..., m+28. */
-    for (unsigned m = 0; m < 4; m++) {
-        LOAD8(a, m, 4);
-        ct_bc(&r0, &r4, FZ(1)), ct_bc(&r1, &r5, FZ(1));
-        ct_bc(&r2, &r6, FZ(1)), ct_bc(&r3, &r7, FZ(1));
-        ct_bc(&r0, &r2, FZ(2)), ct_bc(&r1, &r3, FZ(2));
-        ct_bc(&r4, &r6, FZ(3)), ct_bc(&r5, &r7, FZ(3));
-        ct_bc(&r0, &r1, FZ(4)), ct_bc(&r2, &r3, FZ(5));
-        ct_bc(&r4, &r5, FZ(6)), ct_bc(&r6, &r7, FZ(7));
-        STORE8(a, m, 4);
-    }
+    for (unsigned m = 0; m < 4; m += 3)
+        fwd_head(a, m, 0);
+    for (unsigned m = 1; m < 3; m++)
+        fwd_head(a, m, 1);
     /* Pass B: layers len 16, 8, then transposed len 4, 2, 1, per block. */
     for (unsigned b = 0; b < 4; b++) {
         int32_t *blk = a + 64 * b;
         const int32_t(*z)[4][8] = zeta_fwd_set[b];
         LOAD8(blk, 0, 1);
-        ct_bc(&r0, &r2, FZ(8 + 2 * b)), ct_bc(&r1, &r3, FZ(8 + 2 * b));
-        ct_bc(&r4, &r6, FZ(9 + 2 * b)), ct_bc(&r5, &r7, FZ(9 + 2 * b));
-        ct_bc(&r0, &r1, FZ(16 + 4 * b)), ct_bc(&r2, &r3, FZ(17 + 4 * b));
-        ct_bc(&r4, &r5, FZ(18 + 4 * b)), ct_bc(&r6, &r7, FZ(19 + 4 * b));
+        ct_bc_x(&r0, &r2, FZ(8 + 2 * b)), ct_bc_x(&r1, &r3, FZ(8 + 2 * b));
+        ct_bc_x(&r4, &r6, FZ(9 + 2 * b)), ct_bc_x(&r5, &r7, FZ(9 + 2 * b));
+        ct_bc_x(&r0, &r1, FZ(16 + 4 * b)), ct_bc_x(&r2, &r3, FZ(17 + 4 * b));
+        ct_bc_x(&r4, &r5, FZ(18 + 4 * b)), ct_bc_x(&r6, &r7, FZ(19 + 4 * b));
         AVX2_TRANSPOSE8(r0, r1, r2, r3, r4, r5, r6, r7);
-        ct_set(&r0, &r4, z[0]), ct_set(&r1, &r5, z[0]);
-        ct_set(&r2, &r6, z[0]), ct_set(&r3, &r7, z[0]);
-        ct_set(&r0, &r2, z[1]), ct_set(&r1, &r3, z[1]);
-        ct_set(&r4, &r6, z[2]), ct_set(&r5, &r7, z[2]);
-        ct_set(&r0, &r1, z[3]), ct_set(&r2, &r3, z[4]);
-        ct_set(&r4, &r5, z[5]), ct_set(&r6, &r7, z[6]);
+        /* the products' operands r4 and r7 in P, r5 and r6 in lane order */
+        r1 = unswap(r1), r2 = unswap(r2), r4 = unswap(r4), r7 = unswap(r7);
+        ct_set_x(&r0, &r4, z[1]), ct_set_x(&r1, &r5, z[0]);
+        ct_set_x(&r2, &r6, z[0]), ct_set_x(&r3, &r7, z[1]);
+        ct_set_x(&r0, &r2, z[3]), ct_set_x(&r1, &r3, z[2]);
+        ct_set_x(&r4, &r6, z[5]), ct_set_x(&r5, &r7, z[4]);
+        ct_set_x(&r0, &r1, z[6]), ct_set_x(&r2, &r3, z[7]);
+        ct_set_x(&r4, &r5, z[8]), ct_set_x(&r6, &r7, z[9]);
         STORE8(blk, 0, 1);
     }
 }
