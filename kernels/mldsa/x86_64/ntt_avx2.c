@@ -13,15 +13,6 @@
 #include "avx2.h"
 #include "ntt_avx2_zetas.h"
 
-/* GCC: schedule before register allocation with an eye on register
- * pressure. The transforms keep eight data registers, q and four twiddle
- * operands live in sixteen; without this GCC spilled about a hundred
- * values per transform (and the inverse NTT's swapped lane orders, below,
- * lost to the longer chains through the spills what they saved). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("-fschedule-insns", "-fsched-pressure")
-#endif
-
 /* The odd 32-bit lanes of x copied into the even ones below them (the
  * operand halves vpmuldq reads). A shuffle-port instruction: the NTT is
  * bound by the two ports that run vpmuldq, which also run the 64-bit
@@ -31,6 +22,20 @@ static inline __m256i odd_lanes(__m256i x)
 {
     return _mm256_castps_si256(_mm256_movehdup_ps(_mm256_castsi256_ps(x)));
 }
+
+/* GCC: the transforms (up to the end of cs_mldsa_invntt_avx2) are
+ * scheduled before register allocation with an eye on register pressure.
+ * They keep eight data registers, q and four twiddle operands live in
+ * sixteen; without this GCC spilled about a hundred values per transform
+ * (and the swapped lane orders, below, lost to the longer chains through
+ * the spills what they saved). The products after them do not gain;
+ * helpers they share are defined above, since GCC does not inline a
+ * function compiled with other options into them. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NTT_SCHED 1
+#pragma GCC push_options
+#pragma GCC optimize("-fschedule-insns", "-fsched-pressure")
+#endif
 
 /* The two halves of a Montgomery product a * z * 2^-32 mod q: in the odd
  * 32-bit lanes of *re the results of a's even lanes, in those of *ro the
@@ -287,6 +292,10 @@ void cs_mldsa_invntt_avx2(cs_mldsa_poly *p)
     for (unsigned m = 1; m < 3; m++)
         inv_tail(a, m, 1);
 }
+
+#ifdef NTT_SCHED
+#pragma GCC pop_options
+#endif
 
 /* FIPS order -> transposed-block order (ExpandA's output, see avx2.h). */
 void cs_mldsa_nttorder_avx2(cs_mldsa_poly *p)
