@@ -14,10 +14,12 @@
 #include "ntt_avx2_zetas.h"
 
 /* The odd 32-bit lanes of x copied into the even ones below them (the
- * operand halves vpmuldq reads). A shuffle-port instruction: the NTT is
- * bound by the two ports that run vpmuldq, which also run the 64-bit
- * shifts avx2_montmul uses for this, so moving the lanes on the shuffle
- * port instead took a fifth of the inverse NTT's cycles off. */
+ * operand halves vpmuldq reads). A shuffle-port instruction: the 64-bit
+ * shifts avx2_montmul uses for this run on the two ports that also run
+ * vpmuldq, and moving the lanes on the shuffle port instead took a fifth
+ * of the inverse NTT's cycles off. (Now the transforms are bound by all
+ * three vector ALU ports together, so what counts is the number of
+ * instructions besides the multiplications.) */
 static inline __m256i odd_lanes(__m256i x)
 {
     return _mm256_castps_si256(_mm256_movehdup_ps(_mm256_castsi256_ps(x)));
@@ -56,8 +58,7 @@ static inline void mont_halves(__m256i a, __m256i ze, __m256i zte, __m256i zo, _
 }
 
 /* avx2_montmul (same contract, same words) with its lane moves on the
- * shuffle port: the NTT is bound by the two ports that run vpmuldq, which
- * also run the 64-bit shifts avx2_montmul uses for them. */
+ * shuffle port (see odd_lanes). */
 static inline __m256i montmul(__m256i a, __m256i ze, __m256i zte, __m256i zo, __m256i zto)
 {
     __m256i re, ro;
@@ -94,8 +95,8 @@ static inline void gs_bc_x(__m256i *a, __m256i *b, __m256i z, __m256i zt)
 
 /* p, hidden from constant folding: GCC turns a broadcast of a known
  * table entry into an immediate moved through a general register (two
- * shuffle-port instructions per constant, a tenth of the inverse NTT's
- * work), where a broadcast load costs a load port only. */
+ * shuffle-port instructions per constant, about 6% of the inverse NTT's
+ * vector instructions), where a broadcast load costs a load port only. */
 static inline const int32_t *opaque(const int32_t *p)
 {
     __asm__("" : "+r"(p));
@@ -109,8 +110,9 @@ static inline const int32_t *opaque(const int32_t *p)
 /* The four operands of a per-lane twiddle set (ntt_avx2_zetas.h). */
 #define SET(s) avx2_load((s)[0]), avx2_load((s)[1]), avx2_load((s)[2]), avx2_load((s)[3])
 
-/* Cooley-Tukey butterflies whose product swaps b's lane order: a must be
- * in the order b is not, and both outputs come out in a's order. */
+/* Cooley-Tukey butterflies, with a broadcast twiddle or a per-lane twiddle
+ * set s, whose product swaps b's lane order: a must be in the order b is
+ * not, and both outputs come out in a's order. */
 static inline void ct_bc_x(__m256i *a, __m256i *b, __m256i z, __m256i zt)
 {
     __m256i t = montmul_x(*b, z, zt, z, zt);
