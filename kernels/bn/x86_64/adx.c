@@ -8,10 +8,11 @@
 #include "../limbs.h"
 #include "scalar.h"
 
-/* r = a^2/2^1024 mod m, fully reduced, for 16-limb a < m, in one
- * straight-line assembly function (adx_sqr16.S) with its own scratch; r
- * may alias a. */
+/* r = a^2/2^(64n) mod m, fully reduced, for a < m of n = 16 or 24 limbs,
+ * each in one straight-line assembly function (adx_sqr_fixed.S) with its
+ * own scratch; r may alias a. */
 void cs_adx_sqr16(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0);
+void cs_adx_sqr24(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0);
 
 /* The engine's multiplication over plain limbs: the rows, then one masked
  * subtraction, in assembly (adx_mont.S); at a multiple of eight limbs the
@@ -37,7 +38,7 @@ static void adx_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *
 /* The engine's squaring (b == a): a^2 with each cross product once
  * (n(n-1)/2 mulx, not n^2), doubled, the squares added, then the
  * reduction rows (n^2; by blocks of eight at a multiple of eight limbs),
- * and one masked subtraction, all in assembly; at 16 limbs one
+ * and one masked subtraction, all in assembly; at 16 and 24 limbs one
  * straight-line function does it all, no scratch from here.
  * r may alias a. */
 static void adx_sqr(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
@@ -47,6 +48,10 @@ static void adx_sqr(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *
     size_t n = c->n;
     if (n == 16) {
         cs_adx_sqr16(r, a, c->m, c->n0);
+        return;
+    }
+    if (n == 24) {
+        cs_adx_sqr24(r, a, c->m, c->n0);
         return;
     }
     uint64_t t[2 * CS_BN_MAX_LIMBS + 1];
