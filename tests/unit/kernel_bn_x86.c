@@ -340,9 +340,10 @@ static void check_adx_blocks(const cs_bn_kernel *k)
     }
 }
 
-/* The ADX kernel's straight-line squarings (adx_sqr_fixed.S: 16 and 24
- * limbs) against the portable kernel's mont_sqr, each case then squared
- * on 40 times (an exponentiation's chain, r aliasing a): moduli all ones,
+/* The ADX kernel's straight-line squarings (adx_fixed.S: 16 and 24 limbs)
+ * and multiplication (16 limbs) against the portable kernel's mont_sqr and
+ * mont_mul, each case then squared on 40 times (an exponentiation's chain,
+ * r aliasing a) and multiplied on by a random operand: moduli all ones,
  * top limb near 2^64 (2^64 - 2^k), 2^63 alone, and random with the top bit
  * set; operands m - 1, m - 2, 0, 1, all ones below m's top limb, and
  * random. */
@@ -368,7 +369,9 @@ static void check_adx_fixed(const cs_bn_kernel *k)
                 ref_mont(&mt, m, n, (unsigned)(64 * n));
                 for (int t = 0; t < 6 && ok; t++) {
                     cs_limb a[CS_BN_MAX_LIMBS], x[CS_BN_MAX_LIMBS], y[CS_BN_MAX_LIMBS];
+                    cs_limb b[CS_BN_MAX_LIMBS], u[CS_BN_MAX_LIMBS], w[CS_BN_MAX_LIMBS];
                     rand_below(a, &mt);
+                    rand_below(b, &mt);
                     if (t == 0)
                         memcpy(a, m, n * sizeof *a), a[0] -= 1; /* m - 1 */
                     if (t == 1)
@@ -382,18 +385,23 @@ static void check_adx_fixed(const cs_bn_kernel *k)
                             a[i] = i + 1 < n ? ~0ull : m[n - 1] - 1;
                     memcpy(x, a, n * sizeof *a);
                     memcpy(y, a, n * sizeof *a);
+                    memcpy(u, a, n * sizeof *a);
+                    memcpy(w, a, n * sizeof *a);
                     for (int c = 0; c < 40 && ok; c++) {
                         k->mont_sqr(x, x, &mt);
                         cs_bn_portable.mont_sqr(y, y, &mt);
                         ok &= !memcmp(x, y, n * sizeof *x);
+                        k->mont_mul(u, u, c % 2 ? b : x, &mt);
+                        cs_bn_portable.mont_mul(w, w, c % 2 ? b : y, &mt);
+                        ok &= !memcmp(u, w, n * sizeof *u);
                     }
                     if (!ok)
                         tap_diag("%zu limbs, modulus kind %d, operand %d differ", n, mk, t);
                 }
             }
         }
-        tap_ok(ok, "%s %zu limbs: straight-line squaring against the portable kernel", k->name,
-               n);
+        tap_ok(ok, "%s %zu limbs: mont_sqr and mont_mul chains against the portable kernel",
+               k->name, n);
     }
 }
 

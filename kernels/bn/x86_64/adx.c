@@ -9,19 +9,28 @@
 #include "scalar.h"
 
 /* r = a^2/2^(64n) mod m, fully reduced, for a < m of n = 16 or 24 limbs,
- * each in one straight-line assembly function (adx_sqr_fixed.S) with its
+ * each in one straight-line assembly function (adx_fixed.S) with its
  * own scratch; r may alias a. */
 void cs_adx_sqr16(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0);
 void cs_adx_sqr24(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0);
+/* r = a*b/2^1024 mod m, fully reduced, for 16-limb a, b < m, likewise; r
+ * may alias a or b. */
+void cs_adx_mul16(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+                  uint64_t n0);
 
 /* The engine's multiplication over plain limbs: the rows, then one masked
  * subtraction, in assembly (adx_mont.S); at a multiple of eight limbs the
  * product and the reduction by blocks of eight rows in registers
- * (adx_blk.S). r may alias a or b (written last). n is public. */
+ * (adx_blk.S), at 16 limbs all of it in one straight-line function
+ * (adx_fixed.S). r may alias a or b (written last). n is public. */
 static void adx_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
     const cs_bn_prep *c = ctx;
     size_t n = c->n;
+    if (n == 16) {
+        cs_adx_mul16(r, a, b, c->m, c->n0);
+        return;
+    }
     uint64_t t[2 * CS_BN_MAX_LIMBS + 1];
     if (n % 8 == 0) {
         memset(t, 0, 2 * n * sizeof *t);

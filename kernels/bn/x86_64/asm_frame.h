@@ -47,7 +47,7 @@
 	.section .note.GNU-stack, "", @progbits
 .endm
 
-/* The ADX code's window of nine registers (adx_blk.S, adx_sqr16.S), in
+/* The ADX code's window of nine registers (adx_blk.S, adx_fixed.S), in
  * rotation r: W_k = R[(k + r) mod 9], so a window that moves up a word
  * renames instead of moving values. */
 #define ROT0 %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13, %r14

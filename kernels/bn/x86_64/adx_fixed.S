@@ -1,16 +1,19 @@
 /* The ADX kernel's Montgomery squarings at 16 and 24 limbs (1024 and 1536
- * bits), straight line: no loop, no counter, no pointer step, and no setup
- * by the caller (the double-length square lives in this frame, every word
- * written before it is read, so nothing is zeroed). The parts are those of
- * adx_blk.S, unrolled by blocks of eight limbs (B = n/8 blocks):
- * - the cross products a_k a_l, k < l, once: block b (x = a_8b..a_8b+7)
- *   takes v = a_8b+1..a_n-1 into a window of nine registers, the low
- *   halves on the CF chain (adcx) and the high halves on the OF chain
- *   (adox), the window's lowest word leaving to the frame after each v
- *   with the earlier blocks' word there added (its first seven v take only
- *   the x below them: the block's own triangle);
- * - the doubling (CF) and the squares a_i^2 (OF) in one pass, words 0..7
- *   left in the registers where the reduction wants them;
+ * bits) and its multiplication at 16 limbs, straight line: no loop, no
+ * counter, no pointer step, and no setup by the caller (the double-length
+ * product lives in this frame, every word written before it is read, so
+ * nothing is zeroed). The parts are those of adx_blk.S, unrolled by blocks
+ * of eight limbs:
+ * - squaring's cross products a_k a_l, k < l, once: block b (x =
+ *   a_8b..a_8b+7) takes v = a_8b+1..a_n-1 into a window of nine registers,
+ *   the low halves on the CF chain (adcx) and the high halves on the OF
+ *   chain (adox), the window's lowest word leaving to the frame after each
+ *   v with the earlier blocks' word there added (its first seven v take
+ *   only the x below them: the block's own triangle); then the doubling
+ *   (CF) and the squares a_i^2 (OF) in one pass, words 0..7 left in the
+ *   registers where the reduction wants them;
+ * - the product a*b the same way, block b (x = b_8b..b_8b+7) taking all of
+ *   a_0..a_n-1;
  * - the reduction by blocks of eight q = t_i n0 (a head of eight rows over
  *   m_0..m_7, the q kept in the frame, then a sweep over m_8..m_n-1), each
  *   block's carry word passed to the next block's flush;
@@ -23,8 +26,10 @@
  *
  * void cs_adx_sqr16(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0);
  * void cs_adx_sqr24(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0);
- * r = a^2 / 2^(64n) mod m, fully reduced, for a < m (n limbs each), n0 =
- * -m^-1 mod 2^64; r may alias a (written last). */
+ * void cs_adx_mul16(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+ *                   uint64_t n0);
+ * r = a^2 (a*b) / 2^(64n) mod m, fully reduced, for a, b < m (n limbs
+ * each), n0 = -m^-1 mod 2^64; r may alias a or b (written last). */
 
 #include "asm_frame.h"
 
@@ -208,6 +213,29 @@
 	.endr
 .endm
 
+/* Product blocks: block b (x = b_8b..b_8b+7, at %rdi) takes v = a_0..
+ * a_n-1, eight products each, word 8b + j leaving (with the earlier
+ * block's word added from block 1 on); then its window's words
+ * 8b+n..8b+n+7 (fresh) go to the frame. */
+.macro PBLOCKS n
+	.irp b, 0, 1, 2
+	.if 8*\b < (\n)
+	ZW
+	.irp j, IDX
+	.if \j < (\n)
+	mov	8*\j(%rsi), %rdx
+	  .if \b == 0
+	ROTCALL	8*\b+\j, TSTEP, 8, 64*\b, %rdi, , TW(8*\b+\j),
+	  .else
+	ROTCALL	8*\b+\j, TSTEP, 8, 64*\b, %rdi, TW(8*\b+\j), TW(8*\b+\j),
+	  .endif
+	.endif
+	.endr
+	STWS	8*\b+(\n), 8*\b+(\n)+7
+	.endif
+	.endr
+.endm
+
 /* Diagonal, words 2i and 2i+1 into lo and hi: t = 2t (CF) + a_i^2 (OF). */
 .macro DG i, lo, hi
 	mov	8*\i(%rsi), %rdx
@@ -290,14 +318,14 @@
 .endm
 
 /* The reduction blocks: words 8c..8c+7 into the window (block 0 finds
- * them there), the head, the sweep, and the flush: words 8c+n..8c+n+7 +=
+ * them there unless \ld0), the head, the sweep, and the flush: words 8c+n..8c+n+7 +=
  * their frame words and the previous block's carry (%rsi, the chain's
  * first CF), the carry out to %rsi; the last block keeps its eight words
  * in registers and its carry (word 2n, the top bit) in %rax. */
-.macro RBLOCKS n
+.macro RBLOCKS n, ld0
 	.irp c, 0, 1, 2
 	.if 8*\c < (\n)
-	.if \c > 0
+	.if \c > 0 || \ld0
 	LDWS	8*\c, 8*\c+7
 	.endif
 	HROWS	\c
@@ -377,7 +405,7 @@
 	mov	%rdx, %rdi		/* m; n0 stays in %rcx */
 	XBLOCKS	\n
 	DIAG	\n
-	RBLOCKS	\n
+	RBLOCKS	\n, 0
 	mov	(64+16*(\n))(%rsp), %rsi
 	SUBS	\n
 	sbb	$0, %rax		/* CF: t < m */
@@ -389,7 +417,39 @@
 	.size	\name, .-\name
 .endm
 
+/* The multiplication for n limbs (a multiple of 8, at least 16): the
+ * product by blocks, then as the squaring. m waits in the frame while %rdi
+ * points at b. */
+.macro MULFN name, n
+	.text
+	.p2align 6
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
+\name:
+	.cfi_startproc
+	endbr64
+	SAVE	(80+16*(\n)), rbx, rbp, r12, r13, r14, r15
+	mov	%rdi, (64+16*(\n))(%rsp)	/* r */
+	mov	%rcx, (72+16*(\n))(%rsp)	/* m */
+	mov	%rdx, %rdi		/* b */
+	mov	%r8, %rcx		/* n0 */
+	PBLOCKS	\n
+	mov	(72+16*(\n))(%rsp), %rdi	/* m */
+	RBLOCKS	\n, 1
+	mov	(64+16*(\n))(%rsp), %rsi
+	SUBS	\n
+	sbb	$0, %rax		/* CF: t < m */
+	sbb	%rax, %rax		/* keep */
+	KEEPS	\n
+	RESTORE	(80+16*(\n)), r15, r14, r13, r12, rbp, rbx
+	ret
+	.cfi_endproc
+	.size	\name, .-\name
+.endm
+
 	SQRFN	cs_adx_sqr16, 16
 	SQRFN	cs_adx_sqr24, 24
+	MULFN	cs_adx_mul16, 16
 
 	OBJECT_NOTES
