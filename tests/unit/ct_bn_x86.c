@@ -194,6 +194,14 @@ int main(void)
                    cases[i].bits, cases[i].ebits, cases[i].extra ? ", top limb zero" : "");
         }
         tap_ok(ct_mul_case(ks[j], 2048), "%s: mont_mul/mont_sqr on secret operands", ks[j]->name);
+#ifndef CT_AVX512_EMULATED
+        /* The ADX kernel's straight-line code (adx_fixed.S). */
+        if (ks[j] == &cs_bn_x86_adx)
+            for (unsigned bits = 1024; bits <= 1536; bits += 512)
+                tap_ok(ct_mul_case(ks[j], bits),
+                       "%s: mont_mul/mont_sqr on secret operands, %u bits (straight-line code)",
+                       ks[j]->name, bits);
+#endif
         if (ks[j]->exp_x2)
             tap_ok(ct_x2_case(ks[j], 1024), "%s: paired consttime exp (exp_x2), 1024 bits",
                    ks[j]->name);

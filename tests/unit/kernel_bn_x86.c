@@ -340,6 +340,71 @@ static void check_adx_blocks(const cs_bn_kernel *k)
     }
 }
 
+/* The ADX kernel's straight-line squarings (adx_fixed.S: 16 and 24 limbs)
+ * and multiplication (16 limbs) against the portable kernel's mont_sqr and
+ * mont_mul, each case then squared on 40 times (an exponentiation's chain,
+ * r aliasing a) and multiplied on by a random operand: moduli all ones,
+ * top limb near 2^64 (2^64 - 2^k), 2^63 alone, and random with the top bit
+ * set; operands m - 1, m - 2, 0, 1, all ones below m's top limb, and
+ * random. */
+static void check_adx_fixed(const cs_bn_kernel *k)
+{
+    static const size_t limbs[] = {16, 24};
+    for (size_t s = 0; s < sizeof limbs / sizeof limbs[0]; s++) {
+        size_t n = limbs[s];
+        int ok = 1;
+        for (int mk = 0; mk < 4 && ok; mk++) {
+            for (int rep = 0; rep < 8 && ok; rep++) {
+                cs_limb m[CS_BN_MAX_LIMBS] = {0};
+                for (size_t i = 0; i < n; i++)
+                    m[i] = mk == 0 ? ~0ull : tap_rng_u64();
+                m[0] |= 1;
+                if (mk == 1)
+                    m[n - 1] = ~0ull << (tap_rng_u64() % 8); /* near 2^64 */
+                if (mk == 2)
+                    m[n - 1] = 1ull << 63;
+                if (mk == 3)
+                    m[n - 1] |= 1ull << 63;
+                static cs_mont mt;
+                ref_mont(&mt, m, n, (unsigned)(64 * n));
+                for (int t = 0; t < 6 && ok; t++) {
+                    cs_limb a[CS_BN_MAX_LIMBS], x[CS_BN_MAX_LIMBS], y[CS_BN_MAX_LIMBS];
+                    cs_limb b[CS_BN_MAX_LIMBS], u[CS_BN_MAX_LIMBS], w[CS_BN_MAX_LIMBS];
+                    rand_below(a, &mt);
+                    rand_below(b, &mt);
+                    if (t == 0)
+                        memcpy(a, m, n * sizeof *a), a[0] -= 1; /* m - 1 */
+                    if (t == 1)
+                        memcpy(a, m, n * sizeof *a), a[0] -= 2; /* m - 2 */
+                    if (t == 2)
+                        memset(a, 0, n * sizeof *a);
+                    if (t == 3)
+                        memset(a, 0, n * sizeof *a), a[0] = 1;
+                    if (t == 4) /* all ones below m's top limb */
+                        for (size_t i = 0; i < n; i++)
+                            a[i] = i + 1 < n ? ~0ull : m[n - 1] - 1;
+                    memcpy(x, a, n * sizeof *a);
+                    memcpy(y, a, n * sizeof *a);
+                    memcpy(u, a, n * sizeof *a);
+                    memcpy(w, a, n * sizeof *a);
+                    for (int c = 0; c < 40 && ok; c++) {
+                        k->mont_sqr(x, x, &mt);
+                        cs_bn_portable.mont_sqr(y, y, &mt);
+                        ok &= !memcmp(x, y, n * sizeof *x);
+                        k->mont_mul(u, u, c % 2 ? b : x, &mt);
+                        cs_bn_portable.mont_mul(w, w, c % 2 ? b : y, &mt);
+                        ok &= !memcmp(u, w, n * sizeof *u);
+                    }
+                    if (!ok)
+                        tap_diag("%zu limbs, modulus kind %d, operand %d differ", n, mk, t);
+                }
+            }
+        }
+        tap_ok(ok, "%s %zu limbs: mont_sqr and mont_mul chains against the portable kernel",
+               k->name, n);
+    }
+}
+
 int main(void)
 {
     const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2, &cs_bn_x86_fma, &cs_bn_x86_adx,
@@ -352,8 +417,10 @@ int main(void)
         }
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
             check_size(ks[i], sizes[s]);
-        if (ks[i] == &cs_bn_x86_adx)
+        if (ks[i] == &cs_bn_x86_adx) {
             check_adx_blocks(ks[i]);
+            check_adx_fixed(ks[i]);
+        }
     }
     if (kernel_runs(&cs_bn_x86_fma))
         fma_edges();

@@ -8,14 +8,29 @@
 #include "../limbs.h"
 #include "scalar.h"
 
+/* r = a^2/2^(64n) mod m, fully reduced, for a < m of n = 16 or 24 limbs,
+ * each in one straight-line assembly function (adx_fixed.S) with its
+ * own scratch; r may alias a. */
+void cs_adx_sqr16(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0);
+void cs_adx_sqr24(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0);
+/* r = a*b/2^1024 mod m, fully reduced, for 16-limb a, b < m, likewise; r
+ * may alias a or b. */
+void cs_adx_mul16(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+                  uint64_t n0);
+
 /* The engine's multiplication over plain limbs: the rows, then one masked
  * subtraction, in assembly (adx_mont.S); at a multiple of eight limbs the
  * product and the reduction by blocks of eight rows in registers
- * (adx_blk.S). r may alias a or b (written last). n is public. */
+ * (adx_blk.S), at 16 limbs all of it in one straight-line function
+ * (adx_fixed.S). r may alias a or b (written last). n is public. */
 static void adx_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
     const cs_bn_prep *c = ctx;
     size_t n = c->n;
+    if (n == 16) {
+        cs_adx_mul16(r, a, b, c->m, c->n0);
+        return;
+    }
     uint64_t t[2 * CS_BN_MAX_LIMBS + 1];
     if (n % 8 == 0) {
         memset(t, 0, 2 * n * sizeof *t);
@@ -32,13 +47,22 @@ static void adx_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *
 /* The engine's squaring (b == a): a^2 with each cross product once
  * (n(n-1)/2 mulx, not n^2), doubled, the squares added, then the
  * reduction rows (n^2; by blocks of eight at a multiple of eight limbs),
- * and one masked subtraction, all in assembly.
+ * and one masked subtraction, all in assembly; at 16 and 24 limbs one
+ * straight-line function does it all, no scratch from here.
  * r may alias a. */
 static void adx_sqr(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
     (void)b;
     const cs_bn_prep *c = ctx;
     size_t n = c->n;
+    if (n == 16) {
+        cs_adx_sqr16(r, a, c->m, c->n0);
+        return;
+    }
+    if (n == 24) {
+        cs_adx_sqr24(r, a, c->m, c->n0);
+        return;
+    }
     uint64_t t[2 * CS_BN_MAX_LIMBS + 1];
     memset(t, 0, (2 * n + 1) * sizeof *t);
     if (n % 8 == 0) {

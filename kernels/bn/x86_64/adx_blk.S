@@ -16,17 +16,6 @@
  * branch or address depends on number values. Run only where BMI2 and ADX
  * are present. */
 
-/* The nine window registers, rotation r: W_k = R[(k + r) mod 9]. */
-#define ROT0 %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13, %r14
-#define ROT1 %rbp, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %rbx
-#define ROT2 %r8, %r9, %r10, %r11, %r12, %r13, %r14, %rbx, %rbp
-#define ROT3 %r9, %r10, %r11, %r12, %r13, %r14, %rbx, %rbp, %r8
-#define ROT4 %r10, %r11, %r12, %r13, %r14, %rbx, %rbp, %r8, %r9
-#define ROT5 %r11, %r12, %r13, %r14, %rbx, %rbp, %r8, %r9, %r10
-#define ROT6 %r12, %r13, %r14, %rbx, %rbp, %r8, %r9, %r10, %r11
-#define ROT7 %r13, %r14, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12
-#define ROT8 %r14, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13
-
 /* Locals (above them the six saved registers). */
 #define XS 0        /* the block's eight multipliers */
 #define TOPC 64     /* carry word above the last block's top word */

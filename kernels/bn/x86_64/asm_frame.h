@@ -46,3 +46,17 @@
 
 	.section .note.GNU-stack, "", @progbits
 .endm
+
+/* The ADX code's window of nine registers (adx_blk.S, adx_fixed.S), in
+ * rotation r: W_k = R[(k + r) mod 9], so a window that moves up a word
+ * renames instead of moving values. */
+#define ROT0 %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13, %r14
+#define ROT1 %rbp, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %rbx
+#define ROT2 %r8, %r9, %r10, %r11, %r12, %r13, %r14, %rbx, %rbp
+#define ROT3 %r9, %r10, %r11, %r12, %r13, %r14, %rbx, %rbp, %r8
+#define ROT4 %r10, %r11, %r12, %r13, %r14, %rbx, %rbp, %r8, %r9
+#define ROT5 %r11, %r12, %r13, %r14, %rbx, %rbp, %r8, %r9, %r10
+#define ROT6 %r12, %r13, %r14, %rbx, %rbp, %r8, %r9, %r10, %r11
+#define ROT7 %r13, %r14, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12
+#define ROT8 %r14, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13
+
