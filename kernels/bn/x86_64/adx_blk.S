@@ -172,15 +172,7 @@ cs_adx_blk_mul:
 	mov	TBASE(%rsp), %rdi
 	mov	VBASE(%rsp), %rsi
 	mov	NW(%rsp), %rcx
-	xor	%ebx, %ebx		/* empty window; CF = OF = 0 */
-	xor	%ebp, %ebp
-	xor	%r8d, %r8d
-	xor	%r9d, %r9d
-	xor	%r10d, %r10d
-	xor	%r11d, %r11d
-	xor	%r12d, %r12d
-	xor	%r13d, %r13d
-	xor	%r14d, %r14d
+	ZW
 	jmp	.Lm_s8
 	SWEEP	.Lm_, .Lmdone
 .Lmdone:
@@ -345,15 +337,7 @@ cs_adx_blk_sqr_cross:
 	lea	8(%rsi), %rsi		/* a_{i0+1} */
 	mov	TBASE(%rsp), %rdi
 	lea	8(%rdi), %rdi		/* t[2 i0 + 1] */
-	xor	%ebx, %ebx		/* empty window; CF = OF = 0 */
-	xor	%ebp, %ebp
-	xor	%r8d, %r8d
-	xor	%r9d, %r9d
-	xor	%r10d, %r10d
-	xor	%r11d, %r11d
-	xor	%r12d, %r12d
-	xor	%r13d, %r13d
-	xor	%r14d, %r14d
+	ZW
 	TSTEP	1, ROT1
 	TSTEP	2, ROT2
 	TSTEP	3, ROT3

@@ -159,19 +159,6 @@
 	.endr
 .endm
 
-/* An empty window (and CF = OF = 0). */
-.macro ZW
-	xor	%ebx, %ebx
-	xor	%ebp, %ebp
-	xor	%r8d, %r8d
-	xor	%r9d, %r9d
-	xor	%r10d, %r10d
-	xor	%r11d, %r11d
-	xor	%r12d, %r12d
-	xor	%r13d, %r13d
-	xor	%r14d, %r14d
-.endm
-
 /* Cross products, block b, step v = a_j: min(j - 8b, 8) products with
  * a_8b.., word 8b + j leaving (with the earlier blocks' word added from
  * block 1 on); a triangle step clears the leaving register. */

@@ -60,3 +60,15 @@
 #define ROT7 %r13, %r14, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12
 #define ROT8 %r14, %rbx, %rbp, %r8, %r9, %r10, %r11, %r12, %r13
 
+/* An empty window (and CF = OF = 0). */
+.macro ZW
+	xor	%ebx, %ebx
+	xor	%ebp, %ebp
+	xor	%r8d, %r8d
+	xor	%r9d, %r9d
+	xor	%r10d, %r10d
+	xor	%r11d, %r11d
+	xor	%r12d, %r12d
+	xor	%r13d, %r13d
+	xor	%r14d, %r14d
+.endm
