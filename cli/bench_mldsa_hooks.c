@@ -1,5 +1,5 @@
 /* `cryptoshim bench mldsa -k`: median time of each ML-DSA backend hook
- * (NTT, inverse NTT, Keccak x1 and x4, samplers, rounding, packing) for
+ * (NTT, inverse NTT, each Keccak permutation form, samplers, rounding, packing) for
  * every implementation this CPU may run, side by side, so a backend's
  * gains can be traced to its pieces. TSC cycles on x86-64, else ns. */
 #include <stdio.h>
@@ -22,14 +22,15 @@ static int cmp_u64(const void *a, const void *b)
 /* Inputs shared by every measurement (within each hook's contract). */
 struct bench_data {
     cs_mldsa_poly a, b, c, d, ch, mat[16], v[8];
-    uint64_t s[100];
+    uint64_t s[200], s1[25];
     uint8_t buf[1024], seed[64];
 };
 
-enum { H_KECCAK, H_KECCAK4, H_NTT, H_INVNTT, H_ACC4, H_MULCH, H_DECOMP, H_HINT, H_REJU,
+enum { H_KECCAK, H_KECCAK4, H_KECCAK4X1, H_KECCAK8, H_KECCAK8X1, H_NTT, H_INVNTT, H_ACC4, H_MULCH, H_DECOMP, H_HINT, H_REJU,
        H_EXPA, H_EXPS, H_EXPM, H_UNPACKZ, H_PACKW1, H_COUNT };
 static const char *const hook_names[H_COUNT] = {
-    "keccakf1600", "keccakf1600_x4", "ntt", "invntt_tomont", "pointwise_acc (4)",
+    "keccakf1600", "keccakf1600_x4", "keccakf1600_x4x1", "keccakf1600_x8", "keccakf1600_x8x1",
+    "ntt", "invntt_tomont", "pointwise_acc (4)",
     "mul_challenge (tau 39)", "decompose", "make_hint", "rej_uniform (840 B)",
     "expand_a (4x4)", "expand_s (44)", "expand_mask (44)", "unpack_z (2^17)", "pack_w1 (44)",
 };
@@ -41,6 +42,9 @@ static void call(const cs_mldsa_impl *im, struct bench_data *d, int h)
     switch (h) {
     case H_KECCAK: im->keccak->f1600(d->s); break;
     case H_KECCAK4: im->keccak->f1600_x4(d->s); break;
+    case H_KECCAK4X1: im->keccak->f1600_x4x1(d->s, d->s1); break;
+    case H_KECCAK8: im->keccak->f1600_x8(d->s); break;
+    case H_KECCAK8X1: im->keccak->f1600_x8x1(d->s, d->s1); break;
     case H_NTT: d->c = d->a, im->ntt(&d->c); break;
     case H_INVNTT: d->c = d->a, im->invntt_tomont(&d->c); break;
     case H_ACC4: im->pointwise_acc_mont(&d->c, d->mat, d->v, 4); break;
@@ -53,6 +57,19 @@ static void call(const cs_mldsa_impl *im, struct bench_data *d, int h)
     case H_EXPM: im->expand_mask(im, d->v, d->seed, 0, 4, 1 << 17); break;
     case H_UNPACKZ: im->unpack_z(&d->c, d->buf, 1 << 17); break;
     default: im->pack_w1(d->buf, &d->b, g2); break;
+    }
+}
+
+/* Whether impl has hook h (the Keccak forms other than x1 are optional). */
+static int has_hook(const cs_mldsa_impl *im, int h)
+{
+    const cs_keccak_impl *k = im->keccak;
+    switch (h) {
+    case H_KECCAK4: return k->f1600_x4 != NULL;
+    case H_KECCAK4X1: return k->f1600_x4x1 != NULL;
+    case H_KECCAK8: return k->f1600_x8 != NULL;
+    case H_KECCAK8X1: return k->f1600_x8x1 != NULL;
+    default: return 1;
     }
 }
 
@@ -85,7 +102,7 @@ int cli_bench_mldsa_hooks(void)
     for (int h = 0; h < H_COUNT; h++) {
         printf("%-24s", hook_names[h]);
         for (unsigned k = 0; k < n; k++) {
-            if (h == H_KECCAK4 && !use[k]->keccak->f1600_x4) {
+            if (!has_hook(use[k], h)) {
                 printf(" %10s", "-");
                 continue;
             }
