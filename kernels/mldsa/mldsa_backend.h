@@ -201,14 +201,14 @@ struct cs_mldsa_impl {
      * against 860-1300 cycles). 0: mul_challenge on normal-domain copies
      * (portable: 4000 + 4400 against 3200). Same outputs either way. */
     unsigned ntt_challenge;
-    /* ExpandA as expand_a, absorbing `side` (keygen's tr = H(pk)) with
-     * spare permutation capacity: after each batch of A's polynomials it
-     * calls side->rows_done with the number of leading rows of A that are
-     * final (keygen then computes those rows of t1, making more of pk
-     * available), and before each of its permutations it calls
-     * cs_side_fill and, when that reports a full block, permutes
-     * side->sp.s too and sets side->sp.pos = 0. NULL: keygen runs
-     * expand_a, then hashes pk. Public data only. */
+    /* ExpandA as expand_a, absorbing `side` (tr = H(pk): keygen's, and a
+     * public key's as it is prepared) with spare permutation capacity:
+     * after each batch of A's polynomials it calls side->rows_done with
+     * the number of leading rows of A that are final (keygen then computes
+     * those rows of t1, making more of pk available), and before each of
+     * its permutations it calls cs_side_fill and, when that reports a full
+     * block, permutes side->sp.s too and sets side->sp.pos = 0. NULL: the
+     * caller runs expand_a, then hashes pk. Public data only. */
     void (*expand_a_side)(const cs_mldsa_impl *impl, cs_mldsa_poly *mat, const uint8_t rho[32],
                           unsigned k, unsigned l, cs_mldsa_side *side);
     /* ExpandS then ExpandA as expand_s and expand_a_side, where ExpandS

@@ -418,6 +418,33 @@ static void prep_fill_sk(cs_mldsa_prepared *pr, const uint8_t *sk)
     impl->expand_a(impl, pr->mat, pr->rho, p->k, p->l);
 }
 
+/* rows_done for a side sponge whose data is all there from the start. */
+static void side_rows_only(cs_mldsa_side *side, unsigned rows)
+{
+    side->rows = rows;
+}
+
+/* ExpandA into pr->mat and tr = H(pk) into pr->tr: with expand_a_side the
+ * hash runs in ExpandA's spare permutation capacity (the whole of pk is
+ * there from the start), the part left after it here; same tr either way.
+ * A new key per verification (a TLS client checking a certificate chain)
+ * pays both, so this is most of what a fresh key costs beyond ExpandA. */
+static void expand_a_tr(cs_mldsa_prepared *pr, const uint8_t *pk)
+{
+    const cs_mldsa_impl *impl = pr->impl;
+    const cs_mldsa_params *p = pr->p;
+    if (!impl->expand_a_side) {
+        impl->expand_a(impl, pr->mat, pr->rho, p->k, p->l);
+        shake256_3(impl->keccak, pr->tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
+        return;
+    }
+    cs_mldsa_side side = {.data = pk, .avail = p->pk_bytes, .rows_done = side_rows_only};
+    cs_shake_init(&side.sp, impl->keccak, CS_SHAKE256_RATE);
+    impl->expand_a_side(impl, pr->mat, pr->rho, p->k, p->l, &side);
+    cs_shake_absorb(&side.sp, pk + side.used, p->pk_bytes - side.used);
+    cs_shake_squeeze(&side.sp, pr->tr, 64);
+}
+
 /* Fills a laid-out public-key state from pk (pkDecode, ExpandA, NTT(t1*2^d)
  * and, if want_tr, tr = H(pk)). */
 static void prep_fill_pk(cs_mldsa_prepared *pr, const uint8_t *pk, int want_tr)
@@ -431,11 +458,12 @@ static void prep_fill_pk(cs_mldsa_prepared *pr, const uint8_t *pk, int want_tr)
         impl->shiftl(&pr->t1hat[i]);
         ntt_reduced(impl, &pr->t1hat[i]);
     }
-    impl->expand_a(impl, pr->mat, pr->rho, p->k, p->l);
-    if (want_tr)
-        shake256_3(impl->keccak, pr->tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
-    else
+    if (want_tr) {
+        expand_a_tr(pr, pk);
+    } else {
+        impl->expand_a(impl, pr->mat, pr->rho, p->k, p->l);
         memset(pr->tr, 0, sizeof pr->tr);
+    }
 }
 
 /* Size of a state for p's key sizes: header, then the polynomials. */
