@@ -12,9 +12,9 @@
  *   VRC(i)             round constant i in every 64-bit element.
  * The round body was written out by a script from the lane-index formulas
  * b[y + 5((2x + 3y) mod 5)] = rot(a[x + 5y] ^ d[x], rho[x + 5y]);
- * a = b ^ (~b[x+1] & b[x+2]). Used by x4_avx2.c, x4_avx512.c and
- * x8_avx512.c; KECCAK_SIMD_FN is undefined at the end, the
- * operations (avx2_ops.h, avx512_ops.h) stay. */
+ * a = b ^ (~b[x+1] & b[x+2]). Used by x4_avx512.c and x8_avx512.c (the
+ * AVX2 ones go plane by plane, x4_planes_avx2.S); KECCAK_SIMD_FN is
+ * undefined at the end, the operations (avx512_ops.h) stay. */
 #include "../keccak_internal.h"
 
 static inline __attribute__((always_inline)) void KECCAK_SIMD_FN(uint64_t *sv)

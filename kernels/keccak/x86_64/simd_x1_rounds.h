@@ -5,7 +5,8 @@
  * defines KECCAK_SIMD_X1_FN (the static inline function, taking the SIMD
  * state sv and the scalar state s1) and the macros simd_rounds.h lists.
  * Written out by a script from the same lane-index formulas, vector and
- * scalar statements alternating. Used by x4x1_avx2.c and x8x1_avx512.c. */
+ * scalar statements alternating. Used by x8x1_avx512.c (the AVX2 one is
+ * x4x1_planes_avx2.S). */
 #include "../keccak_internal.h"
 
 #define ROL64(x, n) (((x) << (n)) | ((x) >> (64 - (n))))

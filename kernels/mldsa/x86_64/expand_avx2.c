@@ -72,7 +72,7 @@ static void x4_squeeze(const cs_mldsa_impl *impl, uint8_t *buf, size_t stride, u
 }
 
 /* Permutes the four states and, if the side sponge has a full block, that
- * too in the same instruction stream (kernels/keccak/x86_64/x4x1_avx2.c).
+ * too in the same instruction stream (kernels/keccak/x86_64/x4x1_planes_avx2.S).
  * Only the "avx2" table passes a side sponge (its x4 permutation is the
  * AVX2 one). */
 static inline void perm_side(const cs_mldsa_impl *impl, uint64_t s[100], cs_mldsa_side *side)
