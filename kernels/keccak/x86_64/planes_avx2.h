@@ -35,6 +35,23 @@ rot56:	.byte	1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8
 
 	.text
 
+/* Starts global function `name` on a cache line with a frame on %rbp
+ * (CET landing pad, CFI), so that its body may realign %rsp for the
+ * stack buffers. */
+.macro FUNC_RBP_FRAME name
+	.p2align 6
+	.globl	\name
+	.type	\name, @function
+\name:
+	.cfi_startproc
+	endbr64
+	push	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	mov	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+.endm
+
 /* b = b rotated left by n in each 64-bit element (t: scratch). */
 .macro ROL b, n, t
 	.if \n == 8

@@ -57,17 +57,7 @@
  * interleaved (keccak.h). The function and the loop start on a cache line
  * (the C version's placement moved the ML-DSA timings by about 3%; the
  * loop's offset mod 64 made no measurable difference here). */
-	.p2align 6
-	.globl	cs_keccakf1600_x4_avx2
-	.type	cs_keccakf1600_x4_avx2, @function
-cs_keccakf1600_x4_avx2:
-	.cfi_startproc
-	endbr64
-	push	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	mov	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
+	FUNC_RBP_FRAME cs_keccakf1600_x4_avx2
 	and	$-32, %rsp
 	sub	$2 * EOFF, %rsp
 	movq	cs_keccak_rc@GOTPCREL(%rip), RC

@@ -132,17 +132,7 @@
 
 /* void cs_keccakf1600_x4x1_avx2(uint64_t s4[100], uint64_t s1[25]): four
  * interleaved permutations of s4 and one of s1. */
-	.p2align 6
-	.globl	cs_keccakf1600_x4x1_avx2
-	.type	cs_keccakf1600_x4x1_avx2, @function
-cs_keccakf1600_x4x1_avx2:
-	.cfi_startproc
-	endbr64
-	push	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	mov	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
+	FUNC_RBP_FRAME cs_keccakf1600_x4x1_avx2
 	push	%rbx
 	.cfi_offset %rbx, -24
 	push	%r12
