@@ -26,8 +26,8 @@ struct bench_data {
     uint8_t buf[1024], seed[64];
 };
 
-enum { H_KECCAK, H_KECCAK4, H_KECCAK4X1, H_KECCAK8, H_KECCAK8X1, H_NTT, H_INVNTT, H_ACC4, H_MULCH, H_DECOMP, H_HINT, H_REJU,
-       H_EXPA, H_EXPS, H_EXPM, H_UNPACKZ, H_PACKW1, H_COUNT };
+enum { H_KECCAK, H_KECCAK4, H_KECCAK4X1, H_KECCAK8, H_KECCAK8X1, H_NTT, H_INVNTT, H_ACC4,
+       H_MULCH, H_DECOMP, H_HINT, H_REJU, H_EXPA, H_EXPS, H_EXPM, H_UNPACKZ, H_PACKW1, H_COUNT };
 static const char *const hook_names[H_COUNT] = {
     "keccakf1600", "keccakf1600_x4", "keccakf1600_x4x1", "keccakf1600_x8", "keccakf1600_x8x1",
     "ntt", "invntt_tomont", "pointwise_acc (4)",

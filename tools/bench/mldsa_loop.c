@@ -32,7 +32,8 @@ int main(int argc, char **argv)
         if (!strcmp(op_names[i], argv[3]))
             op = i;
     if (!impl || op < 0 || n <= 0 || (ps != 44 && ps != 65 && ps != 87)) {
-        fprintf(stderr, "usage: mldsa_loop KERNEL 44|65|87 keygen|sign|verify|signp|verifyp N\n");
+        fprintf(stderr,
+                "usage: mldsa_loop KERNEL 44|65|87 keygen|sign|verify|signp|verifyp N\n");
         return 2;
     }
     static uint8_t pk[CS_MLDSA_MAX_PK_BYTES], sk[CS_MLDSA_MAX_SK_BYTES], sig[CS_MLDSA_MAX_SIG_BYTES];
