@@ -91,6 +91,21 @@ rot56:	.byte	1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8
 	vpxor	\cm, \d, \d
 .endm
 
+/* C0..C4, D0..D4 = planes 3 and 4 of the state at base: the entry THETA
+ * expects before the first round (each round leaves them so for the next). */
+.macro LOAD_PLANES34 base
+	vmovdqu	480(\base), C0
+	vmovdqu	512(\base), C1
+	vmovdqu	544(\base), C2
+	vmovdqu	576(\base), C3
+	vmovdqu	608(\base), C4
+	vmovdqu	640(\base), D0
+	vmovdqu	672(\base), D1
+	vmovdqu	704(\base), D2
+	vmovdqu	736(\base), D3
+	vmovdqu	768(\base), D4
+.endm
+
 /* Theta's d into D0..D4, from src's planes 0..2 and planes 3 and 4 of
  * src in C0..C4 and D0..D4 (the column parities pass through C0..C4). */
 .macro THETA src

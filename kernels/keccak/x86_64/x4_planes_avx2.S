@@ -63,16 +63,7 @@
 	movq	cs_keccak_rc@GOTPCREL(%rip), RC
 	mov	SV, SRC
 	mov	$12, N
-	vmovdqu	480(SV), C0
-	vmovdqu	512(SV), C1
-	vmovdqu	544(SV), C2
-	vmovdqu	576(SV), C3
-	vmovdqu	608(SV), C4
-	vmovdqu	640(SV), D0
-	vmovdqu	672(SV), D1
-	vmovdqu	704(SV), D2
-	vmovdqu	736(SV), D3
-	vmovdqu	768(SV), D4
+	LOAD_PLANES34 SV
 	.p2align 6
 1:	lea	EOFF(ABUF), DST
 	cmp	$1, N

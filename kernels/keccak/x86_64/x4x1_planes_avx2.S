@@ -156,16 +156,7 @@
 	jne	2b
 	movq	cs_keccak_rc@GOTPCREL(%rip), RC
 	mov	S4, SRC
-	vmovdqu	480(S4), C0
-	vmovdqu	512(S4), C1
-	vmovdqu	544(S4), C2
-	vmovdqu	576(S4), C3
-	vmovdqu	608(S4), C4
-	vmovdqu	640(S4), D0
-	vmovdqu	672(S4), D1
-	vmovdqu	704(S4), D2
-	vmovdqu	736(S4), D3
-	vmovdqu	768(S4), D4
+	LOAD_PLANES34 S4
 	.p2align 6
 1:	lea	EOFF(ABUF), DST
 	cmpl	$1, NLEFT(%rsp)
