@@ -82,6 +82,9 @@ static inline BIGNUM *fuzz_bn(fuzz_in *in, size_t len)
  * "no kernel forced" (the built-in policy decides). */
 static const cs_bn_kernel *fuzz_kernels[32];
 static unsigned fuzz_nkernels;
+/* Slots in fuzz_kernels of the usable kernels with a paired exp_x2. */
+static unsigned fuzz_x2_slots[32];
+static unsigned fuzz_nx2;
 static int fuzz_forced = -2; /* slot last forced; -2: none yet */
 static cs_ossl fuzz_api = {.version = "OPENSSL_3.0.0"};
 static BN_CTX *fuzz_ctx;
@@ -97,8 +100,11 @@ static inline void fuzz_bn_init(void)
     }
     cs_controls_load();
     for (const cs_bn_kernel *const *k = cs_bn_kernels; *k && fuzz_nkernels < 32; k++)
-        if (cs_bn_kernel_usable(*k))
+        if (cs_bn_kernel_usable(*k)) {
+            if ((*k)->exp_x2)
+                fuzz_x2_slots[fuzz_nx2++] = fuzz_nkernels;
             fuzz_kernels[fuzz_nkernels++] = *k;
+        }
     fuzz_ctx = BN_CTX_new();
 }
 

@@ -2,9 +2,12 @@
  * (cs_modexp_x2_entry, RSA's paired CRT halves) against libcrypto's own
  * function, with the kernel the input picks forced (or the built-in policy).
  * Same return, same error code, same two results.
- * Input: kernel, flags, then per half: modulus length (2 bytes), exponent
- * length (2 bytes), then modulus, exponent and base bytes of half 1, then of
- * half 2 (base 2 takes what is left). */
+ * Input: kernel (bit 7 set: one of the kernels with a paired exp_x2, found
+ * at run time, so new paired kernels are fuzzed as they land), flags, then
+ * per half: modulus length (2 bytes; in size-class mode one byte naming
+ * 1024, 1536 or 2048 bits and a small offset, the sizes the paired kernels
+ * serve), exponent length (2 bytes), then modulus, exponent and base bytes
+ * of half 1, then of half 2 (base 2 takes what is left). */
 #include "fuzz_bn.h"
 
 /* One half's operands, with BN_FLG_CONSTTIME on the exponent as RSA sets it. */
@@ -13,13 +16,41 @@ struct half {
     BN_MONT_CTX *mont;
 };
 
-/* Reads one half; `last` gives the base every remaining byte. `mont_bit`
- * set: the caller's BN_MONT_CTX for an odd positive modulus. */
-static void read_half(fuzz_in *in, struct half *h, int last, int mont_bit, int neg_a)
+/* Size-class mode: a modulus of exactly RSA-2048/3072/4096's half sizes or
+ * a few bits off them (the edges of a paired kernel's digit count), odd
+ * unless bit 7 of the byte says otherwise. Returns the bit count. */
+static unsigned class_bits(unsigned c)
 {
-    size_t mlen = fuzz_len(in, CS_BN_MAX_BITS / 16 + 8); /* CRT halves: up to 4096 bits */
-    size_t plen = fuzz_exp_len(in, mlen, mlen > 256 ? 16 : mlen > 128 ? 64 : mlen + 16);
+    static const unsigned sizes[3] = {1024, 1536, 2048};
+    static const int offsets[8] = {0, -1, 1, -8, 8, -31, -52, 0};
+    return (unsigned)((int)sizes[c % 3] + offsets[(c >> 2) & 7]);
+}
+
+/* Reads one half; `last` gives the base every remaining byte. `mont_bit`
+ * set: the caller's BN_MONT_CTX for an odd positive modulus. `*bits`
+ * nonzero: size-class mode, a modulus of that many bits (0: this half
+ * reads its class and sets *bits). */
+static void read_half(fuzz_in *in, struct half *h, int last, int mont_bit, int neg_a,
+                      int size_class, unsigned *bits)
+{
+    unsigned c = 0;
+    size_t mlen;
+    if (size_class) {
+        c = fuzz_byte(in);
+        if (!*bits)
+            *bits = class_bits(c);
+        mlen = (*bits + 7) / 8;
+    } else {
+        mlen = fuzz_len(in, CS_BN_MAX_BITS / 16 + 8); /* CRT halves: up to 4096 bits */
+    }
+    size_t plen = fuzz_exp_len(in, mlen, size_class ? mlen / 2
+                                         : mlen > 256 ? 16 : mlen > 128 ? 64 : mlen + 16);
     h->m = fuzz_bn(in, mlen);
+    if (size_class) {
+        BN_mask_bits(h->m, (int)*bits);
+        if (!BN_set_bit(h->m, (int)*bits - 1) || (!(c & 0x80) && !BN_set_bit(h->m, 0)))
+            abort();
+    }
     h->p = fuzz_bn(in, plen);
     h->a = fuzz_bn(in, last ? in->left : (in->left ? fuzz_byte(in) % (mlen + 9) : 0));
     BN_set_flags(h->p, BN_FLG_CONSTTIME);
@@ -41,16 +72,18 @@ static void free_half(struct half *h)
 
 /* flags: caller's BN_MONT_CTX for half 1/2 (bits 0-1), rr1 aliases a1 (bit
  * 2), rr2 aliases a2 (bit 3), half 2 the same modulus as half 1 (bit 4), a1/a2
- * negative (bits 5-6). */
+ * negative (bits 5-6), size-class mode (bit 7: both halves of one class). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_bn_init();
     fuzz_in in = {data, size};
-    const char *kname = fuzz_force(fuzz_byte(&in));
-    unsigned flags = fuzz_byte(&in);
+    unsigned pick = fuzz_byte(&in);
+    const char *kname = fuzz_force(pick & 0x80 && fuzz_nx2
+                                       ? fuzz_x2_slots[(pick & 0x7f) % fuzz_nx2] : pick);
+    unsigned flags = fuzz_byte(&in), bits = 0;
     struct half h1, h2;
-    read_half(&in, &h1, 0, flags & 1, flags & 32);
-    read_half(&in, &h2, 1, flags & 2, flags & 64);
+    read_half(&in, &h1, 0, flags & 1, flags & 32, flags & 128, &bits);
+    read_half(&in, &h2, 1, flags & 2, flags & 64, flags & 128, &bits);
     if (flags & 16) { /* RSA-like: both halves of one size */
         BN_free(h2.m);
         h2.m = BN_dup(h1.m);
