@@ -12,7 +12,8 @@
 #                        from tests/fuzz/corpus/NAME)
 #   make test            each target for a few seconds on the tree's corpus
 #                        (scripts/run-tests.sh fuzz_suites, tests/fuzz/smoke.sh)
-#   make fuzz-campaign   the same as make fuzz with the campaign build
+#   make fuzz-campaign   TARGET=NAME SECONDS=N: a resumable campaign with
+#                        the campaign build (tests/fuzz/campaign.sh)
 #                        (build/fuzz-campaign: -O2, UBSan and libFuzzer, no
 #                        ASan), several times the executions per second for
 #                        long runs; make test keeps ASan in its short runs
@@ -56,12 +57,12 @@ FORCE:
 $(FUZZ_BUILD)/obj/kernels/%.o $(FUZZ_CAMP_BUILD)/obj/kernels/%.o: \
     OBJ_CFLAGS += -fno-sanitize-coverage=trace-cmp
 
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_bn.h $(FUZZ_CORE)
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_CORE)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS) $(WARN) -std=gnu11 -pthread -I. -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
 	    -o $@ $< $(FUZZ_CORE) -lcrypto -ldl -pthread -lm
 
-$(FUZZ_CAMP_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_bn.h $(FUZZ_CAMP_CORE)
+$(FUZZ_CAMP_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_CAMP_CORE)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS) $(WARN) -std=gnu11 -pthread -I. -O2 -g -fsanitize=fuzzer $(FUZZ_CAMP_SAN) \
 	    -o $@ $< $(FUZZ_CAMP_CORE) -lcrypto -ldl -pthread -lm
@@ -73,10 +74,18 @@ fuzz-clean:
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_BUILD) $(notdir $(FUZZ_TARGETS))
 
-# Its corpus and findings stay under build/fuzz (the runs share the corpus).
-fuzz-campaign: fuzz-campaign-build
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BIN=$(FUZZ_CAMP_BUILD) tests/fuzz/run.sh $(FUZZ_BUILD) \
-	    $(notdir $(FUZZ_CAMP_TARGETS))
+# A resumable campaign (tests/fuzz/campaign.sh): TARGET (default: every
+# target in turn) for SECONDS of fuzzing each at nice 19 from the tree's
+# corpus, paused while a benchmark holds /tmp/cryptoshim-bench.lock; the new
+# coverage is merged back into tests/fuzz/corpus/TARGET minimised and the
+# executions appended to the ledger in docs/fuzzing.md (commit both).
+TARGET ?= $(notdir $(FUZZ_CAMP_TARGETS))
+SECONDS ?= 600
+fuzz-campaign: $(addprefix $(FUZZ_CAMP_BUILD)/,$(TARGET))
+	@status=0; for t in $(TARGET); do \
+	    tests/fuzz/campaign.sh $(FUZZ_CAMP_BUILD) $$t $(SECONDS) || status=$$?; \
+	    [ $$status -ne 130 ] || break; \
+	done; exit $$status
 endif
 
 # Sanitizers in `make test` (docs/developing.md, issue 14):

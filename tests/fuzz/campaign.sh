@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# `make fuzz-campaign TARGET=NAME SECONDS=N`: a resumable fuzz campaign.
+# Runs the campaign build of NAME at nice 19 for N seconds of fuzzing from
+# the tree's corpus tests/fuzz/corpus/NAME, merges what it found back into
+# that corpus minimised (libFuzzer -merge=1), and appends one row (commit,
+# date, CPU, target, executions, findings) to the ledger in docs/fuzzing.md.
+#
+# Benchmarks run under the file lock /tmp/cryptoshim-bench.lock, and
+# fuzzing must not run beside one: while the lock is held the fuzzer is
+# stopped (SIGSTOP) and continued (SIGCONT) when it is free; paused time
+# does not count. libFuzzer's per-input timeout runs on the wall clock, so
+# a pause longer than PAUSE_MAX seconds ends the fuzzer cleanly (SIGINT,
+# delivered before the alarm) and a new one starts when the lock is free.
+# SIGINT/SIGTERM stop the campaign: the fuzzer ends cleanly, the merge and
+# the ledger row cover what ran.
+# Usage: campaign.sh BIN_DIR NAME SECONDS
+set -u
+cd "$(dirname "$0")/../.."
+. tests/fuzz/options.sh
+bindir=$1 name=$2 budget=$3
+bin=$bindir/$name
+corpus=tests/fuzz/corpus/$name
+work=$bindir/campaign/$name
+findings=$work/findings
+lock=${FUZZ_BENCH_LOCK:-/tmp/cryptoshim-bench.lock} # another path only for testing this script
+ledger=docs/fuzzing.md
+PAUSE_MAX=${PAUSE_MAX:-90} # under fuzz_options' -timeout=120
+
+[ -x "$bin" ] || { echo "campaign: no $bin (make fuzz-campaign-build)" >&2; exit 2; }
+mkdir -p "$corpus" "$findings" "$work"
+rm -rf "$work/new" "$work/merged"
+mkdir -p "$work/new" "$work/merged"
+stamp=$work/started
+: >"$stamp"
+
+stop=0
+trap 'stop=1' INT TERM
+
+# Whether a benchmark holds the lock now.
+bench_running() { ! flock -n "$lock" true 2>/dev/null; }
+
+# Signal to the process group of the job started by start_job.
+signal_job() { kill "-$1" -- "-$job" 2>/dev/null; }
+
+# Starts "$@" at nice 19 in a process group of its own (so that a pause
+# reaches libFuzzer's merge child too); its pid in $job.
+start_job() {
+    nice -n 19 setsid "$@" &
+    job=$!
+}
+
+# Waits for the job while keeping it off the CPU during benchmarks. With
+# a time budget (seconds, 0: none) it is interrupted once it has run that
+# long, not counting pauses. Sets $ran (seconds run) and $rc.
+watch_job() {
+    local limit=$1 paused=0 t0 now
+    ran=0
+    t0=$(date +%s)
+    while kill -0 "$job" 2>/dev/null; do
+        if [ "$stop" = 1 ]; then
+            signal_job INT; signal_job CONT
+            break
+        fi
+        if bench_running; then
+            if [ "$paused" = 0 ]; then
+                signal_job STOP
+                now=$(date +%s); ran=$((ran + now - t0)); paused=$now
+            elif [ $(($(date +%s) - paused)) -ge "$PAUSE_MAX" ] && [ "$limit" != 0 ]; then
+                signal_job INT; signal_job CONT # the INT is handled first
+                break
+            fi
+        elif [ "$paused" != 0 ]; then
+            signal_job CONT
+            paused=0 t0=$(date +%s)
+        fi
+        if [ "$limit" != 0 ] && [ "$paused" = 0 ] && [ $((ran + $(date +%s) - t0)) -ge "$limit" ]; then
+            signal_job INT
+            break
+        fi
+        sleep 1
+    done
+    [ "$paused" = 0 ] && ran=$((ran + $(date +%s) - t0))
+    # a trapped signal ends wait early: wait again until the job is reaped
+    wait "$job"
+    rc=$?
+    while kill -0 "$job" 2>/dev/null; do
+        wait "$job"
+        rc=$?
+    done
+}
+
+# Fuzzing in segments (a new one after each long pause) until the budget
+# is spent, the campaign is stopped or a segment finds something.
+execs=0 spent=0 seg=0 found=0
+while [ "$stop" = 0 ] && [ "$spent" -lt "$budget" ] && [ "$found" = 0 ]; do
+    while bench_running && [ "$stop" = 0 ]; do sleep 1; done
+    [ "$stop" = 1 ] && break
+    seg=$((seg + 1))
+    log=$work/fuzz-$seg.log
+    # shellcheck disable=SC2046
+    start_job "$bin" $(fuzz_options "$name") -artifact_prefix="$findings/" \
+        "$work/new" "$corpus" >"$log" 2>&1
+    watch_job $((budget - spent))
+    spent=$((spent + ran))
+    n=$(awk '/^stat::number_of_executed_units/ { print $2 }' "$log")
+    execs=$((execs + ${n:-0}))
+    # 0: ran out, 72: interrupted (libFuzzer's -interrupted_exitcode)
+    [ "$rc" = 0 ] || [ "$rc" = 72 ] || found=1
+done
+nfind=$(find "$findings" -type f -newer "$stamp" | wc -l)
+[ "$found" = 1 ] && [ "$nfind" = 0 ] && nfind=1
+
+# Merge: the corpus and the new inputs into a fresh minimised corpus (the
+# smallest inputs that keep all the coverage), replacing the tree's corpus.
+# It runs after a stop too; a second SIGINT/SIGTERM abandons it.
+merged=0 stopped=$stop stop=0
+if [ -n "$(ls -A "$work/new")" ]; then
+    # shellcheck disable=SC2046
+    start_job "$bin" $(fuzz_options "$name") -timeout=3600 -merge=1 \
+        -artifact_prefix="$findings/" "$work/merged" "$corpus" "$work/new" \
+        >"$work/merge.log" 2>&1
+    watch_job 0
+    if [ "$rc" = 0 ] && [ "$stop" = 0 ] && [ -n "$(ls -A "$work/merged")" ]; then
+        find "$corpus" -maxdepth 1 -type f -delete
+        cp "$work/merged"/* "$corpus/"
+        merged=1
+    fi
+fi
+files=$(find "$corpus" -maxdepth 1 -type f | wc -l)
+
+# The ledger row, inserted after the last row of the table under
+# "## Ledger".
+commit=$(git rev-parse --short HEAD)
+git diff --quiet HEAD -- . ':!docs/fuzzing.md' ':!tests/fuzz/corpus' || commit="$commit+changes"
+cpu=$(awk -F': ' '/^model name/ { m = $2 } /^cpu family/ { f = $2 } /^model\t/ { n = $2 }
+                  END { printf "%s (family %s model %s)", m, f, n; exit }' /proc/cpuinfo)
+when=$(date -u '+%Y-%m-%d %H:%M')
+grouped=$(echo "$execs" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
+row="| $commit | $when | $cpu | \`$name\` | $grouped ($spent s) | $nfind |"
+awk -v row="$row" '
+    { lines[NR] = $0 }
+    /^## Ledger/ { in_ledger = 1 }
+    in_ledger && /^\|/ { last = NR }
+    in_ledger && /^## / && !/^## Ledger/ { in_ledger = 0 }
+    END {
+        for (i = 1; i <= NR; i++) {
+            print lines[i]
+            if (i == last) print row
+        }
+        if (!last) { print ""; print "## Ledger"; print row }
+    }' "$ledger" >"$work/ledger.md" && cat "$work/ledger.md" >"$ledger"
+
+echo "$name: $execs executions in $spent s ($seg segment(s)), $nfind finding(s);" \
+    "corpus $files files$([ "$merged" = 1 ] || echo ", not merged")"
+if [ "$nfind" != 0 ]; then
+    echo "findings under $findings/ (log: $work/fuzz-$seg.log):"
+    grep -hE '^(DIVERGENCE|POLICY PARSER|MLDSA|SUMMARY|==[0-9]+==ERROR)' "$work"/fuzz-*.log | head -5
+    exit 1
+fi
+[ "$stopped" = 1 ] && exit 130
+exit 0
