@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the small seed corpus of each fuzz target into tests/fuzz/corpus/NAME
-(deterministic: a fixed random seed). Re-run after changing an input format."""
+(deterministic: a fixed random seed), replacing the seed-* files only (the rest
+are inputs campaigns merged in). Re-run after changing an input format."""
 import os
 import random
 import sys
@@ -55,8 +56,10 @@ def elen(n, m, cap):
 def write(name, seeds):
     d = os.path.join(ROOT, name)
     os.makedirs(d, exist_ok=True)
+    # only the seeds: the inputs campaigns merged in stay
     for f in os.listdir(d):
-        os.unlink(os.path.join(d, f))
+        if f.startswith("seed-"):
+            os.unlink(os.path.join(d, f))
     for i, s in enumerate(seeds):
         with open(os.path.join(d, "seed-%03d" % i), "wb") as f:
             f.write(s)
