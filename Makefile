@@ -49,7 +49,8 @@ LDHARDEN := -Wl,-z,relro,-z,now -Wl,-z,noexecstack
 # instruction-set flags are set per folder in mk/*.mk.
 KERNEL_SRCS := $(wildcard kernels/*.c kernels/bn/*.c kernels/mldsa/*.c kernels/keccak/*.c) \
                $(wildcard kernels/bn/$(ARCH)/*.c kernels/mldsa/$(ARCH)/*.c kernels/keccak/$(ARCH)/*.c) \
-               $(wildcard kernels/bn/$(ARCH)/*.S kernels/mldsa/$(ARCH)/*.S kernels/keccak/$(ARCH)/*.S)
+               $(wildcard kernels/bn/$(ARCH)/*.S kernels/mldsa/$(ARCH)/*.S kernels/keccak/$(ARCH)/*.S) \
+               $(wildcard kernels/mlkem/*.c kernels/mlkem/$(ARCH)/*.c kernels/mlkem/$(ARCH)/*.S)
 # interpose/*.c define libcrypto's symbols (and the routes into the shim): only
 # in the preloaded library. runtime/ (CPU, controls, dispatch, policy, stats,
 # libcrypto resolution) and bn/ (BIGNUM <-> limbs) are the core, shared with

@@ -1,0 +1,219 @@
+/* The FIPS 203 driver, one for every implementation: K-PKE key generation,
+ * encryption and decryption (algorithms 13-15) and the ML-KEM _internal
+ * algorithms over them (16-18: the FO transform with implicit rejection),
+ * running on an implementation's cs_mlkem_ops. Secrets (d, z, m, r, s, the
+ * noise, the decrypted message) decide no branch or index; rho, ek and the
+ * ciphertext written are public and declassified for the ct tests. */
+#include "../ct.h"
+#include "mlkem_backend.h"
+
+#define K_MAX CS_MLKEM_MAX_K
+
+/* 2^32 mod q: Montgomery multiplication by it turns a * 2^-16 back into a * 2^16 / 2^16. */
+#define MONT_SQ 1353
+
+/* r = Barrett(a + b). */
+static void add_reduce(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b)
+{
+    for (unsigned i = 0; i < CS_MLKEM_N; i++)
+        r->c[i] = cs_mlkem_barrett_reduce((int16_t)(a->c[i] + b->c[i]));
+}
+
+/* r = Barrett(r * 2^16 (from a Montgomery product) + e). */
+static void tomont_add(cs_mlkem_poly *r, const cs_mlkem_poly *e)
+{
+    for (unsigned i = 0; i < CS_MLKEM_N; i++)
+        r->c[i] = cs_mlkem_barrett_reduce(
+            (int16_t)(cs_mlkem_montgomery_reduce((int32_t)r->c[i] * MONT_SQ) + e->c[i]));
+}
+
+/* Decompress_1(ByteDecode_1(m)): each message bit becomes 0 or (q + 1) / 2. */
+static void msg_decode(cs_mlkem_poly *p, const uint8_t m[32])
+{
+    for (unsigned i = 0; i < CS_MLKEM_N; i++) {
+        int16_t bit = (int16_t)((m[i / 8] >> (i % 8)) & 1);
+        p->c[i] = (int16_t)(-bit & ((CS_MLKEM_Q + 1) / 2));
+    }
+}
+
+/* ByteEncode_1(Compress_1(p)) for |c| < q, as poly.c's compression with d = 1. */
+static void msg_encode(uint8_t m[32], const cs_mlkem_poly *p)
+{
+    for (unsigned i = 0; i < 32; i++) {
+        uint32_t byte = 0;
+        for (unsigned j = 0; j < 8; j++) {
+            int16_t c = p->c[8 * i + j];
+            uint32_t x = (uint32_t)(uint16_t)(c + ((c >> 15) & CS_MLKEM_Q));
+            uint64_t t = ((uint64_t)x << 1) + 1664;
+            byte |= (uint32_t)((t * 330282857u) >> 40 & 1) << j;
+        }
+        m[i] = (uint8_t)byte;
+    }
+}
+
+/* K-PKE.Encrypt(ek, m, r) into ct (FIPS 203 algorithm 14). */
+static void pke_encrypt(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8_t *ct,
+                        const uint8_t *ek, const uint8_t m[32], const uint8_t r[32])
+{
+    const unsigned k = p->k;
+    cs_mlkem_poly a[K_MAX * K_MAX], t[K_MAX], noise[2 * K_MAX + 1], u, v, mu;
+    uint8_t rho[32];
+
+    memcpy(rho, ek + CS_MLKEM_POLY_BYTES * k, 32);
+    CS_DECLASSIFY(rho, 32);
+    ops->gen_matrix(a, k, rho, 1);
+    for (unsigned i = 0; i < k; i++)
+        ops->frombytes(&t[i], ek + CS_MLKEM_POLY_BYTES * i);
+    /* y = noise[0..k), e1 = noise[k..2k), e2 = noise[2k] */
+    ops->sample_noise(noise, 2 * k + 1, k, p->eta1, p->eta2, r, 0);
+    for (unsigned i = 0; i < k; i++)
+        ops->ntt(&noise[i]);
+    for (unsigned i = 0; i < k; i++) {
+        ops->basemul_acc(&u, &a[i * k], noise, k);
+        ops->invntt(&u);
+        add_reduce(&u, &u, &noise[k + i]);
+        ops->compress(ct + 32 * p->du * i, &u, p->du);
+    }
+    ops->basemul_acc(&v, t, noise, k);
+    ops->invntt(&v);
+    msg_decode(&mu, m);
+    add_reduce(&v, &v, &noise[2 * k]);
+    add_reduce(&v, &v, &mu);
+    ops->compress(ct + 32 * p->du * k, &v, p->dv);
+    cs_wipe(noise, sizeof noise);
+    cs_wipe(&u, sizeof u);
+    cs_wipe(&v, sizeof v);
+    cs_wipe(&mu, sizeof mu);
+}
+
+/* K-PKE.Decrypt(dk_pke, ct) into m (FIPS 203 algorithm 15). */
+static void pke_decrypt(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8_t m[32],
+                        const uint8_t *dk_pke, const uint8_t *ct)
+{
+    const unsigned k = p->k;
+    cs_mlkem_poly u[K_MAX], s[K_MAX], w, v;
+
+    for (unsigned i = 0; i < k; i++) {
+        ops->decompress(&u[i], ct + 32 * p->du * i, p->du);
+        ops->ntt(&u[i]);
+        ops->frombytes(&s[i], dk_pke + CS_MLKEM_POLY_BYTES * i);
+    }
+    ops->decompress(&v, ct + 32 * p->du * k, p->dv);
+    ops->basemul_acc(&w, s, u, k);
+    ops->invntt(&w);
+    for (unsigned i = 0; i < CS_MLKEM_N; i++)
+        w.c[i] = cs_mlkem_barrett_reduce((int16_t)(v.c[i] - w.c[i]));
+    msg_encode(m, &w);
+    cs_wipe(s, sizeof s);
+    cs_wipe(&w, sizeof w);
+}
+
+/* ML-KEM.KeyGen_internal(d, z) (FIPS 203 algorithms 13 and 16). */
+int cs_mlkem_keygen_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ek, uint8_t *dk,
+                        const uint8_t d[32], const uint8_t z[32])
+{
+    const cs_mlkem_params *p = cs_mlkem_params_of(ps);
+    if (!p)
+        return -1;
+    const unsigned k = p->k;
+    cs_mlkem_poly a[K_MAX * K_MAX], se[2 * K_MAX], t;
+    uint8_t kbyte = (uint8_t)k, rs[64]; /* rho || sigma */
+
+    cs_mlkem_hash_g(ops->keccak, rs, d, 32, &kbyte, 1);
+    CS_DECLASSIFY(rs, 32);
+    ops->gen_matrix(a, k, rs, 0);
+    ops->sample_noise(se, 2 * k, 2 * k, p->eta1, p->eta1, rs + 32, 0);
+    for (unsigned i = 0; i < 2 * k; i++)
+        ops->ntt(&se[i]);
+    for (unsigned i = 0; i < k; i++) {
+        ops->basemul_acc(&t, &a[i * k], se, k);
+        tomont_add(&t, &se[k + i]);
+        ops->tobytes(ek + CS_MLKEM_POLY_BYTES * i, &t);
+        ops->tobytes(dk + CS_MLKEM_POLY_BYTES * i, &se[i]);
+    }
+    memcpy(ek + CS_MLKEM_POLY_BYTES * k, rs, 32);
+    CS_DECLASSIFY(ek, p->ek_bytes);
+    uint8_t *dk_ek = dk + CS_MLKEM_POLY_BYTES * k;
+    memcpy(dk_ek, ek, p->ek_bytes);
+    cs_mlkem_hash_h(ops->keccak, dk_ek + p->ek_bytes, ek, p->ek_bytes);
+    memcpy(dk_ek + p->ek_bytes + 32, z, 32);
+    cs_wipe(se, sizeof se);
+    cs_wipe(&t, sizeof t);
+    cs_wipe(rs, sizeof rs);
+    return 0;
+}
+
+/* ML-KEM.Encaps_internal(ek, m) (FIPS 203 algorithm 17): (K, r) = G(m || H(ek)). */
+int cs_mlkem_encaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ct, uint8_t ss[32],
+                        const uint8_t *ek, const uint8_t m[32])
+{
+    const cs_mlkem_params *p = cs_mlkem_params_of(ps);
+    if (!p)
+        return -1;
+    uint8_t h[32], kr[64];
+    cs_mlkem_hash_h(ops->keccak, h, ek, p->ek_bytes);
+    cs_mlkem_hash_g(ops->keccak, kr, m, 32, h, 32);
+    pke_encrypt(ops, p, ct, ek, m, kr + 32);
+    memcpy(ss, kr, 32);
+    cs_wipe(kr, sizeof kr);
+    return 0;
+}
+
+/* ML-KEM.Decaps_internal(dk, ct) (FIPS 203 algorithm 18): re-encrypts the
+ * decrypted message and returns K' if the ciphertexts match, else
+ * J(z || ct), chosen by mask. */
+int cs_mlkem_decaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t ss[32], const uint8_t *ct,
+                        const uint8_t *dk)
+{
+    const cs_mlkem_params *p = cs_mlkem_params_of(ps);
+    if (!p)
+        return -1;
+    const uint8_t *ek = dk + CS_MLKEM_POLY_BYTES * p->k;
+    const uint8_t *h = ek + p->ek_bytes, *z = h + 32;
+    uint8_t m[32], kr[64], kbar[32], ct2[1568];
+
+    pke_decrypt(ops, p, m, dk, ct);
+    cs_mlkem_hash_g(ops->keccak, kr, m, 32, h, 32);
+    cs_mlkem_hash_j(ops->keccak, kbar, z, 32, ct, p->ct_bytes);
+    pke_encrypt(ops, p, ct2, ek, m, kr + 32);
+    uint8_t diff = 0;
+    for (size_t i = 0; i < p->ct_bytes; i++)
+        diff |= (uint8_t)(ct[i] ^ ct2[i]);
+    uint8_t same = (uint8_t)cs_ct_eq_mask(diff, 0);
+    for (unsigned i = 0; i < 32; i++)
+        ss[i] = (uint8_t)((kr[i] & same) | (kbar[i] & ~same));
+    cs_wipe(m, sizeof m);
+    cs_wipe(kr, sizeof kr);
+    cs_wipe(kbar, sizeof kbar);
+    cs_wipe(ct2, sizeof ct2);
+    return 0;
+}
+
+/* FIPS 203 7.2: ByteEncode_12(ByteDecode_12(t_hat)) == t_hat, i.e. no 12-bit value >= q. */
+int cs_mlkem_check_ek(int ps, const uint8_t *ek)
+{
+    const cs_mlkem_params *p = cs_mlkem_params_of(ps);
+    if (!p)
+        return 0;
+    uint32_t bad = 0;
+    for (size_t i = 0; i < CS_MLKEM_POLY_BYTES * p->k; i += 3) {
+        uint32_t a = ek[i] | (uint32_t)(ek[i + 1] & 0xF) << 8;
+        uint32_t b = (uint32_t)(ek[i + 1] >> 4) | (uint32_t)ek[i + 2] << 4;
+        bad |= (CS_MLKEM_Q - 1 - a) | (CS_MLKEM_Q - 1 - b); /* top bit set iff >= q */
+    }
+    return (int)(~bad >> 31);
+}
+
+/* FIPS 203 7.3: H(ek) stored in dk equals H of the ek stored in dk. */
+int cs_mlkem_check_dk(int ps, const uint8_t *dk)
+{
+    const cs_mlkem_params *p = cs_mlkem_params_of(ps);
+    if (!p)
+        return 0;
+    const uint8_t *ek = dk + CS_MLKEM_POLY_BYTES * p->k;
+    uint8_t h[32], diff = 0;
+    cs_mlkem_hash_h(cs_keccak_default(), h, ek, p->ek_bytes);
+    for (unsigned i = 0; i < 32; i++)
+        diff |= (uint8_t)(h[i] ^ ek[p->ek_bytes + i]);
+    return (int)(cs_ct_eq_mask(diff, 0) & 1);
+}

@@ -1,0 +1,41 @@
+/* ML-KEM (FIPS 203) kernels: ML-KEM-512/768/1024 key generation,
+ * encapsulation and decapsulation from explicit randomness (the _internal
+ * algorithms), and the two input checks of FIPS 203 section 7. Byte
+ * encodings are FIPS 203's. No OpenSSL here.
+ *
+ * ps is the parameter set: 512, 768 or 1024. Each implementation (portable
+ * C, or a per-ISA backend) computes the same bytes for every input; the
+ * shim's dispatcher picks one of cs_mlkem_impls. */
+#ifndef CRYPTOSHIM_MLKEM_H
+#define CRYPTOSHIM_MLKEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../cpu_features.h"
+
+#define CS_MLKEM_SYM_BYTES 32          /* d, z, m, shared secret */
+size_t cs_mlkem_ek_bytes(int ps);     /* 800, 1184, 1568; 0 for an unknown ps */
+size_t cs_mlkem_dk_bytes(int ps);     /* 1632, 2400, 3168 */
+size_t cs_mlkem_ct_bytes(int ps);     /* 768, 1088, 1568 */
+typedef struct cs_mlkem_impl {
+    const char *name;                 /* "portable", "avx2", "avx512": stable, as in CRYPTOSHIM_KERNELS and stats */
+    uint32_t cpu_features;            /* CS_CPU_* bits it needs (kernels/cpu_features.h) */
+    /* FIPS 203 ML-KEM.KeyGen_internal(d, z): writes ek and dk (dk = dk_PKE || ek || H(ek) || z).
+     * Returns 0, or -1 for an unknown ps. d and z are secret. */
+    int (*keygen)(int ps, uint8_t *ek, uint8_t *dk, const uint8_t d[32], const uint8_t z[32]);
+    /* ML-KEM.Encaps_internal(ek, m): writes ct and ss. ek must have passed cs_mlkem_check_ek. m secret. */
+    int (*encaps)(int ps, uint8_t *ct, uint8_t ss[32], const uint8_t *ek, const uint8_t m[32]);
+    /* ML-KEM.Decaps_internal(dk, ct) with implicit rejection, constant time in dk and ct. dk must have
+     * passed cs_mlkem_check_dk. */
+    int (*decaps)(int ps, uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
+} cs_mlkem_impl;
+extern const cs_mlkem_impl cs_mlkem_portable;
+/* Every implementation built for this architecture, NULL-terminated, fastest first. */
+extern const cs_mlkem_impl *const cs_mlkem_impls[];
+/* FIPS 203 7.2 encapsulation-key check (every coefficient decodes below q): 1 passes, 0 fails. */
+int cs_mlkem_check_ek(int ps, const uint8_t *ek);
+/* FIPS 203 7.3 decapsulation-key check (H(ek) inside dk matches its ek): 1 passes, 0 fails. */
+int cs_mlkem_check_dk(int ps, const uint8_t *dk);
+
+#endif

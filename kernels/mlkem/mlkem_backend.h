@@ -1,0 +1,105 @@
+/* What an ML-KEM implementation is made of, for kernels/mlkem and its
+ * per-ISA folders: the parameter sets, the polynomial type, and the table
+ * of operations (cs_mlkem_ops) that the one FIPS 203 driver (kem.c) runs
+ * K-PKE and the FO transform on. A backend supplies its own table, taking
+ * the portable entries it does not replace; entries marked "layout" may
+ * keep NTT-domain polynomials in a backend's own coefficient order, as long
+ * as its own ntt, basemul_acc, invntt and 12-bit coders agree on it.
+ * Internal to kernels/. */
+#ifndef CRYPTOSHIM_MLKEM_BACKEND_H
+#define CRYPTOSHIM_MLKEM_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../keccak/keccak.h"
+#include "mlkem.h"
+
+#define CS_MLKEM_N 256
+#define CS_MLKEM_Q 3329
+#define CS_MLKEM_MAX_K 4
+#define CS_MLKEM_POLY_BYTES 384 /* ByteEncode_12 of one polynomial */
+
+/* 256 coefficients; 64-byte aligned so vector backends load whole lines. */
+typedef struct cs_mlkem_poly {
+    int16_t c[CS_MLKEM_N];
+} __attribute__((aligned(64))) cs_mlkem_poly;
+
+/* One parameter set (FIPS 203 table 2). */
+typedef struct cs_mlkem_params {
+    int ps;
+    unsigned k, eta1, eta2, du, dv;
+    size_t ek_bytes, dk_bytes, ct_bytes;
+} cs_mlkem_params;
+
+/* The parameter set named ps, or NULL. */
+const cs_mlkem_params *cs_mlkem_params_of(int ps);
+
+typedef struct cs_mlkem_ops {
+    /* Keccak table for G, H, J and the single streams. */
+    const cs_keccak_impl *keccak;
+    /* A_hat from rho (k*k polynomials, a[i*k + j] = A_hat[i][j] = SampleNTT(rho||j||i), or
+     * A_hat[j][i] if transposed), NTT domain, layout, coefficients in [0, q). Public. */
+    void (*gen_matrix)(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32], int transposed);
+    /* r[i] = SamplePolyCBD_eta(PRF_eta(seed, nonce + i)) for i < n, eta = eta1 for i < n1
+     * and eta2 after; plain coefficient order. seed is secret. */
+    void (*sample_noise)(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1, unsigned eta2,
+                         const uint8_t seed[32], uint8_t nonce);
+    /* In place: NTT of a polynomial with |c| < q (result layout, |c| < q); the inverse NTT
+     * times the Montgomery factor 2^16 (input layout, |c| < q; result plain order, |c| < q). */
+    void (*ntt)(cs_mlkem_poly *p);
+    void (*invntt)(cs_mlkem_poly *p);
+    /* r = sum over i < k of a[i] * b[i] in the NTT domain, times 2^-16 (layout, |c| < q). */
+    void (*basemul_acc)(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b,
+                        unsigned k);
+    /* ByteEncode_12 of p mod q (layout, |c| < q); ByteDecode_12 (layout, values in [0, 4096),
+     * which are congruent mod q to what FIPS 203 decodes). */
+    void (*tobytes)(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
+    void (*frombytes)(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
+    /* ByteEncode_d(Compress_d(p)) and Decompress_d(ByteDecode_d(in)) for d in {4, 5, 10, 11}
+     * (plain order, |c| < q in; [0, q) out). */
+    void (*compress)(uint8_t *out, const cs_mlkem_poly *p, unsigned d);
+    void (*decompress)(cs_mlkem_poly *p, const uint8_t *in, unsigned d);
+} cs_mlkem_ops;
+
+extern const cs_mlkem_ops cs_mlkem_portable_ops;
+
+/* The FIPS 203 driver (kem.c) on ops: the three operations of cs_mlkem_impl. */
+int cs_mlkem_keygen_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ek, uint8_t *dk,
+                        const uint8_t d[32], const uint8_t z[32]);
+int cs_mlkem_encaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ct, uint8_t ss[32],
+                        const uint8_t *ek, const uint8_t m[32]);
+int cs_mlkem_decaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t ss[32], const uint8_t *ct,
+                        const uint8_t *dk);
+
+/* Hashes of FIPS 203 4.1 on keccak k (hash.c): H = SHA3-256, G = SHA3-512 of a || b,
+ * J = SHAKE256(a || b, 32). */
+void cs_mlkem_hash_h(const cs_keccak_impl *k, uint8_t out[32], const uint8_t *in, size_t len);
+void cs_mlkem_hash_g(const cs_keccak_impl *k, uint8_t out[64], const uint8_t *a, size_t alen,
+                     const uint8_t *b, size_t blen);
+void cs_mlkem_hash_j(const cs_keccak_impl *k, uint8_t out[32], const uint8_t *a, size_t alen,
+                     const uint8_t *b, size_t blen);
+
+/* Portable pieces (poly.c, ntt.c, sample.c) for backends to reuse. */
+int16_t cs_mlkem_montgomery_reduce(int32_t a);
+int16_t cs_mlkem_barrett_reduce(int16_t a);
+extern const int16_t cs_mlkem_zetas[128];
+void cs_mlkem_ntt_portable(cs_mlkem_poly *p);
+void cs_mlkem_invntt_portable(cs_mlkem_poly *p);
+void cs_mlkem_basemul_acc_portable(cs_mlkem_poly *r, const cs_mlkem_poly *a,
+                                   const cs_mlkem_poly *b, unsigned k);
+void cs_mlkem_tobytes_portable(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
+void cs_mlkem_frombytes_portable(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
+void cs_mlkem_compress_portable(uint8_t *out, const cs_mlkem_poly *p, unsigned d);
+void cs_mlkem_decompress_portable(cs_mlkem_poly *p, const uint8_t *in, unsigned d);
+void cs_mlkem_gen_matrix_portable(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                                  int transposed);
+void cs_mlkem_sample_noise_portable(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
+                                    unsigned eta2, const uint8_t seed[32], uint8_t nonce);
+/* SampleNTT's rejection step: appends to r (which holds *have of 256) the 12-bit values
+ * below q read from len bytes (len a multiple of 3); returns the new count. Public data. */
+unsigned cs_mlkem_rej_uniform(int16_t *r, unsigned have, const uint8_t *buf, size_t len);
+/* SamplePolyCBD_eta (eta 2 or 3) of 64*eta bytes. */
+void cs_mlkem_cbd(cs_mlkem_poly *p, const uint8_t *buf, unsigned eta);
+
+#endif
