@@ -44,6 +44,11 @@
 #define CS_P_MU "mu"
 #define CS_P_SIGNATURE "signature"
 #define CS_P_ALGORITHM_ID "algorithm-id"
+/* ML-KEM (EVP_PKEY-ML-KEM(7), EVP_KEM-ML-KEM(7)) */
+#define CS_P_ENCODED_PUB_KEY "encoded-pub-key"
+#define CS_P_IKME "ikme"
+#define CS_P_RI_TYPE "ri-type"
+#define CS_P_KEMRI_KDF_ALG "kemri-kdf-alg"
 
 /* Provider context: the core handle, the library context it runs in, and
  * the core's error and secure-heap functions (NULL when not offered). */
@@ -73,6 +78,10 @@ void cs_prov_take_core(cs_prov *prov, const OSSL_DISPATCH *in);
 #define CS_PROV_R_MISSING_KEY 128
 #define CS_PROV_R_INVALID_SEED_LENGTH 154
 #define CS_PROV_R_INVALID_KEY 158
+#define CS_PROV_R_OUTPUT_BUFFER_TOO_SMALL 106 /* ML-KEM */
+#define CS_PROV_R_OPERATION_NOT_SUPPORTED_FOR_THIS_KEYTYPE 178 /* ML-KEM */
+#define CS_PROV_R_NULL_LENGTH_POINTER 247 /* ML-KEM */
+#define CS_PROV_R_NULL_OUTPUT_BUFFER 248 /* ML-KEM */
 #define CS_CRYPTO_R_TOO_SMALL_BUFFER 116
 #define CS_CRYPTO_R_PARAM_VALUE_TOO_LARGE 126
 #define CS_CRYPTO_R_PARAM_OF_INCOMPATIBLE_TYPE 129
@@ -136,6 +145,9 @@ extern const OSSL_DISPATCH cs_mldsa44_keymgmt[], cs_mldsa65_keymgmt[], cs_mldsa8
 extern const OSSL_DISPATCH cs_mldsa44_signature[], cs_mldsa65_signature[],
     cs_mldsa87_signature[];
 #define CS_SIG_STREAMING_ENTRIES 4
+/* ML-KEM key management per parameter set, and the KEM (provider/mlkem_*.c). */
+extern const OSSL_DISPATCH cs_mlkem512_keymgmt[], cs_mlkem768_keymgmt[], cs_mlkem1024_keymgmt[];
+extern const OSSL_DISPATCH cs_mlkem_kem[];
 
 /* Algorithm name ("ML-DSA-44") of a parameter set, as OpenSSL names it. */
 const char *cs_mldsa_alg_name(int ps);

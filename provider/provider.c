@@ -12,6 +12,9 @@
 /* Every algorithm carries provider=cryptoshim and no fips property, so a
  * fips=yes query never selects it. */
 #define PROPS "provider=cryptoshim"
+#define MLKEM512_NAMES "ML-KEM-512:MLKEM512:id-alg-ml-kem-512:2.16.840.1.101.3.4.4.1"
+#define MLKEM768_NAMES "ML-KEM-768:MLKEM768:id-alg-ml-kem-768:2.16.840.1.101.3.4.4.2"
+#define MLKEM1024_NAMES "ML-KEM-1024:MLKEM1024:id-alg-ml-kem-1024:2.16.840.1.101.3.4.4.3"
 
 static const OSSL_ALGORITHM keymgmt_algs[] = {
     {"ML-DSA-44:MLDSA44:2.16.840.1.101.3.4.3.17:id-ml-dsa-44", PROPS, cs_mldsa44_keymgmt,
@@ -20,6 +23,9 @@ static const OSSL_ALGORITHM keymgmt_algs[] = {
      "cryptoshim ML-DSA-65"},
     {"ML-DSA-87:MLDSA87:2.16.840.1.101.3.4.3.19:id-ml-dsa-87", PROPS, cs_mldsa87_keymgmt,
      "cryptoshim ML-DSA-87"},
+    {MLKEM512_NAMES, PROPS, cs_mlkem512_keymgmt, "cryptoshim ML-KEM-512"},
+    {MLKEM768_NAMES, PROPS, cs_mlkem768_keymgmt, "cryptoshim ML-KEM-768"},
+    {MLKEM1024_NAMES, PROPS, cs_mlkem1024_keymgmt, "cryptoshim ML-KEM-1024"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -44,6 +50,13 @@ static const OSSL_ALGORITHM signature_algs_35[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+static const OSSL_ALGORITHM kem_algs[] = {
+    {MLKEM512_NAMES, PROPS, cs_mlkem_kem, "cryptoshim ML-KEM-512"},
+    {MLKEM768_NAMES, PROPS, cs_mlkem_kem, "cryptoshim ML-KEM-768"},
+    {MLKEM1024_NAMES, PROPS, cs_mlkem_kem, "cryptoshim ML-KEM-1024"},
+    {NULL, NULL, NULL, NULL},
+};
+
 /* The algorithms of one operation; nothing else is offered. */
 static const OSSL_ALGORITHM *query(void *provctx, int operation_id, int *no_cache)
 {
@@ -52,6 +65,7 @@ static const OSSL_ALGORITHM *query(void *provctx, int operation_id, int *no_cach
     switch (operation_id) {
     case OSSL_OP_KEYMGMT: return keymgmt_algs;
     case OSSL_OP_SIGNATURE: return prov->core_version >= 306 ? signature_algs : signature_algs_35;
+    case OSSL_OP_KEM: return kem_algs;
     default: return NULL;
     }
 }
