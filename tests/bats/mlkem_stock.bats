@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# ML-KEM through the shim's provider against stock OpenSSL 3.5, 3.6 and 4.0:
+# tests/bats/helpers/mlkem_stock_driver runs once without and once with the
+# shim preloaded, on the same pseudo-random seeds and messages (a fresh run
+# seed each time, printed for reproduction; MLKEM_SEED=N to repeat one), and
+# the two runs must print the same lines: keys from seeds, "ikme"
+# encapsulations, decapsulations (implicit rejection included), hostile keys
+# and ciphertexts, buffer and parameter edge cases, each with its outcome and
+# first error; the shim's run must be served by the cryptoshim provider.
+
+load mldsa_helpers
+
+DRIVER="$CS_BUILD/tests/e2e/mlkem_stock_driver"
+DRIVER40="$CS_BUILD/tests/e2e/mlkem_stock_driver40" # linked against 4.0's libcrypto.so.4
+
+# drive VER LIB STATS ARGS: the driver on OpenSSL VER's libraries (through its
+# loader, which still reads LD_PRELOAD), LIB preloaded unless "none",
+# counting into STATS (empty: no counting).
+drive() {
+    local root="$CS_BUILD/openssl$1/root" lib=$2 stats=$3 driver=$DRIVER
+    [ "$1" = 40 ] && driver=$DRIVER40
+    shift 3
+    local libdir="$root/usr/lib/x86_64-linux-gnu"
+    local envs=(OPENSSL_CONF="$root/usr/lib/ssl/openssl.cnf" OPENSSL_MODULES="$libdir/ossl-modules"
+        CRYPTOSHIM_STATS="$stats")
+    if [ "$lib" = none ]; then
+        env -u LD_PRELOAD "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
+    else
+        env LD_PRELOAD="$lib" "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
+    fi
+}
+
+# have VER: the OpenSSL VER tree is there, with the driver built for it.
+have() {
+    local lib="$CS_BUILD/openssl$1/root/usr/lib/x86_64-linux-gnu"
+    if [ "$1" = 40 ]; then
+        [ -e "$lib/libcrypto.so.4" ] && [ -x "$DRIVER40" ]
+    else
+        [ -e "$lib/libcrypto.so.3" ]
+    fi
+}
+
+# both VER GROUP: GROUP for every parameter set, without and with the shim,
+# into stock.txt and shim.txt; the lines must be the same and the shim's
+# provider must have served every key.
+both() {
+    local ver=$1 group=$2 alg
+    : >stock.txt
+    : >shim.txt
+    for alg in ML-KEM-512 ML-KEM-768 ML-KEM-1024; do
+        drive "$ver" none "" "$alg" "$group" "$RUNSEED" >>stock.txt
+        drive "$ver" "$SHIMLIB" "" "$alg" "$group" "$RUNSEED" >>shim.txt
+    done
+    grep -q '^# provider default' stock.txt
+    if grep '^# provider' shim.txt | grep -qv '^# provider cryptoshim'; then
+        echo "OpenSSL $ver: the shim's provider did not serve ML-KEM:" >&2
+        grep '^# provider' shim.txt >&2
+        return 1
+    fi
+    if ! diff <(grep -v '^#' stock.txt) <(grep -v '^#' shim.txt) >&2; then
+        echo "OpenSSL $ver, group $group, run seed $RUNSEED: lines differ (< stock, > shim)" >&2
+        return 1
+    fi
+}
+
+# each_version BODY: runs BODY for 3.5, then 3.6 and 4.0 when present.
+each_version() {
+    local ver
+    for ver in 35 36 40; do
+        if ! have "$ver"; then
+            [ "$ver" = 35 ] && { echo "missing OpenSSL 3.5 tree (make openssl35)" >&2; return 1; }
+            echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
+            continue
+        fi
+        "$1" "$ver"
+    done
+}
+
+setup() {
+    mldsa_require
+    [ -x "$DRIVER" ] || { echo "missing $DRIVER (make tests-build)" >&2; return 1; }
+    RUNSEED=${MLKEM_SEED:-$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')}
+    echo "# run seed $RUNSEED (MLKEM_SEED=$RUNSEED to repeat)" >&3
+    cd "$BATS_TEST_TMPDIR"
+}
+
+group_check() {
+    both "$1" "$GROUP"
+}
+
+@test "keygen from random seeds d||z, ikme encapsulation, decapsulation and implicit rejection: stock's bytes" {
+    GROUP=kat each_version group_check
+}
+
+@test "hostile keys (t or s coefficients >= q, wrong H(ek), mismatched seed/dk/ek, sizes), key checks, dup, params: stock's outcome and errors" {
+    GROUP=key each_version group_check
+}
+
+@test "hostile ciphertexts (every wrong length, zeros, ones), small and large buffers, ikme lengths and types: stock's outcome and errors" {
+    GROUP=kem each_version group_check
+}
+
+# hybrid VER: the hybrid groups' ML-KEM halves run on our kernels: each
+# ML-KEM parameter set's hybrid run makes 2 keygens through the hybrid
+# keymgmt beside the driver's own 2.
+hybrid_counted() {
+    local ver=$1 ps
+    for ps in 768 1024; do
+        rm -f "stats$ver.$ps"
+        drive "$ver" "$SHIMLIB" "$PWD/stats$ver.$ps" "ML-KEM-$ps" mlx "$RUNSEED" >/dev/null
+        local n
+        n=$(calls "$PWD/stats$ver.$ps" mlkem_keygen "$ps")
+        if [ "$n" != 4 ]; then
+            echo "OpenSSL $ver: $n ML-KEM-$ps keygens on our kernels, expected 4 (2 by the hybrids)" >&2
+            return 1
+        fi
+    done
+}
+
+@test "hybrids X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024, X448MLKEM1024: stock's outcome, their ML-KEM half on our kernels" {
+    GROUP=mlx each_version group_check
+    each_version hybrid_counted
+}
