@@ -33,6 +33,10 @@ mkdir -p "$work/new" "$work/merged"
 stamp=$work/started
 : >"$stamp"
 
+# The code fuzzed: the commit at the start (and whether the tree differs).
+commit=$(git rev-parse --short HEAD)
+git diff --quiet HEAD -- . ':!docs/fuzzing.md' ':!tests/fuzz/corpus' || commit="$commit+changes"
+
 stop=0
 trap 'stop=1' INT TERM
 
@@ -130,8 +134,6 @@ files=$(find "$corpus" -maxdepth 1 -type f | wc -l)
 
 # The ledger row, inserted after the last row of the table under
 # "## Ledger".
-commit=$(git rev-parse --short HEAD)
-git diff --quiet HEAD -- . ':!docs/fuzzing.md' ':!tests/fuzz/corpus' || commit="$commit+changes"
 cpu=$(awk -F': ' '/^model name/ { m = $2 } /^cpu family/ { f = $2 } /^model\t/ { n = $2 }
                   END { printf "%s (family %s model %s)", m, f, n; exit }' /proc/cpuinfo)
 when=$(date -u '+%Y-%m-%d %H:%M')

@@ -11,6 +11,10 @@ fuzz_options() {
         fuzz_modexp_x2) max=1400 ;;  # two 4096-bit halves
         fuzz_modexp2) max=1400 ;;    # 4096-bit modulus, two bases
         fuzz_mldsa) max=7400 ;;      # ML-DSA-87 public key and signature
+        fuzz_mldsa_ntt) max=4096 ;;  # up to 16 polynomials (the generator fills the rest)
+        fuzz_mldsa_pack | fuzz_mldsa_round) max=1400 ;; # a polynomial, coefficient by coefficient
+        fuzz_mldsa_sample) max=1000 ;; # 280 3-byte groups
+        fuzz_mldsa_decode) max=400 ;; # edits, or a hint encoding
         *) max=4096 ;;
     esac
     echo "-max_len=$max -timeout=120 -rss_limit_mb=2048 -print_final_stats=1 -entropic_scale_per_exec_time=1"
