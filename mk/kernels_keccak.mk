@@ -11,7 +11,7 @@
 ifeq ($(ARCH),x86_64)
 # Functions start on a cache line: with cs_keccakf1600_x4x1_avx2 at 32 mod 64
 # (where an edit of an earlier file can move it), ML-DSA-65 keygen and
-# verify ran 3.5% slower (docs/benchmarks.md, the issue 17 section). The
+# verify ran 3.5% slower (docs/benchmarks.md, "Code placement"). The
 # AVX2 x4 and x4+1 permutations are assembly (x4_planes_avx2.S,
 # x4x1_planes_avx2.S) and align their entries and loops themselves.
 KECCAK_X86_FLAGS := -mavx2 -mbmi -mbmi2 -mpopcnt -falign-functions=64
