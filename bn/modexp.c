@@ -48,42 +48,52 @@ static int unknown_flags(const cs_ossl *api, const BIGNUM *x)
     return api->get_flags(x, ~KNOWN_BN_FLAGS) != 0;
 }
 
-/* libcrypto's bignum_st and the start of bn_mont_ctx_st as OpenSSL 1.1.1 and
- * 3.x lay them out (crypto/bn/bn_local.h). Read only after layout_ok() has
- * seen libcrypto's own BN_MONT_CTX_set fill them so. */
+/* libcrypto's bignum_st (crypto/bn/bn_local.h, the same from 1.1.1 to 4.0)
+ * and where bn_mont_ctx_st keeps ri and N: 1.1.1, 3.0-3.5 and 4.0 start
+ * with ri, then RR and N; 3.6 moved ri after RR, N, Ni and n0[2] (struct
+ * padding). Read only after layout_ok() has seen libcrypto's own
+ * BN_MONT_CTX_set fill one of them so. */
 struct ossl_bignum {
     BN_ULONG *d;
     int top, dmax, neg, flags;
 };
-struct ossl_mont {
-    int ri;
-    struct ossl_bignum RR, N;
+struct mont_layout {
+    size_t ri, n; /* byte offsets of ri and N */
 };
+static const struct mont_layout layouts[] = {
+    {0, 8 + sizeof(struct ossl_bignum)},                     /* ri, RR, N, Ni, n0, flags */
+    {3 * sizeof(struct ossl_bignum) + 16, sizeof(struct ossl_bignum)}, /* RR, N, Ni, n0, ri */
+};
+#define NLAYOUTS (sizeof layouts / sizeof layouts[0])
 
-/* Whether c (a BN_MONT_CTX laid out as above) holds N = the n limbs m with
+/* Whether c (a BN_MONT_CTX laid out as L says) holds N = the n limbs m with
  * n*CS_LIMB_BITS-bit R. Reads no pointer unless every count matches. */
-static int peek_is_for(const BN_MONT_CTX *c, const cs_limb *m, size_t n)
+static int peek_is_for(const BN_MONT_CTX *c, const struct mont_layout *L, const cs_limb *m,
+                       size_t n)
 {
-    const struct ossl_mont *o = (const void *)c;
-    return o->ri == (int)(n * CS_LIMB_BITS) && o->N.top == (int)n && o->N.neg == 0 &&
-           o->N.dmax >= o->N.top && o->N.d && !memcmp(o->N.d, m, n * sizeof(cs_limb));
+    const unsigned char *b = (const void *)c;
+    int ri;
+    struct ossl_bignum N;
+    memcpy(&ri, b + L->ri, sizeof ri);
+    memcpy(&N, b + L->n, sizeof N);
+    return ri == (int)(n * CS_LIMB_BITS) && N.top == (int)n && N.neg == 0 &&
+           N.dmax >= N.top && N.d && !memcmp(N.d, m, n * sizeof(cs_limb));
 }
 
-/* 1 once libcrypto's BN_MONT_CTX is confirmed to be laid out as above, -1
- * when it is not or cannot be checked, 0 before the check (racing checkers
- * reach the same answer). */
-static int layout;
-
-/* See modexp.h. Confirms the layout with two contexts libcrypto sets for known odd moduli
- * (256 and 512 bits): their counts and words must read back as set. */
+/* See modexp.h. Confirms the layout with two contexts libcrypto sets for
+ * known odd moduli (256 and 512 bits): their counts and words must read back
+ * as set, at the same offsets in both. */
 int cs_mont_ctx_layout_ok(const cs_ossl *api, BN_CTX *ctx)
 {
-    int state = __atomic_load_n(&layout, __ATOMIC_ACQUIRE);
+    /* api->mont_layout (ossl.h): written only here, atomically. */
+    int *layout = (int *)&api->mont_layout;
+    int state = __atomic_load_n(layout, __ATOMIC_ACQUIRE);
     if (state)
         return state > 0;
     int ok = sizeof(BN_ULONG) == sizeof(cs_limb) && api->mont_ctx_new && api->mont_ctx_set &&
              api->mont_ctx_free;
-    for (int bytes = 32; ok && bytes <= 64; bytes += 32) {
+    unsigned fits = ok ? (1u << NLAYOUTS) - 1 : 0; /* layouts every context matched */
+    for (int bytes = 32; fits && bytes <= 64; bytes += 32) {
         uint8_t buf[64];
         cs_limb ml[64 / CS_LIMB_BYTES];
         for (int i = 0; i < bytes; i++)
@@ -94,13 +104,19 @@ int cs_mont_ctx_layout_ok(const cs_ossl *api, BN_CTX *ctx)
         api->ctx_start(ctx);
         BIGNUM *t = api->ctx_get(ctx);
         BN_MONT_CTX *c = t && api->lebin2bn(buf, bytes, t) ? api->mont_ctx_new() : NULL;
-        ok = c && api->mont_ctx_set(c, t, ctx) && peek_is_for(c, ml, n);
+        if (!c || !api->mont_ctx_set(c, t, ctx))
+            fits = 0;
+        for (unsigned l = 0; l < NLAYOUTS; l++)
+            if ((fits >> l & 1) && !peek_is_for(c, &layouts[l], ml, n))
+                fits &= ~(1u << l);
         if (c)
             api->mont_ctx_free(c);
         api->ctx_end(ctx);
     }
-    __atomic_store_n(&layout, ok ? 1 : -1, __ATOMIC_RELEASE);
-    return ok;
+    /* Exactly one layout must fit; two would leave the choice to chance. */
+    int found = fits && !(fits & (fits - 1)) ? __builtin_ctz(fits) + 1 : -1;
+    __atomic_store_n(layout, found, __ATOMIC_RELEASE);
+    return found > 0;
 }
 
 /* See modexp.h. Where the layout is confirmed, N is compared with m word
@@ -112,7 +128,8 @@ int cs_mont_ctx_is_for(const cs_ossl *api, BN_MONT_CTX *in_mont, const BIGNUM *m
                        const cs_mont *mont, BN_CTX *ctx)
 {
     if (ctx && cs_mont_ctx_layout_ok(api, ctx))
-        return peek_is_for(in_mont, mont->m, mont->n);
+        return peek_is_for(in_mont, &layouts[__atomic_load_n(&api->mont_layout, __ATOMIC_RELAXED) - 1],
+                           mont->m, mont->n);
     return cs_mont_ctx_reduces_as(api, in_mont, m, mont, ctx);
 }
 

@@ -40,6 +40,9 @@ typedef struct cs_ossl {
     BN_MONT_CTX *(*mont_ctx_new)(void);
     int (*mont_ctx_set)(BN_MONT_CTX *mont, const BIGNUM *mod, BN_CTX *ctx);
     void (*mont_ctx_free)(BN_MONT_CTX *mont);
+    /* bn/modexp.c's finding on this library's BN_MONT_CTX layout (atomic):
+     * 0 not yet checked, -1 unknown, else 1 + its index of known layouts. */
+    int mont_layout;
 } cs_ossl;
 
 /* The tables per libcrypto ABI (version node of BN_mod_exp_mont): 3.x, 1.1.x
