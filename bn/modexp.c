@@ -340,7 +340,7 @@ static int modexp_serve(cs_ossl *api, int ct_entry, BIGNUM *r, const BIGNUM *a,
 {
     int consttime = ct_entry || wants_consttime(api, a, p, m);
     unsigned bits = (unsigned)api->num_bits(m);
-    const cs_bn_kernel *k = cs_dispatch_bn(consttime, bits);
+    const cs_bn_kernel *k = cs_dispatch_bn(api->family, consttime, bits);
     if (k) {
         int ret = modexp_with(api, k, consttime, r, a, p, m, ctx, in_mont);
         if (ret >= 0) {
@@ -380,10 +380,10 @@ int cs_modexp_x2_entry(cs_ossl *api, BIGNUM *rr1, const BIGNUM *a1, const BIGNUM
     const cs_bn_kernel *kx = NULL, *k1 = NULL, *k2 = NULL;
     /* A mod_exp_consttime_x2 rule decides pairs of equal sizes; without one
      * (an older policy file) each half goes by the mod_exp_consttime rules. */
-    if (bits1 == bits2 && cs_dispatch_bn_x2(bits1, &kx))
+    if (bits1 == bits2 && cs_dispatch_bn_x2(api->family, bits1, &kx))
         k1 = k2 = kx;
     else
-        k1 = cs_dispatch_bn(1, bits1), k2 = cs_dispatch_bn(1, bits2);
+        k1 = cs_dispatch_bn(api->family, 1, bits1), k2 = cs_dispatch_bn(api->family, 1, bits2);
     int ret = -1;
     if (k1 && k2)
         ret = modexp_x2_with(api, k1, k2, kx != NULL, rr1, a1, p1, m1, in_mont1, rr2, a2, p2,

@@ -105,7 +105,7 @@ int cs_modexp2_entry(cs_ossl *api, BIGNUM *rr, const BIGNUM *a1, const BIGNUM *p
     if (!cs_ossl_resolve(api) || !api->mod_exp2_mont)
         return 0; /* no libcrypto behind us: cannot happen in a caller of it */
     unsigned bits = (unsigned)api->num_bits(m);
-    const cs_bn_kernel *k = cs_dispatch_bn2(bits);
+    const cs_bn_kernel *k = cs_dispatch_bn2(api->family, bits);
     if (k) {
         int ret = modexp2_with(api, k, rr, a1, p1, a2, p2, m, ctx, in_mont);
         if (ret >= 0) {

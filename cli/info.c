@@ -41,40 +41,56 @@ static void print_kernels(void)
                                                                       : "usable");
 }
 
-static void print_dispatch(void)
+/* One family's rows of the decision table. */
+static void print_family_dispatch(int fam)
 {
     static const unsigned sizes[] = {512, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
-    printf("\ndispatch (%s policy):\n", cs_dispatch_policy_from_file() ? "file" : "built-in");
-    printf("  %-20s", "modulus bits");
+    cs_libcrypto lc[CS_ROUTE_MAX];
+    int n = cs_route_scan(lc, CS_ROUTE_MAX), here = 0;
+    printf("  libcrypto family %s (", cs_family_name(fam));
+    for (int i = 0; i < n; i++)
+        if (lc[i].family == fam)
+            printf("%s%s", here++ ? ", " : "this process: ", lc[i].path);
+    printf("%s):\n", here ? "" : "none in this process");
+    printf("    %-20s", "modulus bits");
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         printf(" %10u", sizes[i]);
     printf("\n");
     for (int ct = 0; ct < 2; ct++) {
-        printf("  %-20s", ct ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP);
+        printf("    %-20s", ct ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP);
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-            const cs_bn_kernel *k = cs_dispatch_bn(ct, sizes[i]);
+            const cs_bn_kernel *k = cs_dispatch_bn(fam, ct, sizes[i]);
             printf(" %10s", k ? k->name : "libcrypto");
         }
         printf("\n");
     }
     /* Pairs (RSA CRT halves): a kernel's paired entry, libcrypto's pair, or
      * "2 calls" when no x2 rule decides and each half goes by the row above. */
-    printf("  %-20s", CS_OP_MOD_EXP_CT_X2);
+    printf("    %-20s", CS_OP_MOD_EXP_CT_X2);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         const cs_bn_kernel *k = NULL;
-        int decided = cs_dispatch_bn_x2(sizes[i], &k);
+        int decided = cs_dispatch_bn_x2(fam, sizes[i], &k);
         if (!decided)
-            k = cs_dispatch_bn(1, sizes[i]); /* NULL: libcrypto's pair */
+            k = cs_dispatch_bn(fam, 1, sizes[i]); /* NULL: libcrypto's pair */
         printf(" %10s", k ? (decided ? k->name : "2 calls") : "libcrypto");
     }
     printf("\n");
     /* a1^p1 * a2^p2 with public exponents (DSA verification). */
-    printf("  %-20s", CS_OP_MOD_EXP2);
+    printf("    %-20s", CS_OP_MOD_EXP2);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        const cs_bn_kernel *k = cs_dispatch_bn2(sizes[i]);
+        const cs_bn_kernel *k = cs_dispatch_bn2(fam, sizes[i]);
         printf(" %10s", k ? k->name : "libcrypto");
     }
     printf("\n");
+}
+
+/* The decision table, per libcrypto family (runtime/family.h): a preloaded
+ * shim serves each libcrypto of a process by its family's rows. */
+static void print_dispatch(void)
+{
+    printf("\ndispatch (%s policy):\n", cs_dispatch_policy_from_file() ? "file" : "built-in");
+    for (int f = CS_FAMILY_COUNT; f-- > 0;)
+        print_family_dispatch(f);
     static const int sets[] = {44, 65, 87};
     for (size_t i = 0; i < 3; i++) {
         const cs_mldsa_impl *impl = cs_dispatch_mldsa(sets[i]);
@@ -106,9 +122,10 @@ static void print_routes(void)
     for (int i = 0; i < n; i++) {
         const cs_libcrypto *c = &lc[i];
         const char *v = version_of(c->path);
-        printf("  %s\n    version          %s (BN_mod_exp_mont at %s, newest node %s%s)\n",
+        printf("  %s\n    version          %s (BN_mod_exp_mont at %s, newest node %s%s; "
+               "family %s)\n",
                c->path, v ? v : "unknown", c->abi, c->newest,
-               c->symbolic ? ", DT_SYMBOLIC" : "");
+               c->symbolic ? ", DT_SYMBOLIC" : "", cs_family_name(c->family));
         printf("    modexp route     %s: %s (%d relocation%s naming BN_mod_exp_mont*, %d "
                "reaching the shim)\n",
                cs_route_kind_name(c->modexp), c->why, c->modexp_relocs,

@@ -7,7 +7,6 @@
 
 #include "controls.h"
 #include "cpu.h"
-#include "dispatch.h"
 
 #define KERNELS_MAX 32    /* distinct names kept from CRYPTOSHIM_KERNELS */
 #define KERNEL_NAME_MAX 32
@@ -107,9 +106,6 @@ void cs_controls_load(void)
             add_note("CRYPTOSHIM_POLICY: %.*s... too long, built-in table used; ", v, 20);
         }
     }
-    /* Forced kernels, CRYPTOSHIM_DISABLE and CPU masks are in the decision
-     * table: rebuild it (once a policy is loaded). */
-    cs_dispatch_refresh();
 }
 
 int cs_disabled(void) { return ctl.disabled; }

@@ -6,7 +6,9 @@
 #include <stdint.h>
 
 /* Reads CRYPTOSHIM_* and detects the CPU; called by the constructor and by
- * the CLI. Safe to call more than once (later calls re-read). */
+ * the CLI. Safe to call more than once (later calls re-read; forced kernels,
+ * CRYPTOSHIM_DISABLE and CPU masks reach the decision table when the caller
+ * then rebuilds it, cs_dispatch_refresh: controls sit below dispatch). */
 void cs_controls_load(void);
 
 /* CRYPTOSHIM_DISABLE=1: pass everything through. */

@@ -32,19 +32,6 @@ static inline const cs_dispatch_table *table(void)
     return __atomic_load_n(&published, __ATOMIC_ACQUIRE);
 }
 
-const cs_bn_kernel *cs_bn_kernel_by_name(const char *name)
-{
-    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++)
-        if (!strcmp((*k)->name, name))
-            return *k;
-    return NULL;
-}
-
-int cs_bn_kernel_usable(const cs_bn_kernel *k)
-{
-    return (k->cpu_features & ~cs_cpu_features()) == 0 && cs_kernel_allowed(k->name);
-}
-
 int cs_policy_parse(const char *text, cs_policy_rule *out, unsigned max_rules)
 {
     return cs_policy_parse_text(text, strlen(text), out, max_rules, NULL, NULL, 0);
@@ -99,31 +86,38 @@ void cs_dispatch_init_with(const char *system_path)
 
 int cs_dispatch_policy_from_file(void) { return policy_from_file; }
 
-const cs_bn_kernel *cs_dispatch_bn(int consttime, unsigned bits)
+/* A family index that is safe to read the table with. */
+static inline unsigned fam(int family)
+{
+    return (unsigned)family < CS_FAMILY_COUNT ? (unsigned)family : CS_FAMILY_NEWEST;
+}
+
+const cs_bn_kernel *cs_dispatch_bn(int family, int consttime, unsigned bits)
 {
     const cs_dispatch_table *t = table();
     unsigned i = bits - CS_BN_MIN_BITS; /* below the minimum wraps above the span */
     if (i >= CS_DISPATCH_SPAN)
         return NULL;
-    return t->kernel[t->code[consttime ? CS_DOP_MOD_EXP_CT : CS_DOP_MOD_EXP][i]];
+    return t->kernel[t->code[fam(family)][consttime ? CS_DOP_MOD_EXP_CT : CS_DOP_MOD_EXP][i]];
 }
 
-int cs_dispatch_bn_x2(unsigned bits, const cs_bn_kernel **k)
+int cs_dispatch_bn_x2(int family, unsigned bits, const cs_bn_kernel **k)
 {
     const cs_dispatch_table *t = table();
     unsigned i = bits - CS_BN_MIN_BITS;
-    unsigned code = i < CS_DISPATCH_SPAN ? t->code[CS_DOP_MOD_EXP_CT_X2][i] : CS_DCODE_NONE;
+    unsigned code =
+        i < CS_DISPATCH_SPAN ? t->code[fam(family)][CS_DOP_MOD_EXP_CT_X2][i] : CS_DCODE_NONE;
     *k = t->kernel[code];
     return code != CS_DCODE_NONE;
 }
 
-const cs_bn_kernel *cs_dispatch_bn2(unsigned bits)
+const cs_bn_kernel *cs_dispatch_bn2(int family, unsigned bits)
 {
     const cs_dispatch_table *t = table();
     unsigned i = bits - CS_BN_MIN_BITS;
     if (i >= CS_DISPATCH_SPAN)
         return NULL;
-    return t->kernel[t->code[CS_DOP_MOD_EXP2][i]];
+    return t->kernel[t->code[fam(family)][CS_DOP_MOD_EXP2][i]];
 }
 
 const cs_mldsa_impl *cs_dispatch_mldsa(int ps)

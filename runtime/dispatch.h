@@ -7,35 +7,7 @@
 #ifndef CRYPTOSHIM_DISPATCH_H
 #define CRYPTOSHIM_DISPATCH_H
 
-#include "kernels/bn/bn_kernel.h"
-#include "kernels/mldsa/mldsa.h"
-
-/* Operation names, also used in stats and policy files. */
-#define CS_OP_MOD_EXP "mod_exp"
-#define CS_OP_MOD_EXP_CT "mod_exp_consttime"
-#define CS_OP_MOD_EXP_CT_X2 "mod_exp_consttime_x2" /* paired: RSA CRT halves */
-#define CS_OP_MOD_EXP2 "mod_exp2" /* a1^p1 * a2^p2, public: DSA verification */
-#define CS_OP_MLDSA_KEYGEN "mldsa_keygen"
-#define CS_OP_MLDSA_SIGN "mldsa_sign"
-#define CS_OP_MLDSA_VERIFY "mldsa_verify"
-
-/* A policy rule: for op on moduli of min_bits..max_bits, use kernel (or
- * "libcrypto"), on CPUs lacking every feature named in `without` (comma
- * list, may be empty): a kernel may beat libcrypto only where libcrypto's
- * own best path is missing. The first rule that matches and whose kernel can
- * run wins. In a policy file: `op min_bits max_bits kernel [!feat,!feat]`. */
-typedef struct cs_policy_rule {
-    char op[24];
-    unsigned min_bits, max_bits;
-    char kernel[24];
-    char without[48];
-} cs_policy_rule;
-
-/* The built-in policy for this architecture, as policy-file text (the form
- * `cryptoshim calibrate` writes), parsed at start by the file parser
- * (runtime/policy_builtin.c; the measurements behind each rule are in
- * docs/benchmarks.md). */
-extern const char cs_policy_builtin_text[];
+#include "policy.h"
 
 /* Loads the policy: CRYPTOSHIM_POLICY's file, else /etc/cryptoshim/policy
  * when it is there (written by `calibrate --install`), if trusted and valid
@@ -56,26 +28,24 @@ void cs_dispatch_refresh(void);
  * count (tests compare the table with a scan of them). */
 const cs_policy_rule *cs_dispatch_rules(unsigned *count);
 
-/* Kernel for a modular exponentiation with a `bits`-bit modulus, or NULL to
- * pass it to libcrypto (consttime: by the CS_OP_MOD_EXP_CT rules). */
-const cs_bn_kernel *cs_dispatch_bn(int consttime, unsigned bits);
+/* Kernel for a modular exponentiation with a `bits`-bit modulus, called
+ * from a libcrypto of that family (runtime/family.h), or NULL to pass it to
+ * libcrypto (consttime: by the CS_OP_MOD_EXP_CT rules). */
+const cs_bn_kernel *cs_dispatch_bn(int family, int consttime, unsigned bits);
 
-/* Who serves a paired secret-exponent call on two `bits`-bit moduli: returns
+/* Who serves a paired secret-exponent call on two `bits`-bit moduli from a
+ * libcrypto of that family: returns
  * 1 with *k set (NULL: libcrypto's paired function) when a
  * CS_OP_MOD_EXP_CT_X2 rule, or under CRYPTOSHIM_KERNELS a forced kernel with
  * a paired entry, decides; 0 (and *k = NULL) when none does, and each half
  * then goes by the mod_exp_consttime rules. */
-int cs_dispatch_bn_x2(unsigned bits, const cs_bn_kernel **k);
+int cs_dispatch_bn_x2(int family, unsigned bits, const cs_bn_kernel **k);
 
 /* Kernel for a simultaneous exponentiation a1^p1 * a2^p2 mod m (public
  * exponents) with a `bits`-bit modulus: by the CS_OP_MOD_EXP2 rules, or under
  * CRYPTOSHIM_KERNELS the forced kernel if it has an exp2 entry; NULL passes
  * the call to libcrypto. */
-const cs_bn_kernel *cs_dispatch_bn2(unsigned bits);
-
-/* Whether a kernel can run here (CPU features, CRYPTOSHIM_KERNELS). */
-int cs_bn_kernel_usable(const cs_bn_kernel *k);
-const cs_bn_kernel *cs_bn_kernel_by_name(const char *name);
+const cs_bn_kernel *cs_dispatch_bn2(int family, unsigned bits);
 
 /* ML-DSA implementation for parameter set ps (44/65/87): the fastest usable
  * one (never NULL: portable always runs). */
@@ -84,10 +54,5 @@ const cs_mldsa_impl *cs_dispatch_mldsa(int ps);
 /* Whether the policy came from a file (CRYPTOSHIM_POLICY or the system
  * file) rather than the built-in table. */
 int cs_dispatch_policy_from_file(void);
-
-/* Parses policy text (lines "op min_bits max_bits kernel", # comments) into
- * rules; returns the number parsed or -1 on any error (cs_policy_parse_text
- * in runtime/policy.h says which). */
-int cs_policy_parse(const char *text, cs_policy_rule *rules, unsigned max_rules);
 
 #endif

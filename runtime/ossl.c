@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "family.h"
 #include "route.h"
 #include "ossl.h"
 
@@ -104,6 +105,10 @@ static int resolve_locked(cs_ossl *api, void *const *handles, int n)
         for (int i = 0; i < n && !ok; i++)
             ok = fill(&t, handles[i]);
         if (ok) {
+            Dl_info di;
+            t.family = dladdr((void *)t.mod_exp_mont, &di)
+                           ? cs_route_family_at((uintptr_t)di.dli_fbase)
+                           : CS_FAMILY_NEWEST;
             /* Every field after ready (the function pointers), whatever
              * the table grows: no plain store to ready (read concurrently,
              * atomically) or to version (constant). */

@@ -43,6 +43,9 @@ typedef struct cs_ossl {
     /* bn/modexp.c's finding on this library's BN_MONT_CTX layout (atomic):
      * 0 not yet checked, -1 unknown, else 1 + its index of known layouts. */
     int mont_layout;
+    /* The library's family (runtime/family.h), set with the pointers: the
+     * dispatch table a call reads is this family's. */
+    int family;
 } cs_ossl;
 
 /* The tables per libcrypto ABI (version node of BN_mod_exp_mont): 3.x, 1.1.x

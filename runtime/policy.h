@@ -10,7 +10,51 @@
 #include <stdint.h>
 
 #include "cpu.h"
-#include "dispatch.h"
+#include "family.h"
+#include "kernels/bn/bn_kernel.h"
+#include "kernels/mldsa/mldsa.h"
+
+/* Operation names, also used in stats and policy files. */
+#define CS_OP_MOD_EXP "mod_exp"
+#define CS_OP_MOD_EXP_CT "mod_exp_consttime"
+#define CS_OP_MOD_EXP_CT_X2 "mod_exp_consttime_x2" /* paired: RSA CRT halves */
+#define CS_OP_MOD_EXP2 "mod_exp2" /* a1^p1 * a2^p2, public: DSA verification */
+#define CS_OP_MLDSA_KEYGEN "mldsa_keygen"
+#define CS_OP_MLDSA_SIGN "mldsa_sign"
+#define CS_OP_MLDSA_VERIFY "mldsa_verify"
+
+/* A policy rule: for op on moduli of min_bits..max_bits, use kernel (or
+ * "libcrypto"), on CPUs lacking every feature named in `without` and having
+ * every feature named in `with` (comma lists, may be empty), for calls into libcryptos of the families in
+ * `families` (CS_FAMILY_BIT set; 0: every family): a kernel may beat
+ * libcrypto only where libcrypto's own best path is missing, and what
+ * libcrypto's own path is depends on its family. The first rule that
+ * matches and whose kernel can run wins. In a policy file:
+ * `op min_bits max_bits kernel [!feat,+feat] [@family,family]`. */
+typedef struct cs_policy_rule {
+    char op[24];
+    unsigned min_bits, max_bits;
+    char kernel[24];
+    char without[48];
+    char with[48];
+    unsigned families;
+} cs_policy_rule;
+
+/* The built-in policy for this architecture, as policy-file text (the form
+ * `cryptoshim calibrate` writes), parsed at start by the file parser
+ * (runtime/policy_builtin.c; the measurements behind each rule are in
+ * docs/benchmarks.md). */
+extern const char cs_policy_builtin_text[];
+
+/* Parses policy text (lines "op min_bits max_bits kernel", # comments) into
+ * rules; returns the number parsed or -1 on any error (cs_policy_parse_text
+ * says which). */
+int cs_policy_parse(const char *text, cs_policy_rule *rules, unsigned max_rules);
+
+/* Whether a kernel can run here (CPU features, CRYPTOSHIM_KERNELS). */
+int cs_bn_kernel_usable(const cs_bn_kernel *k);
+/* The kernel of this build with that name, or NULL. */
+const cs_bn_kernel *cs_bn_kernel_by_name(const char *name);
 
 /* The system-wide policy written by `cryptoshim calibrate --install`, read at
  * start when CRYPTOSHIM_POLICY is unset. */
@@ -75,7 +119,8 @@ enum {
     CS_DCODE_KERNEL0 = 2    /* + index in cs_bn_kernels */
 };
 typedef struct cs_dispatch_table {
-    uint8_t code[CS_DOP_COUNT][CS_DISPATCH_SPAN]; /* [op][bits - CS_BN_MIN_BITS] */
+    /* [family][op][bits - CS_BN_MIN_BITS] */
+    uint8_t code[CS_FAMILY_COUNT][CS_DOP_COUNT][CS_DISPATCH_SPAN];
     const cs_bn_kernel *kernel[CS_DCODE_KERNEL0 + CS_DISPATCH_MAX_KERNELS]; /* by code */
     const cs_mldsa_impl *mldsa[3]; /* ML-DSA-44, -65, -87 */
 } cs_dispatch_table;
@@ -84,10 +129,11 @@ typedef struct cs_dispatch_table {
 int cs_dispatch_op_index(const char *op);
 
 /* Fills t with the decisions n rules give under the controls and CPU
- * features in force now: first usable rule wins per size as the rule lists
- * read; CRYPTOSHIM_KERNELS's kernels instead when forced; nothing (all
+ * features in force now, per libcrypto family: first usable rule for that
+ * family wins per size as the rule lists read; CRYPTOSHIM_KERNELS's kernels instead when forced; nothing (all
  * libcrypto) under CRYPTOSHIM_DISABLE. Rules naming a kernel this build
- * lacks, or whose `without` features the CPU has, are skipped. */
+ * lacks, whose `without` features the CPU has or whose `with` features it
+ * lacks, are skipped. */
 void cs_dispatch_table_build(cs_dispatch_table *t, const cs_policy_rule *rules, unsigned n);
 
 /* Index of a parameter set (44, 65, 87) in cs_dispatch_table.mldsa; other

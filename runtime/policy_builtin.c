@@ -7,7 +7,7 @@
  * wins, and "libcrypto" passes the call through. The measurements behind
  * each rule: docs/benchmarks.md, "Built-in policy: the measurements behind
  * each rule". */
-#include "dispatch.h"
+#include "policy.h"
 
 const char cs_policy_builtin_text[] =
 #if defined(__x86_64__)

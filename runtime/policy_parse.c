@@ -55,12 +55,60 @@ static int token_ok(const char *s, const char *extra)
     return 1;
 }
 
+/* Appends feature name f to the comma list `list` of size cap; 0 if full. */
+static int add_feature(char *list, size_t cap, const char *f)
+{
+    if (strlen(list) + strlen(f) + 2 > cap)
+        return 0;
+    if (*list)
+        strcat(list, ",");
+    strcat(list, f);
+    return 1;
+}
+
+/* Parses a condition word "!adx,+avx512ifma" into r->without ("adx": the
+ * CPU must lack it) and r->with ("avx512ifma": it must have it); NULL or
+ * the error text. */
+static const char *parse_condition(char *word, cs_policy_rule *r)
+{
+    char *save = NULL;
+    for (char *tok = strtok_r(word, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if ((tok[0] != '!' && tok[0] != '+') || !tok[1])
+            return "a condition is a list of !feature or +feature";
+        if (!cs_cpu_feature_by_name(tok + 1, strlen(tok + 1)))
+            return "unknown feature in a condition";
+        char *list = tok[0] == '!' ? r->without : r->with;
+        if (!add_feature(list, tok[0] == '!' ? sizeof r->without : sizeof r->with, tok + 1))
+            return "condition too long";
+    }
+    return *r->without || *r->with ? NULL : "a condition is a list of !feature or +feature";
+}
+
+/* Parses a family word "@3.0,3.2+" (runtime/family.h) into r->families;
+ * NULL or the error text. */
+static const char *parse_families(const char *word, cs_policy_rule *r)
+{
+    const char *s = word + 1;
+    r->families = 0;
+    while (*s) {
+        size_t len = strcspn(s, ",");
+        int f = cs_family_by_name(s, len);
+        if (f < 0)
+            return "unknown libcrypto family (1.1, 3.0, 3.2+)";
+        r->families |= CS_FAMILY_BIT(f);
+        s += len;
+        if (*s == ',' && !*++s)
+            return "a family list is @family,family";
+    }
+    return r->families ? NULL : "a family list is @family,family";
+}
+
 /* Parses one rule's words into r; NULL or the error text. */
 static const char *parse_rule(char **w, int n, cs_policy_rule *r)
 {
     if (n < 4)
-        return "a rule needs: operation min_bits max_bits kernel [!feature,...]";
-    if (n > 5)
+        return "a rule needs: operation min_bits max_bits kernel [!feature,+feature,...] [@family,...]";
+    if (n > 6)
         return "extra words after the rule";
     if (strlen(w[0]) >= sizeof r->op || !known_op(w[0]))
         return "unknown operation";
@@ -73,23 +121,19 @@ static const char *parse_rule(char **w, int n, cs_policy_rule *r)
         return "unknown kernel (not in this build)";
     strcpy(r->op, w[0]);
     strcpy(r->kernel, w[3]);
-    r->without[0] = 0;
-    if (n == 5) {
-        /* "!adx,!avx512ifma" is stored as "adx,avx512ifma". */
-        char *save = NULL;
-        for (char *tok = strtok_r(w[4], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            if (tok[0] != '!' || !tok[1])
-                return "a condition is a list of !feature";
-            if (!cs_cpu_feature_by_name(tok + 1, strlen(tok + 1)))
-                return "unknown feature in a condition";
-            if (strlen(r->without) + strlen(tok) + 1 >= sizeof r->without)
-                return "condition too long";
-            if (*r->without)
-                strcat(r->without, ",");
-            strcat(r->without, tok + 1);
-        }
-        if (!*r->without)
-            return "a condition is a list of !feature";
+    r->without[0] = r->with[0] = 0;
+    r->families = 0;
+    int seen_condition = 0, seen_families = 0;
+    for (int i = 4; i < n; i++) {
+        const char *why;
+        if ((w[i][0] == '!' || w[i][0] == '+') && !seen_condition++ && !seen_families)
+            why = parse_condition(w[i], r);
+        else if (w[i][0] == '@' && !seen_families++)
+            why = parse_families(w[i], r);
+        else
+            why = "extra words after the rule";
+        if (why)
+            return why;
     }
     return NULL;
 }
@@ -127,8 +171,8 @@ int cs_policy_parse_text(const char *text, size_t len, cs_policy_rule *out, unsi
         char *hash = strchr(line, '#');
         if (hash)
             *hash = 0;
-        char *w[6];
-        int nw = split(line, w, 5);
+        char *w[7];
+        int nw = split(line, w, 6);
         if (nw == 0)
             continue; /* blank or comment */
         if (meta->ended)

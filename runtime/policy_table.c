@@ -8,6 +8,19 @@
 #include "cpu.h"
 #include "policy.h"
 
+const cs_bn_kernel *cs_bn_kernel_by_name(const char *name)
+{
+    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++)
+        if (!strcmp((*k)->name, name))
+            return *k;
+    return NULL;
+}
+
+int cs_bn_kernel_usable(const cs_bn_kernel *k)
+{
+    return (k->cpu_features & ~cs_cpu_features()) == 0 && cs_kernel_allowed(k->name);
+}
+
 int cs_dispatch_op_index(const char *op)
 {
     static const char *const names[CS_DOP_COUNT] = {
@@ -34,6 +47,18 @@ static int cpu_has_any(const char *list)
     return 0;
 }
 
+/* Whether the CPU (as CRYPTOSHIM_CPU leaves it) has every feature of a comma
+ * list of names (an empty list: yes). Unknown names count as absent. */
+static int cpu_has_all(const char *list)
+{
+    char buf[48];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        if (!(cs_cpu_features() & cs_cpu_feature_by_name(tok, strlen(tok))))
+            return 0;
+    return 1;
+}
+
 /* Table code of the kernel named `name` (cs_bn_kernels order), or -1. */
 static int kernel_code(const char *name)
 {
@@ -43,15 +68,17 @@ static int kernel_code(const char *name)
     return -1;
 }
 
-/* Sets op's entries for lo..hi bits (clipped to the table) to code. */
-static void fill(cs_dispatch_table *t, int op, unsigned lo, unsigned hi, int code)
+/* Sets op's entries for lo..hi bits (clipped to the table) to code, for
+ * the families in the CS_FAMILY_BIT set fams. */
+static void fill(cs_dispatch_table *t, unsigned fams, int op, unsigned lo, unsigned hi, int code)
 {
     if (lo < CS_BN_MIN_BITS)
         lo = CS_BN_MIN_BITS;
     if (hi > CS_BN_MAX_BITS)
         hi = CS_BN_MAX_BITS;
-    if (lo <= hi)
-        memset(&t->code[op][lo - CS_BN_MIN_BITS], code, hi - lo + 1);
+    for (int f = 0; f < CS_FAMILY_COUNT && lo <= hi; f++)
+        if (fams & CS_FAMILY_BIT(f))
+            memset(&t->code[f][op][lo - CS_BN_MIN_BITS], code, hi - lo + 1);
 }
 
 /* Whether kernel k (NULL: libcrypto) has the entry operation op needs. */
@@ -74,10 +101,11 @@ static void build_from_rules(cs_dispatch_table *t, const cs_policy_rule *rules, 
     for (unsigned i = n; i-- > 0;) {
         const cs_policy_rule *r = &rules[i];
         int op = cs_dispatch_op_index(r->op);
-        if (op < 0 || cpu_has_any(r->without))
-            continue; /* the CPU has what makes libcrypto faster here */
+        if (op < 0 || cpu_has_any(r->without) || !cpu_has_all(r->with))
+            continue; /* the CPU has (or lacks) what makes libcrypto faster here */
+        unsigned fams = r->families ? r->families & CS_FAMILY_ALL : CS_FAMILY_ALL;
         if (!strcmp(r->kernel, "libcrypto")) {
-            fill(t, op, r->min_bits, r->max_bits, CS_DCODE_LIBCRYPTO);
+            fill(t, fams, op, r->min_bits, r->max_bits, CS_DCODE_LIBCRYPTO);
             continue;
         }
         int code = kernel_code(r->kernel);
@@ -88,7 +116,7 @@ static void build_from_rules(cs_dispatch_table *t, const cs_policy_rule *rules, 
             continue;
         unsigned lo = r->min_bits > k->min_bits ? r->min_bits : k->min_bits;
         unsigned hi = r->max_bits < k->max_bits ? r->max_bits : k->max_bits;
-        fill(t, op, lo, hi, code);
+        fill(t, fams, op, lo, hi, code);
     }
 }
 
@@ -106,10 +134,12 @@ static void build_forced(cs_dispatch_table *t)
         if (code < 0 || !cs_bn_kernel_usable(t->kernel[code]))
             continue;
         const cs_bn_kernel *k = t->kernel[code];
-        fill(t, CS_DOP_MOD_EXP, k->min_bits, k->max_bits, code);
-        fill(t, CS_DOP_MOD_EXP_CT, k->min_bits, k->max_bits, code);
-        fill(t, CS_DOP_MOD_EXP_CT_X2, k->min_bits, k->max_bits, k->exp_x2 ? code : CS_DCODE_NONE);
-        fill(t, CS_DOP_MOD_EXP2, k->min_bits, k->max_bits, k->exp2 ? code : CS_DCODE_NONE);
+        unsigned all = CS_FAMILY_ALL;
+        fill(t, all, CS_DOP_MOD_EXP, k->min_bits, k->max_bits, code);
+        fill(t, all, CS_DOP_MOD_EXP_CT, k->min_bits, k->max_bits, code);
+        fill(t, all, CS_DOP_MOD_EXP_CT_X2, k->min_bits, k->max_bits,
+             k->exp_x2 ? code : CS_DCODE_NONE);
+        fill(t, all, CS_DOP_MOD_EXP2, k->min_bits, k->max_bits, k->exp2 ? code : CS_DCODE_NONE);
     }
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "family.h"
 #include "stats.h"
 #include "route.h"
 
@@ -218,22 +219,6 @@ static uint32_t lookup_n(const struct dynobj *o, const struct symname *n, const 
     return 0;
 }
 
-/* Orders OPENSSL_1_1_0 < OPENSSL_1_1_1 < OPENSSL_3.0.0 < OPENSSL_3.10.0. */
-static long node_rank(const char *n)
-{
-    long part[3] = {0, 0, 0};
-    int i = 0;
-    for (n += 8; *n && i < 3; n++) {
-        if (*n >= '0' && *n <= '9')
-            part[i] = part[i] * 10 + (*n - '0');
-        else if (*n == '.' || *n == '_')
-            i++;
-        else
-            break;
-    }
-    return part[0] * 1000000 + part[1] * 1000 + part[2];
-}
-
 /* The newest OPENSSL_* node o defines, into out. */
 static void newest_node(const struct dynobj *o, char *out, size_t len)
 {
@@ -243,8 +228,8 @@ static void newest_node(const struct dynobj *o, char *out, size_t len)
     for (size_t i = 0; d && i < o->verdefnum; i++) {
         const ElfW(Verdaux) *a = (const void *)((const char *)d + d->vd_aux);
         const char *n = o->strtab + a->vda_name;
-        if (!(d->vd_flags & VER_FLG_BASE) && !strncmp(n, "OPENSSL_", 8) && node_rank(n) > best) {
-            best = node_rank(n);
+        if (!(d->vd_flags & VER_FLG_BASE) && !strncmp(n, "OPENSSL_", 8) && cs_node_rank(n) > best) {
+            best = cs_node_rank(n);
             snprintf(out, len, "%s", n);
         }
         if (!d->vd_next)
@@ -331,7 +316,7 @@ static void count_relocs(const struct dynobj *o, const void *tab, size_t size, i
 static void decide(cs_libcrypto *c)
 {
     int reachable = !c->symbolic && c->reachable_relocs > 0;
-    c->mldsa = node_rank(c->newest) >= node_rank("OPENSSL_3.5.0");
+    c->mldsa = cs_node_rank(c->newest) >= cs_node_rank("OPENSSL_3.5.0");
     if (!shim_exports_modexp_at(c->abi) && !shim_has_methods_at(c->abi)) {
         c->modexp = CS_ROUTE_NONE;
         c->why = "its BN_mod_exp_mont is at a version node this shim has no table for";
@@ -396,6 +381,7 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *data)
     c->base = o.base;
     snprintf(c->abi, sizeof c->abi, "%s", node);
     newest_node(&o, c->newest, sizeof c->newest);
+    c->family = cs_family_of_node(c->newest);
     c->symbolic = o.symbolic;
     uint32_t want[16];
     int nwant = modexp_indices(&o, want, 16);
@@ -443,6 +429,16 @@ int cs_route_scan(cs_libcrypto *out, int max)
     memcpy(out, cache.lc, (size_t)n * sizeof *out);
     pthread_mutex_unlock(&cache_lock);
     return n;
+}
+
+int cs_route_family_at(uintptr_t base)
+{
+    cs_libcrypto lc[CS_ROUTE_MAX];
+    int n = cs_route_scan(lc, CS_ROUTE_MAX);
+    for (int i = 0; i < n; i++)
+        if (lc[i].base == base)
+            return lc[i].family;
+    return CS_FAMILY_NEWEST;
 }
 
 struct find {

@@ -29,6 +29,7 @@ typedef struct cs_libcrypto {
     cs_route_kind modexp; /* the route the shim takes */
     const char *why;    /* one line: why this route (or why none) */
     int mldsa;          /* 1: version nodes say 3.5 or later (ML-DSA in libcrypto) */
+    int family;         /* enum cs_family (runtime/family.h), from newest */
 } cs_libcrypto;
 
 /* Walks the link map and fills out[0..max) with every libcrypto (an object
@@ -58,6 +59,10 @@ void *cs_route_default_sym(const char *name);
  * first loaded libcrypto whose BN_mod_exp_mont is at version node abi, or
  * NULL. */
 const char *cs_route_libcrypto_path(const char *abi);
+
+/* The family (runtime/family.h) of the loaded libcrypto at load address
+ * base, or CS_FAMILY_NEWEST when none is there. */
+int cs_route_family_at(uintptr_t base);
 
 /* Human names: "symbols", "method", "none". */
 const char *cs_route_kind_name(cs_route_kind k);

@@ -117,14 +117,14 @@ static void random_cases(const cs_bn_kernel *k, const char *name, long count)
         if (i % 13 == 7)
             flags |= F_ALIAS_P2;
         /* Under the policy, the kernel it picks for this size is checked. */
-        const cs_bn_kernel *kk = k ? k : cs_dispatch_bn2((unsigned)bits);
+        const cs_bn_kernel *kk = k ? k : cs_dispatch_bn2(CS_FAMILY_30, (unsigned)bits);
         if (!one_case(kk, a1, p1, a2, p2, m, flags, &s) && bad++ < 5)
             tap_diag("%s: mismatch, case %ld, %d-bit modulus, %d/%d-bit exponents", name, i,
                      bits, e1, e2);
         served += s;
     }
     /* A kernel with an exp2 entry must have served what its range holds. */
-    int took = k ? !k->exp2 || served > count / 2 : served > 0 || !cs_dispatch_bn2(2048);
+    int took = k ? !k->exp2 || served > count / 2 : served > 0 || !cs_dispatch_bn2(CS_FAMILY_30, 2048);
     if (!took)
         tap_diag("%s: served only %ld of %ld", name, served, count);
     tap_ok(bad == 0 && took, "%s: %ld random cases (%ld by the kernel)", name, count, served);

@@ -31,7 +31,7 @@ static void reload(const char *policy_path, const char *cpu, const char *kernels
 
 static const char *served(int ct, unsigned bits)
 {
-    const cs_bn_kernel *k = cs_dispatch_bn(ct, bits);
+    const cs_bn_kernel *k = cs_dispatch_bn(CS_FAMILY_30, ct, bits);
     return k ? k->name : "libcrypto";
 }
 

@@ -1,6 +1,6 @@
 /* The decision table against a straightforward rule scan (the dispatcher as
  * it was before the table: every rule read on every call): for every
- * operation and every modulus size 0..CS_BN_MAX_BITS+2, under the built-in
+ * libcrypto family, operation and modulus size 0..CS_BN_MAX_BITS+2, under the built-in
  * policy, CPU masks, forced kernel lists, CRYPTOSHIM_DISABLE and a sample
  * policy file with odd bounds; the built-in text parses whole; re-reading
  * the controls alone rebuilds the table. With `--calls ROUNDS BITS` it only
@@ -32,6 +32,17 @@ static int ref_cpu_has_any(const char *list)
     return 0;
 }
 
+/* Whether the CPU in force has every feature of a comma list (empty: yes). */
+static int ref_cpu_has_all(const char *list)
+{
+    char buf[48];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (!(cs_cpu_features() & cs_cpu_feature_by_name(t, strlen(t))))
+            return 0;
+    return 1;
+}
+
 /* Whether kernel k has the entry op needs (x2: exp_x2, exp2: exp2). */
 static int ref_has_entry(const cs_bn_kernel *k, int op)
 {
@@ -57,7 +68,7 @@ static const cs_bn_kernel *ref_forced(unsigned bits)
 
 /* The answer by scanning: 1 with *k (NULL: libcrypto) when a rule (or the
  * forced list) decides, else 0 with *k NULL. */
-static int ref_decide(int op, unsigned bits, const cs_bn_kernel **k)
+static int ref_decide(int fam, int op, unsigned bits, const cs_bn_kernel **k)
 {
     *k = NULL;
     if (cs_disabled() || bits < CS_BN_MIN_BITS || bits > CS_BN_MAX_BITS)
@@ -73,6 +84,7 @@ static int ref_decide(int op, unsigned bits, const cs_bn_kernel **k)
     const cs_policy_rule *r = cs_dispatch_rules(&n);
     for (unsigned i = 0; i < n; i++) {
         if (strcmp(r[i].op, op_names[op]) || ref_cpu_has_any(r[i].without) ||
+            !ref_cpu_has_all(r[i].with) || (r[i].families && !(r[i].families >> fam & 1)) ||
             bits < r[i].min_bits || bits > r[i].max_bits)
             continue;
         if (!strcmp(r[i].kernel, "libcrypto"))
@@ -108,22 +120,24 @@ static const cs_mldsa_impl *ref_mldsa(void)
 static unsigned mismatches(char *first, size_t cap)
 {
     unsigned bad = 0;
+    for (int fam = 0; fam < CS_FAMILY_COUNT; fam++)
     for (unsigned bits = 0; bits <= CS_BN_MAX_BITS + 2; bits++)
         for (int op = 0; op < CS_DOP_COUNT; op++) {
             const cs_bn_kernel *want, *got = NULL;
-            int decided = ref_decide(op, bits, &want), got_decided = 1;
+            int decided = ref_decide(fam, op, bits, &want), got_decided = 1;
             if (op == CS_DOP_MOD_EXP || op == CS_DOP_MOD_EXP_CT)
-                got = cs_dispatch_bn(op == CS_DOP_MOD_EXP_CT, bits);
+                got = cs_dispatch_bn(fam, op == CS_DOP_MOD_EXP_CT, bits);
             else if (op == CS_DOP_MOD_EXP2)
-                got = cs_dispatch_bn2(bits);
+                got = cs_dispatch_bn2(fam, bits);
             else
-                got_decided = cs_dispatch_bn_x2(bits, &got);
+                got_decided = cs_dispatch_bn_x2(fam, bits, &got);
             if (op != CS_DOP_MOD_EXP_CT_X2)
                 got_decided = decided; /* only x2 reports "decided" */
             if (got == want && got_decided == decided)
                 continue;
             if (!bad++)
-                snprintf(first, cap, "%s at %u bits: table %s%s, scan %s%s", op_names[op], bits,
+                snprintf(first, cap, "family %s: %s at %u bits: table %s%s, scan %s%s",
+                         cs_family_name(fam), op_names[op], bits,
                          got ? got->name : "libcrypto", got_decided ? "" : " (undecided)",
                          want ? want->name : "libcrypto", decided ? "" : " (undecided)");
         }
@@ -168,6 +182,8 @@ static const char sample[] =
     "mod_exp 300 1000000 x86_64-ifma !avx512ifma\n"
     "mod_exp 831 1025 x86_64-ifma\n"
     "mod_exp 1000 5000 x86_64-fma !adx,!bmi2\n"
+    "mod_exp 900 1500 x86_64-adx +adx,!avx512ifma @3.2+\n"
+    "mod_exp 900 2000 libcrypto +avx2 @1.1,3.0\n"
     "mod_exp 1024 7000 x86_64-avx2\n"
     "mod_exp 4097 8192 x86_64-adx\n"
     "mod_exp_consttime 257 257 portable\n"
@@ -178,6 +194,7 @@ static const char sample[] =
     "mod_exp2 100 200 portable\n"
 #endif
     "mod_exp_consttime 0 1023 libcrypto\n"
+    "mod_exp_consttime 512 2048 portable @3.0\n"
     "mod_exp_consttime 1000 1025 portable\n"
     "mod_exp 257 8191 portable\n"
     "mod_exp2 1025 1025 portable\n";
@@ -190,10 +207,10 @@ __attribute__((noinline)) static void calls_loop(unsigned rounds, unsigned bits)
     for (unsigned r = 0; r < rounds; r++)
         for (unsigned i = 0; i < 5; i++) {
             const cs_bn_kernel *k = NULL;
-            sink += (unsigned long)cs_dispatch_bn(0, bits);
-            sink += (unsigned long)cs_dispatch_bn(1, bits);
-            sink += (unsigned long)cs_dispatch_bn_x2(bits, &k) + (unsigned long)k;
-            sink += (unsigned long)cs_dispatch_bn2(bits);
+            sink += (unsigned long)cs_dispatch_bn(CS_FAMILY_30, 0, bits);
+            sink += (unsigned long)cs_dispatch_bn(CS_FAMILY_30, 1, bits);
+            sink += (unsigned long)cs_dispatch_bn_x2(CS_FAMILY_30, bits, &k) + (unsigned long)k;
+            sink += (unsigned long)cs_dispatch_bn2(CS_FAMILY_30, bits);
             sink += (unsigned long)cs_dispatch_mldsa(65);
         }
 }
@@ -208,7 +225,8 @@ int main(int argc, char **argv)
     }
     /* Before any init (no constructor in this program): all to libcrypto. */
     const cs_bn_kernel *k = &cs_bn_portable;
-    tap_ok(!cs_dispatch_bn(1, 2048) && !cs_dispatch_bn2(2048) && !cs_dispatch_bn_x2(2048, &k) &&
+    tap_ok(!cs_dispatch_bn(CS_FAMILY_30, 1, 2048) && !cs_dispatch_bn2(CS_FAMILY_32, 2048) &&
+               !cs_dispatch_bn_x2(CS_FAMILY_11, 2048, &k) &&
                !k && cs_dispatch_mldsa(65) == &cs_mldsa_portable,
            "before the first build: every call passes through, ML-DSA portable");
 
@@ -259,13 +277,16 @@ int main(int argc, char **argv)
     check(path, NULL, NULL, NULL);
     env("CRYPTOSHIM_KERNELS", "portable");
     cs_controls_load();
+    cs_dispatch_refresh();
     char first[200] = "";
     unsigned bad = mismatches(first, sizeof first);
-    tap_ok(bad == 0 && cs_dispatch_bn(1, 2048) == &cs_bn_portable && cs_dispatch_policy_from_file(),
+    tap_ok(bad == 0 && cs_dispatch_bn(CS_FAMILY_30, 1, 2048) == &cs_bn_portable &&
+               cs_dispatch_policy_from_file(),
            "CRYPTOSHIM_KERNELS re-read alone: the table is rebuilt from the same rules%s%s",
            bad ? "; first: " : "", first);
     env("CRYPTOSHIM_KERNELS", NULL);
     cs_controls_load();
+    cs_dispatch_refresh();
     bad = mismatches(first, sizeof first);
     tap_ok(bad == 0, "and back to the policy file's decisions%s%s", bad ? "; first: " : "", first);
     unlink(path);
