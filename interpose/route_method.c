@@ -13,6 +13,7 @@
 #include "patch_const.h"
 #include "runtime/route.h"
 #include "route_method.h"
+#include "rsa_crt.h"
 
 /* RSA_METHOD, DH_METHOD, DSA_METHOD and the keys stay opaque here: the
  * method API is deprecated in the 3.x headers and may leave them. */
@@ -24,6 +25,8 @@ struct meth_api {
     unsigned long (*version_num)(void);
     get_meth_fn rsa_get_default, rsa_stock, dh_get_default, dh_stock, dsa_get_default, dsa_stock;
     set_hook_fn rsa_set_exp, dh_set_exp, dsa_set_exp, dsa_set_exp2;
+    set_hook_fn rsa_set_mod_exp;
+    void *(*rsa_get_mod_exp)(const void *meth);
 };
 
 /* Per version node: the table the hooks compute with, the stock methods
@@ -36,6 +39,11 @@ struct node_state {
 };
 
 #define HOOKS(tag, table)                                                                  \
+    static cs_rsa_api rsa_api_##tag;                                                       \
+    static int rsa_crt_##tag(BIGNUM *r0, const BIGNUM *i, void *rsa, BN_CTX *ctx)          \
+    {                                                                                      \
+        return cs_rsa_crt(&table, &rsa_api_##tag, r0, i, rsa, ctx);                       \
+    }                                                                                      \
     static int rsa_exp_##tag(BIGNUM *r, const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, \
                              BN_CTX *ctx, BN_MONT_CTX *mont)                               \
     {                                                                                      \
@@ -67,10 +75,13 @@ static struct node_state nodes[] = {
     {.node = "OPENSSL_3.0.0", .api = &cs_ossl30},
     {.node = "OPENSSL_4.0.0", .api = &cs_ossl40},
 };
-static void *const hooks[][4] = {
-    {(void *)rsa_exp_30, (void *)key_exp_30, (void *)key_exp_30, (void *)dsa_exp2_30},
-    {(void *)rsa_exp_40, (void *)key_exp_40, (void *)key_exp_40, (void *)dsa_exp2_40},
+static void *const hooks[][5] = {
+    {(void *)rsa_exp_30, (void *)key_exp_30, (void *)key_exp_30, (void *)dsa_exp2_30,
+     (void *)rsa_crt_30},
+    {(void *)rsa_exp_40, (void *)key_exp_40, (void *)key_exp_40, (void *)dsa_exp2_40,
+     (void *)rsa_crt_40},
 };
+static cs_rsa_api *const rsa_apis[] = {&rsa_api_30, &rsa_api_40};
 
 static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread int installing __attribute__((tls_model("initial-exec")));
@@ -101,9 +112,36 @@ static int resolve_meth_api(const char *path, const char *node, struct meth_api 
     GET(dsa_stock, "DSA_OpenSSL");
     GET(dsa_set_exp, "DSA_meth_set_bn_mod_exp");
     GET(dsa_set_exp2, "DSA_meth_set_mod_exp");
+    GET(rsa_set_mod_exp, "RSA_meth_set_mod_exp");
+    GET(rsa_get_mod_exp, "RSA_meth_get_mod_exp");
 #undef GET
     dlclose(h); /* the process keeps its own reference */
     return m->version_num != NULL;
+}
+
+/* Fills r from the library at path (node), with stock's rsa_mod_exp read
+ * from its stock method; r stays incomplete where anything is missing. */
+static void resolve_rsa_api(const char *path, const char *node, const struct meth_api *m,
+                            cs_rsa_api *r)
+{
+    void *h = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return;
+#define GET(field, name) *(void **)&r->field = dlvsym(h, name, node)
+    GET(get0_key, "RSA_get0_key");
+    GET(get0_factors, "RSA_get0_factors");
+    GET(get0_crt, "RSA_get0_crt_params");
+    GET(extra_primes, "RSA_get_multi_prime_extra_count");
+    GET(bn_new, "BN_new");
+    GET(bn_free, "BN_free");
+    GET(with_flags, "BN_with_flags");
+    GET(copy, "BN_copy");
+    GET(cmp, "BN_cmp");
+#undef GET
+    dlclose(h);
+    const void *stock = m->rsa_stock ? m->rsa_stock() : NULL;
+    if (stock && m->rsa_get_mod_exp)
+        *(void **)&r->stock_mod_exp = m->rsa_get_mod_exp(stock);
 }
 
 /* One algorithm's stock method and the hooks to store into it. */
@@ -178,8 +216,14 @@ static int install(struct node_state *st, int idx, const char *entry)
     }
     int bits = CS_METHOD_TRIED;
     void *const *h = hooks[idx];
-    bits |= install_one(m.rsa_get_default, m.rsa_stock, m.rsa_set_exp, h[0], NULL, NULL,
-                        &st->rsa, CS_METHOD_RSA, CS_METHOD_RSA_KEPT);
+    /* RSA's private operation too, so that its CRT halves stay one paired
+     * call (rsa_crt.h); only with every function that needs. */
+    cs_rsa_api *ra = rsa_apis[idx];
+    resolve_rsa_api(c->path, st->node, &m, ra);
+    int crt = cs_rsa_api_complete(ra) && m.rsa_set_mod_exp;
+    bits |= install_one(m.rsa_get_default, m.rsa_stock, m.rsa_set_exp, h[0],
+                        crt ? m.rsa_set_mod_exp : NULL, crt ? h[4] : NULL, &st->rsa,
+                        CS_METHOD_RSA, CS_METHOD_RSA_KEPT);
     bits |= install_one(m.dh_get_default, m.dh_stock, m.dh_set_exp, h[1], NULL, NULL, &st->dh,
                         CS_METHOD_DH, CS_METHOD_DH_KEPT);
     bits |= install_one(m.dsa_get_default, m.dsa_stock, m.dsa_set_exp, h[2], m.dsa_set_exp2,
@@ -187,8 +231,9 @@ static int install(struct node_state *st, int idx, const char *entry)
     /* OpenSSL_version_num: the application has called in, so the library
      * is initialised enough to answer. */
     unsigned long v = m.version_num();
-    snprintf(text, sizeof text, "%lu.%lu.%lu: %s%s%s%s%s%sfrom %s", v >> 28, (v >> 20) & 0xff,
-             (v >> 4) & 0xff, bits & CS_METHOD_RSA ? "rsa " : "",
+    snprintf(text, sizeof text, "%lu.%lu.%lu: %s%s%s%s%s%s%sfrom %s", v >> 28,
+             (v >> 20) & 0xff, (v >> 4) & 0xff, bits & CS_METHOD_RSA ? "rsa " : "",
+             bits & CS_METHOD_RSA && crt ? "rsa-crt " : "",
              bits & CS_METHOD_DH ? "dh " : "", bits & CS_METHOD_DSA ? "dsa " : "",
              bits & CS_METHOD_RSA_KEPT ? "rsa-app's " : "",
              bits & CS_METHOD_DH_KEPT ? "dh-app's " : "",
