@@ -78,12 +78,14 @@ fuzz: fuzz-build
 # target in turn) for SECONDS of fuzzing each at nice 19 from the tree's
 # corpus, paused while a benchmark holds /tmp/cryptoshim-bench.lock; the new
 # coverage is merged back into tests/fuzz/corpus/TARGET minimised and the
-# executions appended to the ledger in docs/fuzzing.md (commit both).
+# executions appended to the ledger in docs/fuzzing.md (commit both); RUNS
+# (if not 0) ends it once that many inputs have run.
 TARGET ?= $(notdir $(FUZZ_CAMP_TARGETS))
 SECONDS ?= 600
+RUNS ?= 0
 fuzz-campaign: $(addprefix $(FUZZ_CAMP_BUILD)/,$(TARGET))
 	@status=0; for t in $(TARGET); do \
-	    tests/fuzz/campaign.sh $(FUZZ_CAMP_BUILD) $$t $(SECONDS) || status=$$?; \
+	    tests/fuzz/campaign.sh $(FUZZ_CAMP_BUILD) $$t $(SECONDS) $(RUNS) || status=$$?; \
 	    [ $$status -ne 130 ] || break; \
 	done; exit $$status
 endif

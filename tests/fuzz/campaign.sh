@@ -13,11 +13,13 @@
 # delivered before the alarm) and a new one starts when the lock is free.
 # SIGINT/SIGTERM stop the campaign: the fuzzer ends cleanly, the merge and
 # the ledger row cover what ran.
-# Usage: campaign.sh BIN_DIR NAME SECONDS
+# RUNS (optional, 0: no limit) ends the campaign once that many inputs
+# have run, sooner than SECONDS.
+# Usage: campaign.sh BIN_DIR NAME SECONDS [RUNS]
 set -u
 cd "$(dirname "$0")/../.."
 . tests/fuzz/options.sh
-bindir=$1 name=$2 budget=$3
+bindir=$1 name=$2 budget=$3 runs=${4:-0}
 bin=$bindir/$name
 corpus=tests/fuzz/corpus/$name
 work=$bindir/campaign/$name
@@ -96,13 +98,15 @@ watch_job() {
 # Fuzzing in segments (a new one after each long pause) until the budget
 # is spent, the campaign is stopped or a segment finds something.
 execs=0 spent=0 seg=0 found=0
-while [ "$stop" = 0 ] && [ "$spent" -lt "$budget" ] && [ "$found" = 0 ]; do
+while [ "$stop" = 0 ] && [ "$spent" -lt "$budget" ] && [ "$found" = 0 ] &&
+    { [ "$runs" = 0 ] || [ "$execs" -lt "$runs" ]; }; do
     while bench_running && [ "$stop" = 0 ]; do sleep 1; done
     [ "$stop" = 1 ] && break
     seg=$((seg + 1))
     log=$work/fuzz-$seg.log
     # shellcheck disable=SC2046
     start_job "$bin" $(fuzz_options "$name") -artifact_prefix="$findings/" \
+        -runs=$([ "$runs" = 0 ] && echo -1 || echo $((runs - execs))) \
         "$work/new" "$corpus" >"$log" 2>&1
     watch_job $((budget - spent))
     spent=$((spent + ran))
