@@ -1,0 +1,59 @@
+/* The x86-64 ML-KEM tables: "avx2" (AVX2 arithmetic, 4-way and 4+1-way
+ * Keccak) and "avx512" (the same arithmetic, 8-way and 8+1-way Keccak for
+ * the matrix and the noise; its CS_CPU_AVX512IFMA bit stands for AVX-512
+ * F/VL/BW as for the Keccak and ML-DSA tables). */
+#include "../../keccak/keccak_internal.h"
+#include "mlkem_x86.h"
+
+static const cs_mlkem_ops ops_avx2 = {
+    .keccak = &cs_keccak_avx2,
+    .gen_matrix = cs_mlkem_gen_matrix_avx2,
+    .sample_noise = cs_mlkem_sample_noise_avx2,
+    .ntt = cs_mlkem_ntt_avx2,
+    .invntt = cs_mlkem_invntt_avx2,
+    .basemul_acc = cs_mlkem_basemul_acc_avx2,
+    .tobytes = cs_mlkem_tobytes_portable,
+    .frombytes = cs_mlkem_frombytes_portable,
+    .compress = cs_mlkem_compress_portable,
+    .decompress = cs_mlkem_decompress_portable,
+};
+
+static const cs_mlkem_ops ops_avx512 = {
+    .keccak = &cs_keccak_avx512,
+    .gen_matrix = cs_mlkem_gen_matrix_avx512,
+    .sample_noise = cs_mlkem_sample_noise_avx512,
+    .ntt = cs_mlkem_ntt_avx2,
+    .invntt = cs_mlkem_invntt_avx2,
+    .basemul_acc = cs_mlkem_basemul_acc_avx2,
+    .tobytes = cs_mlkem_tobytes_portable,
+    .frombytes = cs_mlkem_frombytes_portable,
+    .compress = cs_mlkem_compress_portable,
+    .decompress = cs_mlkem_decompress_portable,
+};
+
+/* The three operations of each table on its ops. */
+#define MLKEM_TABLE(NAME, OPS, FEATURES)                                                        \
+    static int keygen_##NAME(int ps, uint8_t *ek, uint8_t *dk, const uint8_t d[32],           \
+                             const uint8_t z[32])                                              \
+    {                                                                                          \
+        return cs_mlkem_keygen_ops(&OPS, ps, ek, dk, d, z);                                    \
+    }                                                                                          \
+    static int encaps_##NAME(int ps, uint8_t *ct, uint8_t ss[32], const uint8_t *ek,          \
+                             const uint8_t m[32])                                              \
+    {                                                                                          \
+        return cs_mlkem_encaps_ops(&OPS, ps, ct, ss, ek, m);                                   \
+    }                                                                                          \
+    static int decaps_##NAME(int ps, uint8_t ss[32], const uint8_t *ct, const uint8_t *dk)    \
+    {                                                                                          \
+        return cs_mlkem_decaps_ops(&OPS, ps, ss, ct, dk);                                      \
+    }                                                                                          \
+    const cs_mlkem_impl cs_mlkem_##NAME = {                                                    \
+        .name = #NAME,                                                                         \
+        .cpu_features = FEATURES,                                                              \
+        .keygen = keygen_##NAME,                                                               \
+        .encaps = encaps_##NAME,                                                               \
+        .decaps = decaps_##NAME,                                                               \
+    };
+
+MLKEM_TABLE(avx2, ops_avx2, CS_CPU_AVX2)
+MLKEM_TABLE(avx512, ops_avx512, CS_CPU_AVX2 | CS_CPU_AVX512IFMA)

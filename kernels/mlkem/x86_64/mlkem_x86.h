@@ -1,0 +1,31 @@
+/* The x86-64 ML-KEM backends' pieces (kernels/mlkem/x86_64): AVX2 NTTs and
+ * products in 16-bit lanes, the 4-way and 8-way samplers, and the AVX2
+ * coders. Every NTT-domain polynomial keeps the portable (standard) order,
+ * so the portable coders and any mix of these pieces agree. Internal. */
+#ifndef CRYPTOSHIM_MLKEM_X86_H
+#define CRYPTOSHIM_MLKEM_X86_H
+
+#include "../mlkem_backend.h"
+
+/* ntt_avx2.c: the cs_mlkem_ops entries of the same names (mlkem_backend.h). */
+void cs_mlkem_ntt_avx2(cs_mlkem_poly *p);
+void cs_mlkem_invntt_avx2(cs_mlkem_poly *p);
+void cs_mlkem_basemul_acc_avx2(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b,
+                               unsigned k);
+
+/* sample_avx2.c: A_hat with the AVX2 4-way SHAKE128 and noise with the 4-way SHAKE256. */
+void cs_mlkem_gen_matrix_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                              int transposed);
+void cs_mlkem_sample_noise_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
+                                unsigned eta2, const uint8_t seed[32], uint8_t nonce);
+/* The AVX2 rejection step (as cs_mlkem_rej_uniform) and CBD (as cs_mlkem_cbd). */
+unsigned cs_mlkem_rej_uniform_avx2(int16_t *r, unsigned have, const uint8_t *buf, size_t len);
+void cs_mlkem_cbd_avx2(cs_mlkem_poly *p, const uint8_t *buf, unsigned eta);
+
+/* sample_avx512.c: the same samplers on the 8-way (and 8+1-way) AVX-512 Keccak. */
+void cs_mlkem_gen_matrix_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                                int transposed);
+void cs_mlkem_sample_noise_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
+                                  unsigned eta2, const uint8_t seed[32], uint8_t nonce);
+
+#endif

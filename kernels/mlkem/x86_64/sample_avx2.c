@@ -1,0 +1,244 @@
+/* The x86-64 samplers: A_hat (SampleNTT over SHAKE128) and the noise
+ * (SamplePolyCBD over SHAKE256) with several Keccak states at once, the
+ * rejection step and CBD in AVX2. The streams of one call go in batches
+ * over the widest permutations of the given Keccak table: eight (x8), four
+ * (x4), with one more state fused (x8x1, x4x1) where that saves a call, or
+ * one. Batch sizes depend only on the stream count; the matrix's extra
+ * blocks only on public rho. */
+#include <immintrin.h>
+
+#include "../../ct.h"
+#include "../../keccak/keccak_internal.h"
+#include "mlkem_x86.h"
+
+#define MAX_STREAMS 9
+#define MATRIX_BLOCKS 3 /* 504 bytes: 336 candidates, enough for 256 but rarely */
+
+/* Up to nine SHAKE streams in one vector state (w lanes, interleaved as keccak.h says) and
+ * one scalar state s1: streams 0..w-1 in the vector state, stream w in s1; a lone stream
+ * uses s1 alone. */
+typedef struct multi_shake {
+    uint64_t s[8 * 25] __attribute__((aligned(64)));
+    uint64_t s1[25];
+    unsigned w, n, rate;
+    const cs_keccak_impl *k;
+} multi_shake;
+
+/* Lane i of stream j. */
+static uint64_t *lane(multi_shake *m, unsigned j, unsigned i)
+{
+    if (m->n == 1 || j == m->w)
+        return &m->s1[i];
+    return &m->s[m->w * i + j];
+}
+
+/* n streams (n <= 9, as the table allows), stream j absorbing key[32] || suf[j] (slen <= 2
+ * bytes) with SHAKE padding at rate bytes. */
+static void ms_init(multi_shake *m, const cs_keccak_impl *k, unsigned n, const uint8_t key[32],
+                    const uint8_t (*suf)[2], unsigned slen, unsigned rate)
+{
+    m->k = k, m->n = n, m->rate = rate;
+    m->w = n <= 5 && !(n == 5 && k->f1600_x8) ? 4 : 8;
+    memset(m->s, 0, sizeof m->s);
+    memset(m->s1, 0, sizeof m->s1);
+    for (unsigned j = 0; j < n; j++) {
+        for (unsigned i = 0; i < 4; i++)
+            *lane(m, j, i) = cs_load64_le(key + 8 * i);
+        uint64_t tail = suf[j][0];
+        if (slen == 2)
+            tail |= (uint64_t)suf[j][1] << 8;
+        *lane(m, j, 4) = tail | (uint64_t)0x1F << (8 * slen);
+        *lane(m, j, rate / 8 - 1) ^= (uint64_t)0x80 << 56;
+    }
+}
+
+/* Permutes every stream and appends one block of each to out[j]. */
+static void ms_block(multi_shake *m, uint8_t *const *out)
+{
+    if (m->n == 1)
+        m->k->f1600(m->s1);
+    else if (m->n == m->w + 1)
+        (m->w == 4 ? m->k->f1600_x4x1 : m->k->f1600_x8x1)(m->s, m->s1);
+    else
+        (m->w == 4 ? m->k->f1600_x4 : m->k->f1600_x8)(m->s);
+    for (unsigned j = 0; j < m->n; j++)
+        for (unsigned i = 0; i < m->rate / 8; i++)
+            cs_store64_le(out[j] + 8 * i, *lane(m, j, i));
+}
+
+/* How many of n remaining streams the next call takes: four or fewer on the 4-way
+ * permutation, five on the fused 4+1 where there are no eight-way ones; otherwise up to
+ * eight, nine on the fused 8+1, and 16 as 8 + 8. */
+static unsigned batch_size(const cs_keccak_impl *k, unsigned n)
+{
+    if (n <= 4)
+        return n;
+    if (!k->f1600_x8)
+        return k->f1600_x4x1 ? 5 : 4;
+    if (n <= 8 || (n > 9 && n <= 16))
+        return n < 8 ? n : 8;
+    return k->f1600_x8x1 ? 9 : 8;
+}
+
+/* Appends to r[have..] the 12-bit values below q of buf (len bytes, readable to len + 8);
+ * 24 bytes (16 candidates) a step, compacted with a byte shuffle built from the accept mask
+ * by pdep/pext, then the portable step for the tail. Public data. */
+unsigned cs_mlkem_rej_uniform_avx2(int16_t *r, unsigned have, const uint8_t *buf, size_t len)
+{
+    const __m256i idx = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11, 4, 5,
+                                         5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
+    const __m256i q = _mm256_set1_epi16(CS_MLKEM_Q);
+    size_t pos = 0;
+    while (have + 16 <= CS_MLKEM_N && pos + 24 <= len) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(buf + pos));
+        x = _mm256_permute4x64_epi64(x, 0x94); /* bytes 0-15 | 8-23 */
+        x = _mm256_shuffle_epi8(x, idx);
+        /* even lanes: low 12 bits; odd lanes: high 12 bits of their byte pair */
+        __m256i v = _mm256_blend_epi16(x, _mm256_srli_epi16(x, 4), 0xAA);
+        v = _mm256_and_si256(v, _mm256_set1_epi16(0xFFF));
+        uint32_t good = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi16(q, v));
+        good = _pext_u32(good, 0x55555555u); /* one bit a lane */
+        for (unsigned half = 0; half < 2; half++) {
+            uint32_t m8 = (good >> (8 * half)) & 0xFF;
+            uint64_t sel = _pext_u64(0x0706050403020100ull, _pdep_u64(m8, 0x0101010101010101ull) * 0xFF);
+            __m128i l = _mm_cvtepu8_epi16(_mm_cvtsi64_si128((long long)sel));
+            __m128i sh = _mm_add_epi16(_mm_mullo_epi16(l, _mm_set1_epi16(0x0202)),
+                                       _mm_set1_epi16(0x0100));
+            __m128i h = half ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
+            _mm_storeu_si128((__m128i *)(r + have), _mm_shuffle_epi8(h, sh));
+            have += (unsigned)__builtin_popcount(m8);
+        }
+        pos += 24;
+    }
+    return cs_mlkem_rej_uniform(r, have, buf + pos, len - pos);
+}
+
+/* A_hat[i][j] = SampleNTT(rho || j || i) into a[i*k + j] (transposed: a[j*k + i]), the
+ * k*k streams in batches on keccak table kt. */
+static void gen_matrix(const cs_keccak_impl *kt, cs_mlkem_poly *a, unsigned k,
+                       const uint8_t rho[32], int transposed)
+{
+    static const size_t bytes = MATRIX_BLOCKS * CS_SHAKE128_RATE;
+    uint8_t buf[MAX_STREAMS][MATRIX_BLOCKS * CS_SHAKE128_RATE + 8];
+    uint8_t suf[MAX_STREAMS][2];
+    uint8_t *out[MAX_STREAMS];
+    unsigned have[MAX_STREAMS];
+    multi_shake m;
+    for (unsigned t0 = 0, n; t0 < k * k; t0 += n) {
+        n = batch_size(kt, k * k - t0);
+        for (unsigned j = 0; j < n; j++) {
+            unsigned t = t0 + j, row = t / k, col = t % k;
+            suf[j][0] = (uint8_t)(transposed ? row : col);
+            suf[j][1] = (uint8_t)(transposed ? col : row);
+        }
+        ms_init(&m, kt, n, rho, suf, 2, CS_SHAKE128_RATE);
+        for (unsigned b = 0; b < MATRIX_BLOCKS; b++) {
+            for (unsigned j = 0; j < n; j++)
+                out[j] = buf[j] + b * CS_SHAKE128_RATE;
+            ms_block(&m, out);
+        }
+        unsigned done = 1;
+        for (unsigned j = 0; j < n; j++) {
+            have[j] = cs_mlkem_rej_uniform_avx2(a[t0 + j].c, 0, buf[j], bytes);
+            done &= have[j] == CS_MLKEM_N;
+        }
+        while (!done) {
+            for (unsigned j = 0; j < n; j++)
+                out[j] = buf[j];
+            ms_block(&m, out);
+            done = 1;
+            for (unsigned j = 0; j < n; j++) {
+                have[j] = cs_mlkem_rej_uniform_avx2(a[t0 + j].c, have[j], buf[j],
+                                                    CS_SHAKE128_RATE);
+                done &= have[j] == CS_MLKEM_N;
+            }
+        }
+    }
+}
+
+/* SamplePolyCBD_2 of 128 bytes in AVX2: per byte, two 2-bit popcount pairs. */
+static void cbd2_avx2(cs_mlkem_poly *p, const uint8_t *buf)
+{
+    const __m256i m55 = _mm256_set1_epi8(0x55), m33 = _mm256_set1_epi8(0x33),
+                  m0f = _mm256_set1_epi8(0x0F);
+    for (unsigned i = 0; i < 4; i++) {
+        __m256i t = _mm256_loadu_si256((const __m256i *)(buf + 32 * i));
+        __m256i d = _mm256_add_epi8(_mm256_and_si256(t, m55),
+                                    _mm256_and_si256(_mm256_srli_epi16(t, 1), m55));
+        __m256i x = _mm256_and_si256(d, m33), y = _mm256_and_si256(_mm256_srli_epi16(d, 2), m33);
+        __m256i ev = _mm256_sub_epi8(_mm256_and_si256(x, m0f), _mm256_and_si256(y, m0f));
+        __m256i od = _mm256_sub_epi8(_mm256_and_si256(_mm256_srli_epi16(x, 4), m0f),
+                                     _mm256_and_si256(_mm256_srli_epi16(y, 4), m0f));
+        __m256i lo = _mm256_unpacklo_epi8(ev, od), hi = _mm256_unpackhi_epi8(ev, od);
+        int16_t *c = &p->c[64 * i];
+        _mm256_store_si256((__m256i *)c, _mm256_cvtepi8_epi16(_mm256_castsi256_si128(lo)));
+        _mm256_store_si256((__m256i *)(c + 16), _mm256_cvtepi8_epi16(_mm256_castsi256_si128(hi)));
+        _mm256_store_si256((__m256i *)(c + 32),
+                           _mm256_cvtepi8_epi16(_mm256_extracti128_si256(lo, 1)));
+        _mm256_store_si256((__m256i *)(c + 48),
+                           _mm256_cvtepi8_epi16(_mm256_extracti128_si256(hi, 1)));
+    }
+}
+
+/* As cs_mlkem_cbd: eta 2 in AVX2, eta 3 (ML-KEM-512's keys only) portable. */
+void cs_mlkem_cbd_avx2(cs_mlkem_poly *p, const uint8_t *buf, unsigned eta)
+{
+    if (eta == 2)
+        cbd2_avx2(p, buf);
+    else
+        cs_mlkem_cbd(p, buf, eta);
+}
+
+/* r[i] = SamplePolyCBD(PRF(seed, nonce + i)), the n streams in batches on kt. */
+static void sample_noise(const cs_keccak_impl *kt, cs_mlkem_poly *r, unsigned n, unsigned n1,
+                         unsigned eta1, unsigned eta2, const uint8_t seed[32], uint8_t nonce)
+{
+    uint8_t buf[MAX_STREAMS][2 * CS_SHAKE256_RATE], suf[MAX_STREAMS][2];
+    uint8_t *out[MAX_STREAMS];
+    multi_shake m;
+    for (unsigned t0 = 0, b; t0 < n; t0 += b) {
+        b = batch_size(kt, n - t0);
+        unsigned blocks = 1;
+        for (unsigned j = 0; j < b; j++) {
+            suf[j][0] = (uint8_t)(nonce + t0 + j);
+            if ((t0 + j < n1 ? eta1 : eta2) == 3)
+                blocks = 2; /* 192 bytes */
+        }
+        ms_init(&m, kt, b, seed, suf, 1, CS_SHAKE256_RATE);
+        for (unsigned blk = 0; blk < blocks; blk++) {
+            for (unsigned j = 0; j < b; j++)
+                out[j] = buf[j] + blk * CS_SHAKE256_RATE;
+            ms_block(&m, out);
+        }
+        for (unsigned j = 0; j < b; j++)
+            cs_mlkem_cbd_avx2(&r[t0 + j], buf[j], t0 + j < n1 ? eta1 : eta2);
+    }
+    cs_wipe(&m, sizeof m);
+    cs_wipe(buf, sizeof buf);
+}
+
+/* The ops entries on the AVX2 Keccak table. */
+void cs_mlkem_gen_matrix_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                              int transposed)
+{
+    gen_matrix(&cs_keccak_avx2, a, k, rho, transposed);
+}
+
+void cs_mlkem_sample_noise_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
+                                unsigned eta2, const uint8_t seed[32], uint8_t nonce)
+{
+    sample_noise(&cs_keccak_avx2, r, n, n1, eta1, eta2, seed, nonce);
+}
+
+/* The same on the AVX-512 Keccak table (8-way and 8+1-way permutations). */
+void cs_mlkem_gen_matrix_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                                int transposed)
+{
+    gen_matrix(&cs_keccak_avx512, a, k, rho, transposed);
+}
+
+void cs_mlkem_sample_noise_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
+                                  unsigned eta2, const uint8_t seed[32], uint8_t nonce)
+{
+    sample_noise(&cs_keccak_avx512, r, n, n1, eta1, eta2, seed, nonce);
+}
