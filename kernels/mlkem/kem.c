@@ -9,48 +9,6 @@
 
 #define K_MAX CS_MLKEM_MAX_K
 
-/* 2^32 mod q: Montgomery multiplication by it turns a * 2^-16 back into a * 2^16 / 2^16. */
-#define MONT_SQ 1353
-
-/* r = Barrett(a + b). */
-static void add_reduce(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b)
-{
-    for (unsigned i = 0; i < CS_MLKEM_N; i++)
-        r->c[i] = cs_mlkem_barrett_reduce((int16_t)(a->c[i] + b->c[i]));
-}
-
-/* r = Barrett(r * 2^16 (from a Montgomery product) + e). */
-static void tomont_add(cs_mlkem_poly *r, const cs_mlkem_poly *e)
-{
-    for (unsigned i = 0; i < CS_MLKEM_N; i++)
-        r->c[i] = cs_mlkem_barrett_reduce(
-            (int16_t)(cs_mlkem_montgomery_reduce((int32_t)r->c[i] * MONT_SQ) + e->c[i]));
-}
-
-/* Decompress_1(ByteDecode_1(m)): each message bit becomes 0 or (q + 1) / 2. */
-static void msg_decode(cs_mlkem_poly *p, const uint8_t m[32])
-{
-    for (unsigned i = 0; i < CS_MLKEM_N; i++) {
-        int16_t bit = (int16_t)((m[i / 8] >> (i % 8)) & 1);
-        p->c[i] = (int16_t)(-bit & ((CS_MLKEM_Q + 1) / 2));
-    }
-}
-
-/* ByteEncode_1(Compress_1(p)) for |c| < q, as poly.c's compression with d = 1. */
-static void msg_encode(uint8_t m[32], const cs_mlkem_poly *p)
-{
-    for (unsigned i = 0; i < 32; i++) {
-        uint32_t byte = 0;
-        for (unsigned j = 0; j < 8; j++) {
-            int16_t c = p->c[8 * i + j];
-            uint32_t x = (uint32_t)(uint16_t)(c + ((c >> 15) & CS_MLKEM_Q));
-            uint64_t t = ((uint64_t)x << 1) + 1664;
-            byte |= (uint32_t)((t * 330282857u) >> 40 & 1) << j;
-        }
-        m[i] = (uint8_t)byte;
-    }
-}
-
 /* K-PKE.Encrypt(ek, m, r) into ct (FIPS 203 algorithm 14). */
 static void pke_encrypt(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8_t *ct,
                         const uint8_t *ek, const uint8_t m[32], const uint8_t r[32])
@@ -71,14 +29,14 @@ static void pke_encrypt(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8
     for (unsigned i = 0; i < k; i++) {
         ops->basemul_acc(&u, &a[i * k], noise, k);
         ops->invntt(&u);
-        add_reduce(&u, &u, &noise[k + i]);
+        ops->add_reduce(&u, &u, &noise[k + i]);
         ops->compress(ct + 32 * p->du * i, &u, p->du);
     }
     ops->basemul_acc(&v, t, noise, k);
     ops->invntt(&v);
-    msg_decode(&mu, m);
-    add_reduce(&v, &v, &noise[2 * k]);
-    add_reduce(&v, &v, &mu);
+    ops->decompress(&mu, m, 1);
+    ops->add_reduce(&v, &v, &noise[2 * k]);
+    ops->add_reduce(&v, &v, &mu);
     ops->compress(ct + 32 * p->du * k, &v, p->dv);
     cs_wipe(noise, sizeof noise);
     cs_wipe(&u, sizeof u);
@@ -101,9 +59,8 @@ static void pke_decrypt(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8
     ops->decompress(&v, ct + 32 * p->du * k, p->dv);
     ops->basemul_acc(&w, s, u, k);
     ops->invntt(&w);
-    for (unsigned i = 0; i < CS_MLKEM_N; i++)
-        w.c[i] = cs_mlkem_barrett_reduce((int16_t)(v.c[i] - w.c[i]));
-    msg_encode(m, &w);
+    ops->sub_reduce(&w, &v, &w);
+    ops->compress(m, &w, 1);
     cs_wipe(s, sizeof s);
     cs_wipe(&w, sizeof w);
 }
@@ -127,7 +84,7 @@ int cs_mlkem_keygen_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ek, uint8_t *d
         ops->ntt(&se[i]);
     for (unsigned i = 0; i < k; i++) {
         ops->basemul_acc(&t, &a[i * k], se, k);
-        tomont_add(&t, &se[k + i]);
+        ops->tomont_add(&t, &se[k + i]);
         ops->tobytes(ek + CS_MLKEM_POLY_BYTES * i, &t);
         ops->tobytes(dk + CS_MLKEM_POLY_BYTES * i, &se[i]);
     }

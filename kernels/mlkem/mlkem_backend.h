@@ -56,10 +56,15 @@ typedef struct cs_mlkem_ops {
      * which are congruent mod q to what FIPS 203 decodes). */
     void (*tobytes)(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
     void (*frombytes)(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
-    /* ByteEncode_d(Compress_d(p)) and Decompress_d(ByteDecode_d(in)) for d in {4, 5, 10, 11}
-     * (plain order, |c| < q in; [0, q) out). */
+    /* ByteEncode_d(Compress_d(p)) and Decompress_d(ByteDecode_d(in)) for d in {1, 4, 5, 10,
+     * 11} (plain order, |c| < q in; [0, q) out); d = 1 is the message. */
     void (*compress)(uint8_t *out, const cs_mlkem_poly *p, unsigned d);
     void (*decompress)(cs_mlkem_poly *p, const uint8_t *in, unsigned d);
+    /* Elementwise, any layout: r = a + b and r = a - b, then centred (|a|, |b| < q);
+     * r = r * 2^16 (undoing a product's 2^-16) + e, centred (|r|, |e| < q). */
+    void (*add_reduce)(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b);
+    void (*sub_reduce)(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b);
+    void (*tomont_add)(cs_mlkem_poly *r, const cs_mlkem_poly *e);
 } cs_mlkem_ops;
 
 extern const cs_mlkem_ops cs_mlkem_portable_ops;
@@ -90,6 +95,11 @@ void cs_mlkem_basemul_acc_portable(cs_mlkem_poly *r, const cs_mlkem_poly *a,
                                    const cs_mlkem_poly *b, unsigned k);
 void cs_mlkem_tobytes_portable(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
 void cs_mlkem_frombytes_portable(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
+void cs_mlkem_add_reduce_portable(cs_mlkem_poly *r, const cs_mlkem_poly *a,
+                                  const cs_mlkem_poly *b);
+void cs_mlkem_sub_reduce_portable(cs_mlkem_poly *r, const cs_mlkem_poly *a,
+                                  const cs_mlkem_poly *b);
+void cs_mlkem_tomont_add_portable(cs_mlkem_poly *r, const cs_mlkem_poly *e);
 void cs_mlkem_compress_portable(uint8_t *out, const cs_mlkem_poly *p, unsigned d);
 void cs_mlkem_decompress_portable(cs_mlkem_poly *p, const uint8_t *in, unsigned d);
 void cs_mlkem_gen_matrix_portable(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],

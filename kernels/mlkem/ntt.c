@@ -108,3 +108,27 @@ void cs_mlkem_basemul_acc_portable(cs_mlkem_poly *r, const cs_mlkem_poly *a,
     for (unsigned j = 0; j < CS_MLKEM_N; j++)
         r->c[j] = cs_mlkem_barrett_reduce(r->c[j]);
 }
+
+/* r = Barrett(a + b). */
+void cs_mlkem_add_reduce_portable(cs_mlkem_poly *r, const cs_mlkem_poly *a,
+                                  const cs_mlkem_poly *b)
+{
+    for (unsigned i = 0; i < CS_MLKEM_N; i++)
+        r->c[i] = cs_mlkem_barrett_reduce((int16_t)(a->c[i] + b->c[i]));
+}
+
+/* r = Barrett(a - b). */
+void cs_mlkem_sub_reduce_portable(cs_mlkem_poly *r, const cs_mlkem_poly *a,
+                                  const cs_mlkem_poly *b)
+{
+    for (unsigned i = 0; i < CS_MLKEM_N; i++)
+        r->c[i] = cs_mlkem_barrett_reduce((int16_t)(a->c[i] - b->c[i]));
+}
+
+/* r = Barrett(r * 2^32 * 2^-16 + e): Montgomery multiplication by 2^32 mod q = 1353. */
+void cs_mlkem_tomont_add_portable(cs_mlkem_poly *r, const cs_mlkem_poly *e)
+{
+    for (unsigned i = 0; i < CS_MLKEM_N; i++)
+        r->c[i] = cs_mlkem_barrett_reduce(
+            (int16_t)(cs_mlkem_montgomery_reduce((int32_t)r->c[i] * 1353) + e->c[i]));
+}

@@ -13,6 +13,9 @@ const cs_mlkem_ops cs_mlkem_portable_ops = {
     .frombytes = cs_mlkem_frombytes_portable,
     .compress = cs_mlkem_compress_portable,
     .decompress = cs_mlkem_decompress_portable,
+    .add_reduce = cs_mlkem_add_reduce_portable,
+    .sub_reduce = cs_mlkem_sub_reduce_portable,
+    .tomont_add = cs_mlkem_tomont_add_portable,
 };
 
 /* The three operations on the portable table. */

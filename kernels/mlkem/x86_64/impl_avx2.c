@@ -12,10 +12,13 @@ static const cs_mlkem_ops ops_avx2 = {
     .ntt = cs_mlkem_ntt_avx2,
     .invntt = cs_mlkem_invntt_avx2,
     .basemul_acc = cs_mlkem_basemul_acc_avx2,
-    .tobytes = cs_mlkem_tobytes_portable,
-    .frombytes = cs_mlkem_frombytes_portable,
-    .compress = cs_mlkem_compress_portable,
-    .decompress = cs_mlkem_decompress_portable,
+    .tobytes = cs_mlkem_tobytes_avx2,
+    .frombytes = cs_mlkem_frombytes_avx2,
+    .compress = cs_mlkem_compress_avx2,
+    .decompress = cs_mlkem_decompress_avx2,
+    .add_reduce = cs_mlkem_add_reduce_avx2,
+    .sub_reduce = cs_mlkem_sub_reduce_avx2,
+    .tomont_add = cs_mlkem_tomont_add_avx2,
 };
 
 static const cs_mlkem_ops ops_avx512 = {
@@ -25,10 +28,13 @@ static const cs_mlkem_ops ops_avx512 = {
     .ntt = cs_mlkem_ntt_avx2,
     .invntt = cs_mlkem_invntt_avx2,
     .basemul_acc = cs_mlkem_basemul_acc_avx2,
-    .tobytes = cs_mlkem_tobytes_portable,
-    .frombytes = cs_mlkem_frombytes_portable,
-    .compress = cs_mlkem_compress_portable,
-    .decompress = cs_mlkem_decompress_portable,
+    .tobytes = cs_mlkem_tobytes_avx2,
+    .frombytes = cs_mlkem_frombytes_avx2,
+    .compress = cs_mlkem_compress_avx2,
+    .decompress = cs_mlkem_decompress_avx2,
+    .add_reduce = cs_mlkem_add_reduce_avx2,
+    .sub_reduce = cs_mlkem_sub_reduce_avx2,
+    .tomont_add = cs_mlkem_tomont_add_avx2,
 };
 
 /* The three operations of each table on its ops. */

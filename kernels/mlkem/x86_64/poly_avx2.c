@@ -1,0 +1,171 @@
+/* The x86-64 elementwise steps and coders: Barrett sums, the keygen's
+ * Montgomery correction, Compress_d/Decompress_d in AVX2 lanes, and the bit
+ * packing of ByteEncode_d/ByteDecode_d eight coefficients (d bytes) at a
+ * time in one 128-bit word. Values as the portable coders give them. */
+#include <immintrin.h>
+
+#include "mlkem_x86.h"
+
+#define QINV (-3327)
+
+static inline __m256i load(const cs_mlkem_poly *p, unsigned i)
+{
+    return _mm256_load_si256((const __m256i *)&p->c[16 * i]);
+}
+
+static inline void store(cs_mlkem_poly *p, unsigned i, __m256i v)
+{
+    _mm256_store_si256((__m256i *)&p->c[16 * i], v);
+}
+
+/* The centred representative of a mod q (as ntt_avx2.c). */
+static inline __m256i barrett(__m256i a)
+{
+    __m256i t = _mm256_mulhi_epi16(a, _mm256_set1_epi16(20159));
+    t = _mm256_mulhrs_epi16(t, _mm256_set1_epi16(32));
+    return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, _mm256_set1_epi16(CS_MLKEM_Q)));
+}
+
+/* r = Barrett(a + b). */
+void cs_mlkem_add_reduce_avx2(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b)
+{
+    for (unsigned i = 0; i < 16; i++)
+        store(r, i, barrett(_mm256_add_epi16(load(a, i), load(b, i))));
+}
+
+/* r = Barrett(a - b). */
+void cs_mlkem_sub_reduce_avx2(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b)
+{
+    for (unsigned i = 0; i < 16; i++)
+        store(r, i, barrett(_mm256_sub_epi16(load(a, i), load(b, i))));
+}
+
+/* r = Barrett(r * 1353 * 2^-16 + e) (1353 = 2^32 mod q). */
+void cs_mlkem_tomont_add_avx2(cs_mlkem_poly *r, const cs_mlkem_poly *e)
+{
+    const __m256i z = _mm256_set1_epi16(1353), zq = _mm256_set1_epi16((int16_t)(1353 * QINV));
+    const __m256i q = _mm256_set1_epi16(CS_MLKEM_Q);
+    for (unsigned i = 0; i < 16; i++) {
+        __m256i a = load(r, i);
+        __m256i m = _mm256_sub_epi16(_mm256_mulhi_epi16(a, z),
+                                     _mm256_mulhi_epi16(_mm256_mullo_epi16(a, zq), q));
+        store(r, i, barrett(_mm256_add_epi16(m, load(e, i))));
+    }
+}
+
+/* Compress_d(x) = ((x C + R) >> s) mod 2^d, exact for every x in [0, q) (the constants
+ * were searched for exhaustively; kernel_mlkem_impls compares with the portable). */
+static const struct {
+    uint32_t c, r, s;
+} compress_k[12] = {
+    [1] = {315, 262025, 19},     [4] = {315, 32718, 16},      [5] = {315, 16339, 15},
+    [10] = {161271, 262025, 19}, [11] = {161271, 130992, 18},
+};
+
+/* y[i] = Compress_d(c[i] mod q), 32-bit products in eight lanes. */
+static void compress_values(uint16_t y[CS_MLKEM_N], const cs_mlkem_poly *p, unsigned d)
+{
+    const __m256i q = _mm256_set1_epi16(CS_MLKEM_Q);
+    const __m256i c = _mm256_set1_epi32((int)compress_k[d].c), r = _mm256_set1_epi32((int)compress_k[d].r);
+    const __m256i mask = _mm256_set1_epi32((1 << d) - 1);
+    const __m128i s = _mm_cvtsi32_si128((int)compress_k[d].s);
+    for (unsigned i = 0; i < 16; i++) {
+        __m256i x = load(p, i);
+        x = _mm256_add_epi16(x, _mm256_and_si256(_mm256_srai_epi16(x, 15), q));
+        __m256i lo = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(x));
+        __m256i hi = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(x, 1));
+        lo = _mm256_and_si256(_mm256_srl_epi32(_mm256_add_epi32(_mm256_mullo_epi32(lo, c), r), s), mask);
+        hi = _mm256_and_si256(_mm256_srl_epi32(_mm256_add_epi32(_mm256_mullo_epi32(hi, c), r), s), mask);
+        __m256i v = _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8);
+        _mm256_storeu_si256((__m256i *)&y[16 * i], v);
+    }
+}
+
+/* ByteEncode_d of 256 d-bit values: eight values make d bytes. */
+static inline void pack(uint8_t *out, const uint16_t *y, const unsigned d)
+{
+    for (unsigned g = 0; g < CS_MLKEM_N / 8; g++) {
+        unsigned __int128 acc = 0;
+        for (unsigned j = 0; j < 8; j++)
+            acc |= (unsigned __int128)y[8 * g + j] << (d * j);
+        memcpy(out + d * g, &acc, d);
+    }
+}
+
+/* ByteDecode_d: the inverse of pack. */
+static inline void unpack(uint16_t *y, const uint8_t *in, const unsigned d)
+{
+    for (unsigned g = 0; g < CS_MLKEM_N / 8; g++) {
+        unsigned __int128 acc = 0;
+        memcpy(&acc, in + d * g, d);
+        for (unsigned j = 0; j < 8; j++)
+            y[8 * g + j] = (uint16_t)((acc >> (d * j)) & ((1u << d) - 1));
+    }
+}
+
+/* ByteEncode_d(Compress_d(p)). */
+void cs_mlkem_compress_avx2(uint8_t *out, const cs_mlkem_poly *p, unsigned d)
+{
+    uint16_t y[CS_MLKEM_N] __attribute__((aligned(32)));
+    compress_values(y, p, d);
+    switch (d) { /* constant d: each packer is unrolled */
+    case 1: pack(out, y, 1); break;
+    case 4: pack(out, y, 4); break;
+    case 5: pack(out, y, 5); break;
+    case 10: pack(out, y, 10); break;
+    default: pack(out, y, 11); break;
+    }
+}
+
+/* Decompress_d(ByteDecode_d(in)): (y q + 2^(d-1)) >> d with one madd per eight. */
+void cs_mlkem_decompress_avx2(cs_mlkem_poly *p, const uint8_t *in, unsigned d)
+{
+    uint16_t y[CS_MLKEM_N] __attribute__((aligned(32)));
+    switch (d) {
+    case 1: unpack(y, in, 1); break;
+    case 4: unpack(y, in, 4); break;
+    case 5: unpack(y, in, 5); break;
+    case 10: unpack(y, in, 10); break;
+    default: unpack(y, in, 11); break;
+    }
+    const __m256i k = _mm256_set1_epi32(CS_MLKEM_Q | (1 << (d - 1)) << 16);
+    const __m256i one = _mm256_set1_epi32(1 << 16);
+    const __m128i s = _mm_cvtsi32_si128((int)d);
+    for (unsigned i = 0; i < 16; i++) {
+        __m256i v = _mm256_load_si256((const __m256i *)&y[16 * i]);
+        /* [y, 1] pairs times [q, 2^(d-1)] */
+        __m256i lo = _mm256_or_si256(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(v)), one);
+        __m256i hi = _mm256_or_si256(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(v, 1)), one);
+        lo = _mm256_srl_epi32(_mm256_madd_epi16(lo, k), s);
+        hi = _mm256_srl_epi32(_mm256_madd_epi16(hi, k), s);
+        store(p, i, _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8));
+    }
+}
+
+/* ByteEncode_12 of p mod q (|c| < q). */
+void cs_mlkem_tobytes_avx2(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p)
+{
+    uint16_t y[CS_MLKEM_N] __attribute__((aligned(32)));
+    const __m256i q = _mm256_set1_epi16(CS_MLKEM_Q);
+    for (unsigned i = 0; i < 16; i++) {
+        __m256i x = load(p, i);
+        x = _mm256_add_epi16(x, _mm256_and_si256(_mm256_srai_epi16(x, 15), q));
+        _mm256_store_si256((__m256i *)&y[16 * i], x);
+    }
+    for (unsigned g = 0; g < CS_MLKEM_N / 4; g++) {
+        uint64_t acc = (uint64_t)y[4 * g] | (uint64_t)y[4 * g + 1] << 12 |
+                       (uint64_t)y[4 * g + 2] << 24 | (uint64_t)y[4 * g + 3] << 36;
+        memcpy(out + 6 * g, &acc, 6);
+    }
+}
+
+/* ByteDecode_12, unreduced. */
+void cs_mlkem_frombytes_avx2(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES])
+{
+    for (unsigned g = 0; g < CS_MLKEM_N / 4; g++) {
+        uint64_t acc = 0;
+        memcpy(&acc, in + 6 * g, 6);
+        for (unsigned j = 0; j < 4; j++)
+            p->c[4 * g + j] = (int16_t)((acc >> (12 * j)) & 0xFFF);
+    }
+}
