@@ -39,7 +39,7 @@ stamp=$work/started
 commit=$(git rev-parse --short HEAD)
 git diff --quiet HEAD -- . ':!docs/fuzzing.md' ':!tests/fuzz/corpus' || commit="$commit+changes"
 
-stop=0
+stop=0 pauses=0 paused_s=0
 trap 'stop=1' INT TERM
 
 # Whether a benchmark holds the lock now.
@@ -71,13 +71,14 @@ watch_job() {
             if [ "$paused" = 0 ]; then
                 signal_job STOP
                 now=$(date +%s); ran=$((ran + now - t0)); paused=$now
+                pauses=$((pauses + 1))
             elif [ $(($(date +%s) - paused)) -ge "$PAUSE_MAX" ] && [ "$limit" != 0 ]; then
                 signal_job INT; signal_job CONT # the INT is handled first
                 break
             fi
         elif [ "$paused" != 0 ]; then
             signal_job CONT
-            paused=0 t0=$(date +%s)
+            t0=$(date +%s) paused_s=$((paused_s + t0 - paused)) paused=0
         fi
         if [ "$limit" != 0 ] && [ "$paused" = 0 ] && [ $((ran + $(date +%s) - t0)) -ge "$limit" ]; then
             signal_job INT
@@ -85,7 +86,11 @@ watch_job() {
         fi
         sleep 1
     done
-    [ "$paused" = 0 ] && ran=$((ran + $(date +%s) - t0))
+    if [ "$paused" = 0 ]; then
+        ran=$((ran + $(date +%s) - t0))
+    else
+        paused_s=$((paused_s + $(date +%s) - paused))
+    fi
     # a trapped signal ends wait early: wait again until the job is reaped
     wait "$job"
     rc=$?
@@ -156,7 +161,8 @@ awk -v row="$row" '
         if (!last) { print ""; print "## Ledger"; print row }
     }' "$ledger" >"$work/ledger.md" && cat "$work/ledger.md" >"$ledger"
 
-echo "$name: $execs executions in $spent s ($seg segment(s)), $nfind finding(s);" \
+echo "$name: $execs executions in $spent s ($seg segment(s), $pauses pause(s) for benchmarks," \
+    "$paused_s s), $nfind finding(s);" \
     "corpus $files files$([ "$merged" = 1 ] || echo ", not merged")"
 if [ "$nfind" != 0 ]; then
     echo "findings under $findings/ (log: $work/fuzz-$seg.log):"
