@@ -10,6 +10,7 @@ $(BUILD)/obj/kernels/bn/x86_64/ifma.o: OBJ_CFLAGS += $(BN_IFMA_FLAGS)
 $(BUILD)/obj/kernels/bn/x86_64/ifma_x2.o: OBJ_CFLAGS += $(BN_IFMA_FLAGS)
 $(BUILD)/obj/kernels/bn/x86_64/avx2.o: OBJ_CFLAGS += -mavx2 -mbmi2
 $(BUILD)/obj/kernels/bn/x86_64/fma.o: OBJ_CFLAGS += -mavx2 -mfma
+$(BUILD)/obj/kernels/bn/x86_64/fma_x2.o: OBJ_CFLAGS += -mavx2 -mfma
 $(BUILD)/obj/kernels/bn/x86_64/xv_select_avx2.o: OBJ_CFLAGS += -mavx2
 $(BUILD)/obj/kernels/bn/x86_64/scalar.o: OBJ_CFLAGS += -mbmi2
 $(BUILD)/obj/kernels/bn/x86_64/adx.o: OBJ_CFLAGS += -mbmi2 -madx

@@ -8,187 +8,7 @@
  * a block scalar. (The column-serial shape it replaced was level at 1024 bits
  * and behind from 1536 once digits were 50 bits wide: docs/benchmarks.md.)
  * Built with -mavx2 -mfma; run only where AVX2 and FMA are present. */
-#include <immintrin.h>
-#include <string.h>
-
-#include "xv.h"
-
-/* 50 bits: one digit fewer than 49 at 1536, 2048 and 3072 bits, two at
- * 4096 (R' needs bits + 2). Every product is of non-negative digits, so the
- * high bias sits at the bottom of its binade and the whole binade is room:
- * the two products a group rounds into one double (two doubled squaring
- * products, 2a_j < 2^51 times a_i, or two reduction products) stay below
- * 2^102. With 51 bits a doubled pair would reach 2^104, past its binade. */
-#define W 50
-#define MW ((1ull << W) - 1)
-#define FMA_MAX_BITS 4096
-
-/* High parts: [2^102, 2^103) has ulp 2^50; low parts: 1.5*2^52 has ulp 1
- * (a low part or two, each within 2^49, stay in its binade). */
-#define BIAS_H 0x1p102
-#define BIAS_L 0x1.8p52
-/* Their sum, exact in a double (bits 51..102): h - BIAS_HL is a high part
- * minus BIAS_L, so the FMA that takes the high part off a product leaves the
- * low part already biased for reading as an integer. */
-#define BIAS_HL (BIAS_H + BIAS_L)
-
-/* Digits (below 2^52) to doubles, exactly. */
-static inline __m256d to_double(__m256i x)
-{
-    const __m256i bias = _mm256_set1_epi64x(0x4330000000000000ll);
-    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, bias)),
-                         _mm256_castsi256_pd(bias));
-}
-
-/* The bit pattern of a bias: each group of products adds one to its lanes
- * (pair, single), taken off by count before the columns are read. */
-static inline uint64_t bits_of(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
-
-/* Product scanning with separated carries: zero doubles either side of B
- * and M, so every block of four output columns reads whole unaligned
- * vectors whatever the row. */
-#define PAD 4
-
-/* Two vectors of products, x0*y0 and x1*y1 (each below 2^101), as one
- * group: the second high part is rounded on top of the first, so one
- * biased double (2^102 of room at ulp 2^W) holds both, and the two exact
- * low parts are summed as doubles (one biased, one within 2^49: still in
- * the binade of ulp 1). Adds the biased low sum to L and the biased high
- * sum to H (H's lanes belong one column up). 3.5 FP uops and one integer
- * add a vector of products, no shuffles. */
-static inline __attribute__((always_inline)) void
-pair(__m256i *L, __m256i *H, __m256d x0, __m256d y0, __m256d x1, __m256d y1)
-{
-    const __m256d MH = _mm256_set1_pd(BIAS_H), MHL = _mm256_set1_pd(BIAS_HL);
-    /* Keeps each unaligned load in a register: folded into both FMAs it
-     * would be read twice, and half of these loads split cache lines. */
-    __asm__("" : "+x"(y0), "+x"(y1));
-    __m256d h0 = _mm256_fmadd_pd(x0, y0, MH);
-    __m256d h1 = _mm256_fmadd_pd(x1, y1, h0);
-    __m256d l0 = _mm256_fmsub_pd(x0, y0, _mm256_sub_pd(h0, MHL));
-    __m256d l1 = _mm256_fmsub_pd(x1, y1, _mm256_sub_pd(h1, h0));
-    *L = _mm256_add_epi64(*L, _mm256_castpd_si256(_mm256_add_pd(l0, l1)));
-    *H = _mm256_add_epi64(*H, _mm256_castpd_si256(h1));
-}
-
-/* One vector of products as a group of its own (see pair). */
-static inline __attribute__((always_inline)) void
-single(__m256i *L, __m256i *H, __m256d x0, __m256d y0)
-{
-    const __m256d MH = _mm256_set1_pd(BIAS_H), MHL = _mm256_set1_pd(BIAS_HL);
-    __asm__("" : "+x"(y0));
-    __m256d h0 = _mm256_fmadd_pd(x0, y0, MH);
-    __m256d l0 = _mm256_fmsub_pd(x0, y0, _mm256_sub_pd(h0, MHL));
-    *L = _mm256_add_epi64(*L, _mm256_castpd_si256(l0));
-    *H = _mm256_add_epi64(*H, _mm256_castpd_si256(h0));
-}
-
-/* Products x[i] * y[-i..-i+3] for i = 0..n-1 (x broadcast from memory, y
- * read as unaligned vectors going down), in pairs; counts the biases
- * added to each lane of L and of H into *gl and *gh. */
-static inline __attribute__((always_inline)) void
-prods(__m256i *L, __m256i *H, size_t *gl, size_t *gh, const double *x, const double *y, size_t n)
-{
-    const size_t np = n / 2;
-#pragma GCC unroll 4
-    for (size_t k = 0; k < np; k++)
-        pair(L, H, _mm256_broadcast_sd(x + 2 * k), _mm256_loadu_pd(y - 2 * k),
-             _mm256_broadcast_sd(x + 2 * k + 1), _mm256_loadu_pd(y - 2 * k - 1));
-    *gl += np, *gh += np, x += 2 * np, y -= 2 * np, n -= 2 * np;
-    for (; n >= 2; n -= 2, x += 2, y -= 2, ++*gl, ++*gh)
-        pair(L, H, _mm256_broadcast_sd(x), _mm256_loadu_pd(y), _mm256_broadcast_sd(x + 1),
-             _mm256_loadu_pd(y - 1));
-    if (n) {
-        single(L, H, _mm256_broadcast_sd(x), _mm256_loadu_pd(y));
-        ++*gl, ++*gh;
-    }
-}
-
-/* Block c's a*b rows: a_i times B[c-i..c-i+3] for every row meeting
- * columns c..c+3. Squaring (sq, B = 2a): only the rows at or above the
- * diagonal, row c/2 with its square in lane 0, row c/2+1 with its square
- * in lane 2 and its lanes 0-1 (below the diagonal) zero. */
-static inline __attribute__((always_inline)) void
-ab_rows(__m256i *L, __m256i *H, size_t *gl, size_t *gh, const double *ad, const double *Bp,
-        size_t c, size_t D, int sq)
-{
-    const size_t ilo = c + 1 > D ? c + 1 - D : 0, ihi = c + 3 < D - 1 ? c + 3 : D - 1;
-    if (!sq) {
-        prods(L, H, gl, gh, ad + ilo, Bp + PAD + c - ilo, ihi + 1 - ilo);
-        return;
-    }
-    const size_t i0 = c / 2, i1 = c / 2 + 1;
-    if (i0 > ilo)
-        prods(L, H, gl, gh, ad + ilo, Bp + PAD + c - ilo, i0 - ilo);
-    if (i0 >= D)
-        return;
-    __m256d y0 = _mm256_blend_pd(_mm256_loadu_pd(Bp + PAD + c - i0), _mm256_broadcast_sd(ad + i0),
-                                 0x1);
-    if (i1 < D) {
-        __m256d y1 = _mm256_blend_pd(_mm256_loadu_pd(Bp + PAD + c - i1),
-                                     _mm256_broadcast_sd(ad + i1), 0x4);
-        y1 = _mm256_blend_pd(y1, _mm256_setzero_pd(), 0x3);
-        pair(L, H, _mm256_broadcast_sd(ad + i0), y0, _mm256_broadcast_sd(ad + i1), y1);
-    } else {
-        single(L, H, _mm256_broadcast_sd(ad + i0), y0);
-    }
-    ++*gl, ++*gh;
-}
-
-/* (t + q m0) >> W for the q that makes t + q m0 a multiple of 2^W (ms0 =
- * m0 << (64 - W)): the low parts carry one exactly when t's are not zero. */
-static inline int64_t carry_of(int64_t t, uint64_t q, uint64_t ms0)
-{
-    const uint64_t tl = (uint64_t)t & MW;
-    return (t >> W) + (int64_t)(uint64_t)(((unsigned __int128)q * ms0) >> 64) +
-           (int64_t)((tl + MW) >> W);
-}
-
-/* The four q digits of a block wholly below digit D: column k is L[k] +
- * H[k] (the high parts from one column down) plus the carry and the
- * products q_i m_j of this block's earlier digits, which stay in registers.
- * Writes the digits as doubles to qd[0..3]; returns the carry into the next
- * block. ms: m_0..m_3 << (64 - W). */
-static inline __attribute__((always_inline)) int64_t
-q_block(double *qd, const int64_t *L, const int64_t *H, int64_t carry, uint64_t n0,
-        const uint64_t *ms)
-{
-    int64_t e1 = 0, e2 = 0, e3 = 0, e4 = 0;
-#define QB_ADD(q, j, lo, hi)                                                  \
-    do {                                                                      \
-        unsigned __int128 p_ = (unsigned __int128)(q) * ms[j];                \
-        lo += (int64_t)((uint64_t)p_ >> (64 - W));                            \
-        hi += (int64_t)(uint64_t)(p_ >> 64);                                  \
-    } while (0)
-    int64_t t = L[0] + H[0] + carry;
-    uint64_t q = ((uint64_t)t * n0) & MW;
-    qd[0] = (double)(int64_t)q;
-    QB_ADD(q, 1, e1, e2);
-    QB_ADD(q, 2, e2, e3);
-    QB_ADD(q, 3, e3, e4);
-    carry = carry_of(t, q, ms[0]);
-    t = L[1] + H[1] + e1 + carry;
-    q = ((uint64_t)t * n0) & MW;
-    qd[1] = (double)(int64_t)q;
-    QB_ADD(q, 1, e2, e3);
-    QB_ADD(q, 2, e3, e4);
-    carry = carry_of(t, q, ms[0]);
-    t = L[2] + H[2] + e2 + carry;
-    q = ((uint64_t)t * n0) & MW;
-    qd[2] = (double)(int64_t)q;
-    QB_ADD(q, 1, e3, e4);
-    carry = carry_of(t, q, ms[0]);
-    t = L[3] + H[3] + e3 + carry;
-    q = ((uint64_t)t * n0) & MW;
-    qd[3] = (double)(int64_t)q;
-    return carry_of(t, q, ms[0]) + e4;
-#undef QB_ADD
-}
+#include "fma_core.h"
 
 /* r = a*b/R' mod m (< 2m, normalised digits), D = iters digits in 4*nv
  * words. Columns are summed four at a time (block c: columns c..c+3) over
@@ -238,14 +58,14 @@ ps_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, ui
     const size_t cl = (D + 3) & ~(size_t)3;
     __m256i L = _mm256_setzero_si256(), H = _mm256_setzero_si256();
     size_t gl = 0, gh = 0;
-    ab_rows(&L, &H, &gl, &gh, ad, Bp, 0, D, sq);
+    ab_rows(&L, &H, &L, &H, &gl, &gh, ad, Bp, 0, 0, 0, D, sq, 1);
     for (size_t c = 0; c < cl; c += 4) {
         /* Block c, last: the q rows from the previous block's digits. */
         {
             const size_t ilo = c + 1 > D ? c + 1 - D : 0, qhi = c < D ? c : D;
             const size_t lo = c >= 4 && c - 4 > ilo ? c - 4 : ilo;
             if (qhi > lo)
-                prods(&L, &H, &gl, &gh, qd + lo, Mp + PAD + c - lo, qhi - lo);
+                prods(&L, &H, &L, &H, &gl, &gh, qd + lo, Mp + PAD + c - lo, 0, 0, qhi - lo, 1);
         }
         L = _mm256_sub_epi64(L, _mm256_set1_epi64x((long long)(gl * bits_of(BIAS_L))));
         H = _mm256_sub_epi64(H, _mm256_set1_epi64x((long long)(gh * bits_of(BIAS_H))));
@@ -258,9 +78,9 @@ ps_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, ui
         gl = gh = 0;
         if (c + 4 < cl) {
             const size_t n = c + 4, ilo = n + 1 > D ? n + 1 - D : 0;
-            ab_rows(&L, &H, &gl, &gh, ad, Bp, n, D, sq);
+            ab_rows(&L, &H, &L, &H, &gl, &gh, ad, Bp, 0, 0, n, D, sq, 1);
             if (c > ilo)
-                prods(&L, &H, &gl, &gh, qd + ilo, Mp + PAD + n - ilo, c - ilo);
+                prods(&L, &H, &L, &H, &gl, &gh, qd + ilo, Mp + PAD + n - ilo, 0, 0, c - ilo, 1);
         }
         /* Block c's q digits, and their products inside the block. */
         if (c + 4 <= D) {
@@ -293,7 +113,7 @@ ps_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, ui
         if (cl + c < cend) {
             __m256i LA = _mm256_setzero_si256(), HA = _mm256_setzero_si256();
             size_t al = 0, ah = 0;
-            ab_rows(&LA, &HA, &al, &ah, ad, Bp, cl + c, D, sq);
+            ab_rows(&LA, &HA, &LA, &HA, &al, &ah, ad, Bp, 0, 0, cl + c, D, sq, 1);
             LA = _mm256_sub_epi64(LA, _mm256_set1_epi64x((long long)(al * bits_of(BIAS_L))));
             HA = _mm256_sub_epi64(HA, _mm256_set1_epi64x((long long)(ah * bits_of(BIAS_H))));
             _mm256_store_si256((__m256i *)(Lm + cl + c), LA);
@@ -306,7 +126,7 @@ ps_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, ui
         L = _mm256_load_si256((const __m256i *)(Lm + c));
         H = _mm256_load_si256((const __m256i *)(Hm + 4 + c));
         gl = gh = 0;
-        prods(&L, &H, &gl, &gh, qd + ilo, Mp + PAD + c - ilo, D - ilo);
+        prods(&L, &H, &L, &H, &gl, &gh, qd + ilo, Mp + PAD + c - ilo, 0, 0, D - ilo, 1);
         L = _mm256_sub_epi64(L, _mm256_set1_epi64x((long long)(gl * bits_of(BIAS_L))));
         H = _mm256_sub_epi64(H, _mm256_set1_epi64x((long long)(gh * bits_of(BIAS_H))));
         _mm256_store_si256((__m256i *)(Lm + c), L);
@@ -394,7 +214,7 @@ static const cs_bn_ops ops = {
     .prepare = prepare,
     .load = xv_load,
     .store = xv_store,
-    .pair = NULL,
+    .pair = &cs_fma_pair,
 };
 
-CS_BN_KERNEL(cs_bn_x86_fma, "x86_64-fma", CS_CPU_AVX2 | CS_CPU_FMA, 512, FMA_MAX_BITS, ops, 1, 0);
+CS_BN_KERNEL(cs_bn_x86_fma, "x86_64-fma", CS_CPU_AVX2 | CS_CPU_FMA, 512, FMA_MAX_BITS, ops, 1, 1);
