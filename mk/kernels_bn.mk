@@ -23,7 +23,7 @@ BN_LIMB32_OBJS := $(patsubst %,$(BUILD)/obj/limb32/kernels/%.o,ct bn/engine bn/m
 BN_TESTS_EXTRA := $(BUILD)/tests/ct_bn_exp $(BUILD)/tests/kernel_bn_limb32 \
                   $(BUILD)/tests/ct_bn_exp_limb32
 ifeq ($(ARCH),x86_64)
-BN_TESTS_EXTRA += $(BUILD)/tests/ct_bn_x86
+BN_TESTS_EXTRA += $(BUILD)/tests/ct_bn_x86 $(BUILD)/tests/ct_bn_fma_x2
 endif
 
 $(BUILD)/obj/limb32/%.o: %.c

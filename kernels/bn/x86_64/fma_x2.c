@@ -2,82 +2,53 @@
  * secret exponents (RSA's CRT halves) in one instruction stream. A joined
  * number is the two halves' digit vectors one after the other; the
  * multiplication and squaring are fma.c's product scanning run over both
- * halves step by step (ps_core_n with NH = 2), so while one half's scalar q
- * chain waits on its multiplier latencies the other's runs, and the FMA
- * ports get both halves' products. At 1024 bits one number's chain alone
- * leaves the ports idle most of the time (docs/benchmarks.md). Built with
- * -mavx2 -mfma; used only through the FMA kernel (AVX2 and FMA present). */
+ * halves step by step (ps_core_n with NH = 2): one loop's control serves
+ * both halves' products and the two scalar q chains overlap. Measured on
+ * Zen 5 the single code is bound by instruction throughput (about 4200
+ * instructions a 1024-bit multiplication, 5-6 a cycle), not by its chain's
+ * latency, so the gain is small: 4% over two single exponentiations at
+ * 1024 bits. Built with -mavx2 -mfma; used only through the FMA kernel
+ * (AVX2 and FMA present). */
 #include "fma_core.h"
 
-/* The pair's moduli and constants: both halves of one digit count. */
+/* The halves served: 21 digits each, in 6 vectors (999..1048-bit moduli,
+ * RSA-2048's CRT halves). At 1536 bits the paired code was 0.96x of two
+ * single calls (there the single code has more independent work per
+ * block), so the pair is kept to the size where it gains. */
+#define NV 6
+#define K (4 * NV)
+#define ND 21
+
+/* The pair's moduli and constants. */
 typedef struct {
-    uint64_t m[2][XV_MAXK] __attribute__((aligned(32)));
+    uint64_t m[2][K] __attribute__((aligned(32)));
     uint64_t n0[2];
-    size_t nv, d; /* vectors and digits of each half */
 } pair_ctx;
 
-/* r = a*b/R' (b == a: a^2/R') mod m for both halves of joined numbers, nv
- * vectors and d digits a half (constants where inlined with constants). */
-static inline __attribute__((always_inline)) void
-ps2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_ctx *pc, size_t nv, size_t d,
-    int sq)
-{
-    const size_t K = 4 * nv;
-    const struct ps_half hv[2] = {{r, a, b, pc->m[0], pc->n0[0]},
-                                  {r + K, a + K, b + K, pc->m[1], pc->n0[1]}};
-    ps_core_n(hv, nv, d, sq, 2);
-}
-
-/* 1024-bit moduli (and those down to 1001 bits): 21 digits in 6 vectors. */
-static void ps2_6_21(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_ctx *pc)
-{
-    ps2(r, a, b, pc, 6, 21, 0);
-}
-
-static void pq2_6_21(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
-{
-    ps2(r, a, a, pc, 6, 21, 1);
-}
-
-/* Any other digit count, sizes at run time. */
-static void ps2_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_ctx *pc)
-{
-    ps2(r, a, b, pc, pc->nv, pc->d, 0);
-}
-
-static void pq2_any(uint64_t *r, const uint64_t *a, const pair_ctx *pc)
-{
-    ps2(r, a, a, pc, pc->nv, pc->d, 1);
-}
-
-/* The engine's paired multiplication and squaring (cs_bn_mul_fn): the
- * specialised code where the size has it. */
+/* r = a*b/R' mod m for both halves of joined numbers (cs_bn_mul_fn), and
+ * r = a^2/R' (b unused): 21 digits in 6 vectors a half, constants. */
 static void mul2(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
     const pair_ctx *pc = ctx;
-    if (pc->nv == 6 && pc->d == 21)
-        ps2_6_21(r, a, b, pc);
-    else
-        ps2_any(r, a, b, pc);
+    const struct ps_half hv[2] = {{r, a, b, pc->m[0], pc->n0[0]},
+                                  {r + K, a + K, b + K, pc->m[1], pc->n0[1]}};
+    ps_core_n(hv, NV, ND, 0, 2);
 }
 
 static void sqr2(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
     const pair_ctx *pc = ctx;
-    if (pc->nv == 6 && pc->d == 21)
-        pq2_6_21(r, a, pc);
-    else
-        pq2_any(r, a, pc);
+    const struct ps_half hv[2] = {{r, a, a, pc->m[0], pc->n0[0]},
+                                  {r + K, a + K, a + K, pc->m[1], pc->n0[1]}};
+    ps_core_n(hv, NV, ND, 1, 2);
 }
 
-/* out = entry idx[0] of half 0 and entry idx[1] of half 1 (words = 2K, K a
- * multiple of 4, the table aligned): every entry loaded and kept under a
- * mask from a compare, so neither branch nor address depends on the secret
- * indices. */
+/* out = entry idx[0] of half 0 and entry idx[1] of half 1 (words = 2K, the
+ * table aligned): every entry loaded and kept under a mask from a compare,
+ * so neither branch nor address depends on the secret indices. */
 static void select2(cs_limb *out, const cs_limb *tab, size_t entries, size_t words,
                     const unsigned *idx)
 {
-    const size_t K = words / 2;
     for (size_t h = 0; h < 2; h++) {
         const __m256i want = _mm256_set1_epi64x((long long)idx[h]);
         for (size_t i = h * K; i < (h + 1) * K; i += 8) {
@@ -98,37 +69,30 @@ static void select2(cs_limb *out, const cs_limb *tab, size_t entries, size_t wor
     }
 }
 
-/* Joined numbers: half 0's K digits, then half 1's (K = words / 2). */
+/* Joined numbers: half 0's K digits, then half 1's. */
 static void join(cs_limb *x, const cs_limb *x0, const cs_limb *x1, const void *ctx)
 {
-    const pair_ctx *pc = ctx;
-    const size_t K = 4 * pc->nv;
     memcpy(x, x0, K * sizeof *x);
     memcpy(x + K, x1, K * sizeof *x);
 }
 
 static void split(cs_limb *x0, cs_limb *x1, const cs_limb *x, const void *ctx)
 {
-    const pair_ctx *pc = ctx;
-    const size_t K = 4 * pc->nv;
     memcpy(x0, x, K * sizeof *x);
     memcpy(x1, x + K, K * sizeof *x);
 }
 
-/* Fills the pair context from the halves' FMA contexts when they have the
- * same digit count; returns the joined words, or 0. */
+/* Fills the pair context from the halves' FMA contexts when both have 21
+ * digits; returns the joined words, or 0. */
 static size_t prepare2(void *ctx, const cs_bn_prep *p0, const cs_bn_prep *p1)
 {
     pair_ctx *pc = ctx;
-    if (p0->words != p1->words || p0->iters != p1->iters || p0->words % 4 ||
-        p0->words > XV_MAXK)
+    if (p0->words != K || p0->iters != ND || p1->words != K || p1->iters != ND)
         return 0;
-    pc->nv = p0->words / 4;
-    pc->d = p0->iters;
-    memcpy(pc->m[0], p0->m, p0->words * sizeof(uint64_t));
-    memcpy(pc->m[1], p1->m, p1->words * sizeof(uint64_t));
+    memcpy(pc->m[0], p0->m, K * sizeof(uint64_t));
+    memcpy(pc->m[1], p1->m, K * sizeof(uint64_t));
     pc->n0[0] = p0->n0, pc->n0[1] = p1->n0;
-    return 2 * p0->words;
+    return 2 * K;
 }
 
 const cs_bn_pair_ops cs_fma_pair = {
