@@ -1,7 +1,8 @@
 /* Constant-time check of the FMA kernel's paired exponentiation
  * (kernels/bn/x86_64/fma_x2.c) under valgrind memcheck at the ends of the
- * 21-digit range it serves (ct_bn_x86 checks 1024 bits), exponents of
- * unequal lengths.
+ * 21-digit range of its paired code (ct_bn_x86 checks 1024 bits) and at two
+ * sizes it serves half by half (1536, 998 bits), exponents of unequal
+ * lengths.
  * Both bases and exponents are undefined through the call; the results are
  * then checked against the portable kernel's public path. Prints TAP. */
 #include <string.h>
@@ -54,7 +55,7 @@ int main(void)
     tap_diag("valgrind: %s", RUNNING_ON_VALGRIND ? "yes" : "no (checks are not meaningful)");
     static const struct {
         unsigned bits, ebits;
-    } cases[] = {{999, 999}, {1048, 1048}};
+    } cases[] = {{999, 999}, {1048, 1048}, {1536, 200}, {998, 300}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         tap_ok(ct_pair(cases[i].bits, cases[i].ebits),
                "x86_64-fma: paired consttime exp (exp_x2), %u-bit moduli, %u-bit secret exponents",

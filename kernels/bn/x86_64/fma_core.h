@@ -412,8 +412,9 @@ ps_core_n(const struct ps_half *hv, const size_t nv, const size_t D, const int s
         ps_out(hv[NH - 1].r, &s1, D, K);
 }
 
-/* The FMA kernel's paired arithmetic (fma_x2.c): two moduli of 21 digits
- * (999..1048 bits), else its prepare refuses. */
+/* The FMA kernel's paired arithmetic (fma_x2.c): halves of one word count
+ * (the paired code at 21 digits, 999..1048 bits), else its prepare
+ * refuses. */
 extern const cs_bn_pair_ops cs_fma_pair;
 
 #endif
