@@ -2,7 +2,7 @@
 # `make fuzz-campaign TARGET=NAME SECONDS=N`: a resumable fuzz campaign.
 # Runs the campaign build of NAME at nice 19 for N seconds of fuzzing from
 # the tree's corpus tests/fuzz/corpus/NAME, merges what it found back into
-# that corpus minimised (libFuzzer -merge=1), and appends one row (commit,
+# that corpus minimised (libFuzzer's merge), and appends one row (commit,
 # date, CPU, target, executions, findings) to the ledger in docs/fuzzing.md.
 #
 # Benchmarks run under the file lock /tmp/cryptoshim-bench.lock, and
@@ -123,17 +123,25 @@ done
 nfind=$(find "$findings" -type f -newer "$stamp" | wc -l)
 [ "$found" = 1 ] && [ "$nfind" = 0 ] && nfind=1
 
-# Merge: the corpus and the new inputs into a fresh minimised corpus (the
-# smallest inputs that keep all the coverage), replacing the tree's corpus.
-# It runs after a stop too; a second SIGINT/SIGTERM abandons it.
-merged=0 stopped=$stop stop=0
-if [ -n "$(ls -A "$work/new")" ]; then
+# Merge: the corpus and the new inputs into a fresh minimised corpus,
+# replacing the tree's corpus: a greedy smallest set of inputs with all
+# their features (-set_cover_merge, -merge's minimisation done better),
+# or, if that is still over MAX_FILES inputs, with all their edges
+# (-use_counters=0: hit counts no longer count). It runs after a stop
+# too; a second SIGINT/SIGTERM abandons it.
+MAX_FILES=${MAX_FILES:-300}
+merge_into() {
+    rm -rf "$work/merged" && mkdir -p "$work/merged"
     # shellcheck disable=SC2046
-    start_job "$bin" $(fuzz_options "$name") -timeout=3600 -merge=1 \
+    start_job "$bin" $(fuzz_options "$name") -timeout=3600 -set_cover_merge=1 "$@" \
         -artifact_prefix="$findings/" "$work/merged" "$corpus" "$work/new" \
         >"$work/merge.log" 2>&1
     watch_job 0
-    if [ "$rc" = 0 ] && [ "$stop" = 0 ] && [ -n "$(ls -A "$work/merged")" ]; then
+    [ "$rc" = 0 ] && [ "$stop" = 0 ] && [ -n "$(ls -A "$work/merged")" ]
+}
+merged=0 stopped=$stop stop=0
+if [ -n "$(ls -A "$work/new")" ] && merge_into; then
+    if [ "$(find "$work/merged" -type f | wc -l)" -le "$MAX_FILES" ] || merge_into -use_counters=0; then
         find "$corpus" -maxdepth 1 -type f -delete
         cp "$work/merged"/* "$corpus/"
         merged=1
