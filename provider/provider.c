@@ -8,6 +8,7 @@
 
 #include "provider.h"
 #include "prov.h"
+#include "runtime/dispatch_mlkem.h"
 
 /* Every algorithm carries provider=cryptoshim and no fips property, so a
  * fips=yes query never selects it. */
@@ -16,16 +17,19 @@
 #define MLKEM768_NAMES "ML-KEM-768:MLKEM768:id-alg-ml-kem-768:2.16.840.1.101.3.4.4.2"
 #define MLKEM1024_NAMES "ML-KEM-1024:MLKEM1024:id-alg-ml-kem-1024:2.16.840.1.101.3.4.4.3"
 
+/* ML-KEM first: the table from entry MLKEM_KEYMGMT_ENTRIES on is offered
+ * when libcrypto's own ML-KEM is the faster here (cs_dispatch_mlkem_serves). */
+#define MLKEM_KEYMGMT_ENTRIES 3
 static const OSSL_ALGORITHM keymgmt_algs[] = {
+    {MLKEM512_NAMES, PROPS, cs_mlkem512_keymgmt, "cryptoshim ML-KEM-512"},
+    {MLKEM768_NAMES, PROPS, cs_mlkem768_keymgmt, "cryptoshim ML-KEM-768"},
+    {MLKEM1024_NAMES, PROPS, cs_mlkem1024_keymgmt, "cryptoshim ML-KEM-1024"},
     {"ML-DSA-44:MLDSA44:2.16.840.1.101.3.4.3.17:id-ml-dsa-44", PROPS, cs_mldsa44_keymgmt,
      "cryptoshim ML-DSA-44"},
     {"ML-DSA-65:MLDSA65:2.16.840.1.101.3.4.3.18:id-ml-dsa-65", PROPS, cs_mldsa65_keymgmt,
      "cryptoshim ML-DSA-65"},
     {"ML-DSA-87:MLDSA87:2.16.840.1.101.3.4.3.19:id-ml-dsa-87", PROPS, cs_mldsa87_keymgmt,
      "cryptoshim ML-DSA-87"},
-    {MLKEM512_NAMES, PROPS, cs_mlkem512_keymgmt, "cryptoshim ML-KEM-512"},
-    {MLKEM768_NAMES, PROPS, cs_mlkem768_keymgmt, "cryptoshim ML-KEM-768"},
-    {MLKEM1024_NAMES, PROPS, cs_mlkem1024_keymgmt, "cryptoshim ML-KEM-1024"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -63,9 +67,10 @@ static const OSSL_ALGORITHM *query(void *provctx, int operation_id, int *no_cach
     const cs_prov *prov = provctx;
     *no_cache = 0;
     switch (operation_id) {
-    case OSSL_OP_KEYMGMT: return keymgmt_algs;
+    case OSSL_OP_KEYMGMT:
+        return keymgmt_algs + (cs_dispatch_mlkem_serves() ? 0 : MLKEM_KEYMGMT_ENTRIES);
     case OSSL_OP_SIGNATURE: return prov->core_version >= 306 ? signature_algs : signature_algs_35;
-    case OSSL_OP_KEM: return kem_algs;
+    case OSSL_OP_KEM: return cs_dispatch_mlkem_serves() ? kem_algs : NULL;
     default: return NULL;
     }
 }

@@ -7,22 +7,26 @@
 # encapsulations, decapsulations (implicit rejection included), hostile keys
 # and ciphertexts, buffer and parameter edge cases, each with its outcome and
 # first error; the shim's run must be served by the cryptoshim provider.
+# The shimmed runs list every ML-KEM implementation in CRYPTOSHIM_KERNELS
+# (MLKEM_KERNELS, fastest first): the provider offers ML-KEM by default only
+# with an implementation measured faster than libcrypto's (the last test).
 
 load mldsa_helpers
 
 DRIVER="$CS_BUILD/tests/e2e/mlkem_stock_driver"
 DRIVER40="$CS_BUILD/tests/e2e/mlkem_stock_driver40" # linked against 4.0's libcrypto.so.4
+MLKEM_KERNELS=${MLKEM_KERNELS:-avx512,avx2,portable}
 
 # drive VER LIB STATS ARGS: the driver on OpenSSL VER's libraries (through its
 # loader, which still reads LD_PRELOAD), LIB preloaded unless "none",
-# counting into STATS (empty: no counting).
+# counting into STATS (empty: no counting), CRYPTOSHIM_KERNELS=$KERNELS.
 drive() {
     local root="$CS_BUILD/openssl$1/root" lib=$2 stats=$3 driver=$DRIVER
     [ "$1" = 40 ] && driver=$DRIVER40
     shift 3
     local libdir="$root/usr/lib/x86_64-linux-gnu"
     local envs=(OPENSSL_CONF="$root/usr/lib/ssl/openssl.cnf" OPENSSL_MODULES="$libdir/ossl-modules"
-        CRYPTOSHIM_STATS="$stats")
+        CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="${KERNELS-$MLKEM_KERNELS}")
     if [ "$lib" = none ]; then
         env -u LD_PRELOAD "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
     else
@@ -120,4 +124,17 @@ hybrid_counted() {
 @test "hybrids X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024, X448MLKEM1024: stock's outcome, their ML-KEM half on our kernels" {
     GROUP=mlx each_version group_check
     each_version hybrid_counted
+}
+
+@test "by default ML-KEM stays with libcrypto unless an implementation measured faster serves it" {
+    rm -f default.st
+    KERNELS= drive 35 "$SHIMLIB" "$PWD/default.st" ML-KEM-768 kat "$RUNSEED" 1 >default.txt
+    if grep -q '^# provider cryptoshim' default.txt; then
+        # served: by a kernel of the measured list, never the portable C
+        [ "$(calls default.st mlkem_keygen 768)" -ge 1 ]
+        ! "$CS_BUILD/cryptoshim" stats default.st | grep -q "^mlkem_.*portable"
+    else
+        grep -q '^# provider default' default.txt
+        [ "$(calls default.st mlkem_keygen 768)" -eq 0 ]
+    fi
 }
