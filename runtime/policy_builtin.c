@@ -3,7 +3,9 @@
  * `cryptoshim calibrate` writes, parsed at start by the same parser
  * (runtime/policy_parse.c; no file, no output). A rule applies only where its
  * kernel can run (CPU features, CRYPTOSHIM_KERNELS) and, where it names
- * `!feature`s, only on CPUs lacking all of them; the first applicable rule
+ * `!feature`s, only on CPUs lacking all of them (`+feature`s: having all of
+ * them), and where it names `@family`s only for calls from libcryptos of
+ * those families (runtime/family.h); the first applicable rule
  * wins, and "libcrypto" passes the call through. The measurements behind
  * each rule: docs/benchmarks.md, "Built-in policy: the measurements behind
  * each rule". */
@@ -23,8 +25,15 @@ const char cs_policy_builtin_text[] =
     "# for public ones; ADX's straight-line 16-limb code 1.10x for 1024-bit\n"
     "# a1^p1*a2^p2, level with libcrypto for 1024-bit secret exponents); not\n"
     "# measured on AMD Zen 2/3.\n"
-    "# RSA CRT pairs at 987..1024 bits: the IFMA kernel's paired entry.\n"
+    "# RSA CRT pairs at 987..1024 bits: the IFMA kernel's paired entry\n"
+    "# (1.42x OpenSSL 3.5's own paired IFMA code on AMD Zen 5, issue 25).\n"
     "mod_exp_consttime_x2 987 1024 x86_64-ifma\n"
+    "# OpenSSL 3.2 and later pair 1536- and 2048-bit halves in their own\n"
+    "# IFMA code where the CPU has it: two of the shim's single calls were\n"
+    "# 0.86x (RSA-3072) and 0.96x (RSA-4096) of it on AMD Zen 5 with 3.5\n"
+    "# (issue 25), so the pair stays libcrypto's there.\n"
+    "mod_exp_consttime_x2 1536 1536 libcrypto +avx512ifma @3.2+\n"
+    "mod_exp_consttime_x2 2048 2048 libcrypto +avx512ifma @3.2+\n"
     "# Public exponents: IFMA kernel; without ADX (Haswell class) the FMA\n"
     "# kernel above 1024 bits, with ADX above 1536; else libcrypto.\n"
     "mod_exp 512 4096 x86_64-ifma\n"

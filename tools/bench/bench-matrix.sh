@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The benchmark matrix (`make bench-matrix`, issue 25): shim/stock `openssl
+# speed` ratios for every OpenSSL version x CPU mode, in one interleaved run,
+# so that no cell where the shim is slower than the libcrypto in the process
+# goes unseen. Each round visits every (version, mode) cell, in an order
+# rotating round by round, and runs stock and the shim back to back (their
+# order alternating); a cell's figure is the median of its per-round ratios.
+# Prints one Markdown table (CPU model, versions and command above it) with
+# every cell below 0.97x in bold and marked "<", then the stock rates.
+#
+# Usage: tools/bench/bench-matrix.sh [-r ROUNDS] [-s SECONDS] [-v "30 35 36 40"]
+#            [-m "native noifma haswell"] [-o FILE]
+#   -v  30 is the system's openssl, NN runs build/opensslNN (make openssl-versions)
+#   -m  modes (docs/benchmarks.md, "CPU modes"): native; noifma (AVX-512 hidden
+#       from stock, IFMA from the shim: Zen 2/3 class); haswell (ADX and
+#       AVX-512 hidden from both); avx512f (IFMA only hidden: Skylake-SP class)
+#   -o  also write the table to FILE
+# Holds /tmp/cryptoshim-bench.lock for the whole run (fuzz campaigns pause).
+set -eu
+cd "$(dirname "$0")/../.."
+rounds=3 secs=1 versions="30 35 36 40" modes="native noifma haswell" outfile=
+while getopts r:s:v:m:o: o; do
+    case $o in
+        r) rounds=$OPTARG ;;
+        s) secs=$OPTARG ;;
+        v) versions=$OPTARG ;;
+        m) modes=$OPTARG ;;
+        o) outfile=$OPTARG ;;
+        *) sed -n '2,21p' "$0" >&2; exit 2 ;;
+    esac
+done
+algs="rsa2048 rsa3072 rsa4096 ffdh2048 dsa2048"
+BUILD=${BUILD:-build}
+lib=$(cd "$BUILD" && pwd)/libcryptoshim.so
+[ -f "$lib" ] || { echo "bench-matrix: $lib not built (make)" >&2; exit 1; }
+for v in $versions; do
+    [ "$v" = 30 ] || [ -x "$BUILD/openssl$v/bin/openssl" ] ||
+        { echo "bench-matrix: $BUILD/openssl$v missing (make openssl$v)" >&2; exit 1; }
+done
+for m in $modes; do
+    case $m in native | noifma | haswell | avx512f) ;;
+        *) echo "bench-matrix: unknown mode $m" >&2; exit 2 ;;
+    esac
+done
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+exec 9>/tmp/cryptoshim-bench.lock
+flock 9
+
+ossl() { if [ "$1" = 30 ]; then echo openssl; else echo "$BUILD/openssl$1/bin/openssl"; fi; }
+
+# mode_env MODE SIDE: the environment words of a mode for stock or shim.
+mode_env() {
+    case $1 in
+        noifma) echo "OPENSSL_ia32cap=~0x0:~0xd0230000"
+            [ "$2" = shim ] && echo "CRYPTOSHIM_CPU=-avx512ifma" ;;
+        haswell) echo "OPENSSL_ia32cap=~0x0:~0xd02b0000"
+            [ "$2" = shim ] && echo "CRYPTOSHIM_CPU=-adx,-avx512ifma" ;;
+        avx512f) echo "OPENSSL_ia32cap=~0x0:~0x200000"
+            [ "$2" = shim ] && echo "CRYPTOSHIM_CPU=-avx512ifma" ;;
+    esac
+    [ "$2" = shim ] && echo "LD_PRELOAD=$lib"
+    return 0
+}
+
+# run VER MODE SIDE ROUND: one `openssl speed -mr`; lines "VER MODE SIDE ROUND OP RATE".
+run() {
+    local envs
+    mapfile -t envs < <(mode_env "$2" "$3")
+    # shellcheck disable=SC2086
+    env -u LD_PRELOAD -u CRYPTOSHIM_KERNELS -u CRYPTOSHIM_POLICY -u CRYPTOSHIM_CPU \
+        -u OPENSSL_ia32cap "${envs[@]}" $(ossl "$1") speed -mr -seconds "$secs" $algs 2>&1 |
+        awk -v pre="$1 $2 $3 $4" -F: '
+        /^\+DTP:/ {
+            # +DTP:BITS:private:rsa:N (3.0), +DTP:BITS:private:rsa sign:N (3.5+),
+            # +DTP:BITS:sign:dsa:N, +DTP:BITS::ffdh:N; encrypt/decrypt rows skipped.
+            op = ""
+            if ($2 ~ /^[0-9]+$/) {
+                if ($4 == "rsa") op = "rsa" $2 "_" ($3 == "private" ? "sign" : "verify")
+                else if ($4 == "rsa sign" || $4 == "rsa verify") op = "rsa" $2 "_" substr($4, 5)
+                else if ($4 == "ffdh") op = "ffdh" $2
+                else if ($4 == "dsa") op = "dsa" $2 "_" $3
+            }
+            next
+        }
+        /^\+R[0-9]+:/ { if (op != "" && $4 > 0) printf "%s %s %.1f\n", pre, op, $2 / $4; op = "" }'
+}
+
+cells=()
+for v in $versions; do for m in $modes; do cells+=("$v:$m"); done; done
+{
+    echo "# $(date -u '+%F %T UTC'), $(lscpu | sed -n 's/^Model name: *//p')" \
+         "(family $(lscpu | sed -n 's/^CPU family: *//p'), model $(lscpu | sed -n 's/^Model: *//p')), $(nproc) CPUs"
+    for v in $versions; do echo "# $v: $($(ossl "$v") version)"; done
+    echo "# openssl speed -mr -seconds $secs $algs; $rounds rounds, stock and shim back to back per cell"
+} >"$out/head"
+cat "$out/head" >&2
+for r in $(seq 1 "$rounds"); do
+    for i in "${!cells[@]}"; do
+        c=${cells[$(( (i + r - 1) % ${#cells[@]} ))]}
+        v=${c%%:*} m=${c#*:}
+        if [ $(( (i + r) % 2 )) = 0 ]; then first=stock second=shim; else first=shim second=stock; fi
+        run "$v" "$m" "$first" "$r" >>"$out/all"
+        run "$v" "$m" "$second" "$r" >>"$out/all"
+    done
+    echo "# round $r of $rounds done, load $(cut -d' ' -f1 /proc/loadavg)" >&2
+done
+
+python3 - "$out/all" "$versions" "$modes" >"$out/table" <<'PY'
+import sys, statistics as st
+path, versions, modes = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+rate = {}
+for line in open(path):
+    ver, mode, side, rnd, op, v = line.split()
+    op = op.replace("_", " ")
+    rate.setdefault((ver, mode, op), {}).setdefault(side, {})[rnd] = float(v)
+name = lambda v: f"{v[0]}.{v[1]}"
+ops = ["rsa2048 sign", "rsa2048 verify", "rsa3072 sign", "rsa3072 verify", "rsa4096 sign",
+       "rsa4096 verify", "ffdh2048", "dsa2048 sign", "dsa2048 verify"]
+cols = [(v, m) for v in versions for m in modes]
+low = 0
+def ratio(v, m, op):
+    d = rate.get((v, m, op), {})
+    rounds = [r for r in d.get("shim", {}) if r in d.get("stock", {})]
+    if not rounds:
+        return None
+    return st.median(d["shim"][r] / d["stock"][r] for r in rounds)
+print("| operation | " + " | ".join(f"{name(v)} {m}" for v, m in cols) + " |")
+print("|---|" + "---:|" * len(cols))
+for op in ops:
+    cells = []
+    for v, m in cols:
+        x = ratio(v, m, op)
+        if x is None:
+            cells.append("-")
+        elif x < 0.97:
+            low += 1
+            cells.append(f"**{x:.2f}x** <")
+        else:
+            cells.append(f"{x:.2f}x")
+    print(f"| {op} | " + " | ".join(cells) + " |")
+print()
+print(f"Cells below 0.97x (bold, <): {low}. Stock rates (operations per second, median of rounds):")
+print()
+print("| operation | " + " | ".join(f"{name(v)} {m}" for v, m in cols) + " |")
+print("|---|" + "---:|" * len(cols))
+for op in ops:
+    cells = []
+    for v, m in cols:
+        d = rate.get((v, m, op), {}).get("stock")
+        cells.append(f"{st.median(d.values()):.0f}" if d else "-")
+    print(f"| {op} | " + " | ".join(cells) + " |")
+PY
+cat "$out/head" "$out/table"
+[ -z "$outfile" ] || cat "$out/head" "$out/table" >"$outfile"
