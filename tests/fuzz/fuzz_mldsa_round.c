@@ -1,6 +1,8 @@
 /* Component fuzz target: the ML-DSA rounding hooks of each backend this CPU
  * runs against the portable ones, word for word: Power2Round, Decompose,
- * MakeHint, UseHint (both gamma2 values) and the norm check. Coefficients
+ * MakeHint, UseHint (both gamma2 values), the norm check, and the fused
+ * hooks built on them (sum_chknorm, keygen's t_row_finish) against the
+ * hooks they replace. Coefficients
  * sit at the edges the rounding turns on: multiples of 2*gamma2 (or 2^13)
  * and the values just beside them, gamma2 either side, the q-1 corner.
  * Input: implementation (byte), operation and gamma2 (byte), then the
@@ -37,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned op = mf_byte(&in);
     int32_t g2 = mf_gamma2(op & 8);
     cs_mldsa_poly a, a1, a0, b1, b0, h, h2;
-    switch (op % 5) {
+    switch (op % 7) {
     case 0:
         poly_near_step(&in, &a, 1 << CS_MLDSA_D);
         im->power2round(&a1, &a0, &a);
@@ -74,6 +76,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         P->use_hint(&b0, &a, &h, g2);
         MF_CHECK(mf_eq(&b1, &b0), im, "use_hint");
         break;
+    case 5: { /* the fused sum_chknorm against add/sub, reduce32, chknorm */
+        if (!im->sum_chknorm)
+            break;
+        int sub = op & 16;
+        int32_t bound = mf_coef(&in, 1, (MQ - 1) / 8);
+        mf_poly(&in, &a, -(1 << 29), 1 << 29);
+        mf_poly(&in, &h, -(1 << 29), 1 << 29);
+        int n1 = im->sum_chknorm(&a1, &a, &h, sub, bound);
+        (sub ? P->sub : P->add)(&b1, &a, &h);
+        P->reduce32(&b1);
+        int n2 = P->chknorm(&b1, bound);
+        MF_CHECK(!n1 == !n2 && mf_eq_modq(&a1, &b1) && mf_bounded(&a1, 6283009), im,
+                 "sum_chknorm");
+        b0 = a;
+        im->sum_chknorm(&b0, &b0, &h, sub, bound); /* c aliasing a */
+        MF_CHECK(mf_eq(&b0, &a1), im, "sum_chknorm: c aliasing a");
+        break;
+    }
+    case 6: { /* keygen's fused row end t_row_finish against its hooks */
+        if (!im->t_row_finish)
+            break;
+        uint8_t r1[CS_MLDSA_POLY_T1_BYTES], r2[CS_MLDSA_POLY_T1_BYTES];
+        mf_poly(&in, &a, -MQ + 1, MQ - 1);
+        mf_poly(&in, &h, -4, 4);
+        im->t_row_finish(r1, &a0, &a, &h);
+        P->add(&a1, &a, &h);
+        P->reduce32(&a1);
+        P->caddq(&a1);
+        P->power2round(&b1, &b0, &a1);
+        P->pack_t1(r2, &b1);
+        MF_CHECK(!memcmp(r1, r2, sizeof r1) && mf_eq(&a0, &b0), im, "t_row_finish");
+        break;
+    }
     default: { /* chknorm: centred a, bound up to (q-1)/8, values at the bound */
         int32_t bound = mf_coef(&in, 1, (MQ - 1) / 8);
         for (unsigned i = 0; i < CS_MLDSA_N; i++) {
