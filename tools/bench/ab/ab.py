@@ -21,9 +21,14 @@ import time
 # installed from the package, which must leave nothing dpkg does not know).
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import abpcap  # noqa: E402
 import abstats  # noqa: E402
+import capture as capture_mod  # noqa: E402
+import live  # noqa: E402
 import pcap_latency  # noqa: E402
+import pcapread  # noqa: E402
 import servers  # noqa: E402
+from capture import Capture  # noqa: E402
 
 # CPU presets: environment for both sides (and the client) that makes
 # OpenSSL and the shim take an older CPU's code paths.
@@ -78,6 +83,10 @@ def preflight(args):
     """Before anything starts: every program the mode needs is there and the
     run can capture; raises Missing naming everything absent in one sentence."""
     need = []  # (program, what it is, how to get it)
+    if args.a:  # running endpoints or captures: no server to start, capture optional
+        if args.mode == "tls" and not args.client_path:
+            raise Missing("ab-tls-client not found (make builds it beside build/cryptoshim).")
+        return
     if args.mode in ("tls", "nginx"):
         if args.openssl == "openssl":
             need.append(("openssl", "openssl", "Debian package openssl"))
@@ -110,7 +119,23 @@ def preflight(args):
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="cryptoshim ab", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("mode", choices=("tls", "nginx", "ssh"))
+    p.add_argument("mode", choices=("tls", "nginx", "ssh", "pcap"))
+    p.add_argument("files", nargs="*", metavar="FILE", help="pcap: capture files (pcap or pcapng)")
+    p.add_argument("--a", metavar="HOST:PORT", help="tls/ssh/pcap: a running server, side A "
+                   "(no server is started; pcap: *:PORT for any address)")
+    p.add_argument("--b", metavar="HOST:PORT", help="tls/ssh/pcap: the running server B (with the shim)")
+    p.add_argument("--sni", help="tls --a/--b: server name sent (default: the host name given, "
+                                 "none for an address)")
+    p.add_argument("--cafile", help="tls --a/--b: verify the chain against this CA file")
+    p.add_argument("--verify-name", help="tls --a/--b: the name the certificate must carry "
+                                         "(default: the SNI name or the host)")
+    p.add_argument("--client-cert", help="tls --a/--b: client certificate (PEM, chain)")
+    p.add_argument("--client-key", help="tls --a/--b: the client certificate's key (PEM)")
+    p.add_argument("--ciphersuites", help="tls --a/--b: TLS 1.3 cipher suites for the client")
+    p.add_argument("--interface", help="tls/ssh --a/--b: capture on this interface "
+                                       "(default: the one routing to the targets)")
+    p.add_argument("--kind", choices=("tls", "ssh"), help="pcap: only this protocol "
+                                                           "(default: what the captures hold)")
     p.add_argument("-n", "--handshakes", type=int, default=200, help="handshakes per side (200)")
     p.add_argument("--block", type=int, default=10, help="handshakes per block (10)")
     p.add_argument("--out", help="output directory (default ./ab-MODE-TIME)")
@@ -153,8 +178,20 @@ def parse_args(argv):
         p.error("need --handshakes >= 2 and --block >= 1")
     if a.verify and a.mode == "ssh":
         p.error("--verify is for tls and nginx (ssh checks its host key through known_hosts)")
+    if bool(a.a) != bool(a.b):
+        p.error("--a and --b go together (two running endpoints)")
+    if a.mode == "pcap" and not a.a:
+        p.error("ab pcap needs --a HOST:PORT and --b HOST:PORT")
+    if a.a and a.mode == "nginx":
+        p.error("for a running nginx use ab tls --a HOST:PORT --b HOST:PORT")
+    if a.files and a.mode != "pcap":
+        p.error("unexpected arguments: %s" % " ".join(a.files))
+    if a.a and a.preload != "server":
+        p.error("--preload is for harness-started servers (running endpoints are what they are)")
+    a.ssh_kex = SSH_KEX.get(a.kex, a.kex)
     # Servers run in a work directory: make given paths absolute.
-    for name in ("openssl", "client", "nginx", "sshd", "tcpdump", "lib", "cryptoshim", "bindir"):
+    for name in ("openssl", "client", "nginx", "sshd", "tcpdump", "lib", "cryptoshim", "bindir",
+                 "cafile", "client_cert", "client_key"):
         v = getattr(a, name)
         if v and "/" in v:
             setattr(a, name, os.path.abspath(v))
@@ -167,7 +204,7 @@ def env_pairs(pairs):
     for s in pairs:
         k, sep, v = s.partition("=")
         if not sep or not k:
-            raise SystemExit("cryptoshim ab: expected VAR=VALUE, got %r" % s)
+            raise Missing("expected VAR=VALUE, got %r" % s)
         out[k] = v
     return out
 
@@ -212,8 +249,9 @@ def side_envs(args, outdir):
     return a, b, {"A": client_a, "B": client_b}, base
 
 
-def find_client(args):
-    """The ab-tls-client binary: --client, beside the CLI, or installed."""
+def find_client(args, required=True):
+    """The ab-tls-client binary: --client, beside the CLI, or installed (None
+    when absent and not required)."""
     cands = [args.client] if args.client else []
     if args.bindir:
         cands += [os.path.join(args.bindir, "ab-tls-client"),
@@ -222,75 +260,16 @@ def find_client(args):
     for c in cands:
         if c and os.access(c, os.X_OK):
             return c
-    raise SystemExit("cryptoshim ab: ab-tls-client not found (make builds it beside build/cryptoshim)")
-
-
-class Capture:
-    """tcpdump on loopback for the given ports, into a pcap file."""
-
-    def __init__(self, path, ports, tcpdump, env):
-        self.path, self.ports, self.proc = path, ports, None
-        self.tcpdump, self.env = tcpdump, env
-        self.err = path + ".log"
-
-    def start(self):
-        tcpdump = self.tcpdump
-        flt = "tcp and (%s)" % " or ".join("port %d" % p for p in self.ports)
-        cmd = [tcpdump, "-i", "lo", "-n", "-s", "0", "-B", "16384", "--immediate-mode",
-               "--time-stamp-precision", "nano", "-w", self.path]
-        if os.geteuid() == 0:
-            cmd += ["-Z", "root"]
-        with open(self.err, "w") as errf:
-            self.proc = servers.spawn(cmd + [flt], stdin=subprocess.DEVNULL, env=self.env,
-                                      stdout=subprocess.DEVNULL, stderr=errf)
-        end = time.monotonic() + 10
-        while time.monotonic() < end:  # bounded wait for "listening on lo"
-            with open(self.err) as f:
-                if "listening on" in f.read():
-                    time.sleep(0.2)
-                    return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.stop()
-        with open(self.err, errors="replace") as f:
-            msg = " | ".join(line.strip() for line in f if line.strip())
-        raise RuntimeError("tcpdump did not start%s" % (": " + msg if msg else ""))
-
-    def stop(self):
-        """Stops tcpdump by its pid (SIGINT flushes the file); returns its
-        summary lines."""
-        if self.proc is not None:
-            if self.proc.poll() is None:
-                time.sleep(0.3)
-            servers.stop_process(self.proc, signal.SIGINT, 10.0)
-        try:
-            with open(self.err, errors="replace") as f:
-                return [line.strip() for line in f if "packets" in line]
-        except OSError:
-            return []
-
-
-def unpacked_openssl(openssl):
-    """For an OpenSSL run from an unpacked tree through its own loader (the
-    build/openssl35 wrapper: BIN/../root), the command prefix and environment
-    that run another program with that tree's libssl; else ([], {})."""
-    path = shutil.which(openssl) or openssl
-    root = os.path.join(os.path.dirname(os.path.abspath(path)), "..", "root")
-    libdir = os.path.join(root, "usr", "lib", "x86_64-linux-gnu")
-    loader = os.path.join(libdir, "ld-linux-x86-64.so.2")
-    if not os.path.exists(loader):
-        return [], {}
-    return [loader, "--library-path", libdir], {
-        "OPENSSL_CONF": os.path.join(root, "usr", "lib", "ssl", "openssl.cnf"),
-        "OPENSSL_MODULES": os.path.join(libdir, "ossl-modules")}
+    if not required:
+        return None
+    raise Missing("ab-tls-client not found (make builds it beside build/cryptoshim)")
 
 
 def tls_block(args, ctx, port, count, env):
     """count handshakes against port with ab-tls-client (through the same
     libssl as the server when --openssl names an unpacked tree), verifying
     the server's chain against ctx's CA with --verify; list of us."""
-    prefix, extra = unpacked_openssl(args.openssl)
+    prefix, extra = servers.unpacked_openssl(args.openssl)
     if extra:
         env = dict(env, **extra)
     cmd = prefix + [ctx["client"], "127.0.0.1", str(port), str(count), "--tls", args.tls]
@@ -346,7 +325,7 @@ def make_servers(args, work, env_a, env_b):
             args.tls, ", groups %s" % args.groups if args.groups else "")
     else:
         if os.geteuid() != 0:
-            raise SystemExit("cryptoshim ab ssh: sshd with privilege separation needs root")
+            raise Missing("ab ssh: sshd with privilege separation needs root")
         hostkey, userkey, authorized = servers.ssh_keys(work, args.hostkey)
         kex = SSH_KEX.get(args.kex, args.kex)
         mk = lambda side, env: servers.SshServer(side, work, env, args.sshd, hostkey, authorized,
@@ -382,8 +361,18 @@ def run(args):
     stamp = time.strftime("%Y%m%d-%H%M%S")
     outdir = os.path.abspath(args.out or "ab-%s-%s" % (args.mode, stamp))
     os.makedirs(outdir, exist_ok=True)
+    if args.mode == "pcap":
+        return abpcap.run(args, outdir)
+    if args.a:
+        servers.PID_LOG = os.path.join(outdir, "pids")
+        if os.path.exists(servers.PID_LOG):
+            os.unlink(servers.PID_LOG)
+        try:
+            return live.run(args, outdir)
+        finally:
+            servers.stop_all()  # tcpdump, whatever happened
     if not args.lib or not os.path.exists(args.lib):
-        raise SystemExit("cryptoshim ab: libcryptoshim.so not found (--lib)")
+        raise Missing("libcryptoshim.so not found (--lib)")
     for name in STATS_FILES.values():
         if os.path.exists(os.path.join(outdir, name)):
             os.unlink(os.path.join(outdir, name))
@@ -418,8 +407,9 @@ def measure(args, outdir, work):
         if args.mode == "ssh":
             write_known_hosts(ctx, [srv_a.port, srv_b.port])
         if not args.no_capture:
-            capture = Capture(os.path.join(outdir, "capture.pcap"), [srv_a.port, srv_b.port],
-                              executable(args.tcpdump or "tcpdump"), env_client)
+            capture = Capture(os.path.join(outdir, "capture.pcap"),
+                              executable(args.tcpdump or "tcpdump"), env_client, "lo",
+                              capture_mod.port_filter([srv_a.port, srv_b.port]))
             capture.start()
         # Warm-up (not recorded): one handshake each, so caches and page-ins
         # do not land in the first block.
@@ -478,7 +468,7 @@ def measure(args, outdir, work):
     # the client's latency is what the shim can change.
     primary = args.metric or ("server" if have_server and args.preload != "client" else "client")
     if primary not in metrics:
-        raise SystemExit("cryptoshim ab: no %s-side samples" % primary)
+        raise Missing("no %s-side samples" % primary)
     result = abstats.bootstrap_ratio(*metrics[primary], seed=args.seed)
     ver = abstats.verdict(result[1], result[2])
     abstats.write_csv(os.path.join(outdir, "samples.csv"), rows)
@@ -529,6 +519,8 @@ def describe(e):
     if isinstance(e, OSError):
         what = e.filename if e.filename else "a system call"
         return "%s: %s" % (what, (e.strerror or str(e)).lower())
+    if isinstance(e, pcapread.CaptureError):
+        return str(e)
     return " ".join(str(e).split()) if isinstance(e, RuntimeError) else "%s: %s" % (
         type(e).__name__, e)
 
@@ -542,6 +534,7 @@ def main(argv):
         signal.signal(s, on_signal)
     try:
         args = parse_args(argv)
+        args.client_path = find_client(args, required=False)
         preflight(args)
         return run(args)
     except Interrupted as e:

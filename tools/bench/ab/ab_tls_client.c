@@ -1,12 +1,18 @@
 /* ab-tls-client: full TLS handshakes (no resumption) against HOST:PORT, one
  * line per handshake with the time from connect() to handshake complete, in
- * microseconds. Used by tools/bench/ab/ab.py; links the system libssl.
- * With --cafile the client verifies the server's chain against that CA and
- * the name localhost (SSL_VERIFY_PEER): a handshake that fails verification
- * fails the run. Without it nothing is verified but the handshake itself.
+ * microseconds (with --ports, then the client's local port). Used by
+ * tools/bench/ab/ab.py; links the system libssl. The server name sent (SNI)
+ * is --sni (localhost by default). With --cafile (or --default-ca, the
+ * system's store) the client verifies the server's chain and the name
+ * --verify-name (default: the SNI name) with SSL_VERIFY_PEER: a handshake that
+ * fails verification fails the run. Without them nothing is verified but the
+ * handshake itself. --cert/--key present a client certificate.
  * Usage: ab-tls-client HOST PORT COUNT [--tls 1.2|1.3] [--groups LIST]
- *        [--ciphers LIST] [--ciphersuites LIST] [--sigalgs LIST] [--cafile FILE] */
+ *        [--ciphers LIST] [--ciphersuites LIST] [--sigalgs LIST] [--cafile FILE]
+ *        [--default-ca 1] [--sni NAME] [--verify-name NAME] [--cert FILE]
+ *        [--key FILE] [--ports 1] */
 #include <arpa/inet.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -24,21 +30,38 @@
 #include "tools/bench/timer.h"
 
 /* Connects a TCP socket to addr with Nagle off; -1 on failure. */
-static int tcp_connect(const struct sockaddr_in *addr)
+static int tcp_connect(const struct addrinfo *addr)
 {
-    int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int one = 1, fd = socket(addr->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (connect(fd, (const struct sockaddr *)addr, sizeof *addr) < 0) {
+    if (connect(fd, addr->ai_addr, addr->ai_addrlen) < 0) {
         close(fd);
         return -1;
     }
     return fd;
 }
 
-/* Set by --cafile: the server's chain and name are verified. */
+/* The local port of a connected socket (0 when unknown). */
+static unsigned local_port(int fd)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
+        return 0;
+    if (ss.ss_family == AF_INET)
+        return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+    if (ss.ss_family == AF_INET6)
+        return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+    return 0;
+}
+
+/* Set by --cafile or --default-ca: the server's chain and name are verified. */
 static int verify_peer;
+/* --sni, --verify-name (NULL: the SNI name), --ports. */
+static const char *sni_name = "localhost", *verify_name;
+static int print_ports;
 
 /* Prints what a handshake negotiated, on stderr (once per run). */
 static void describe(SSL *ssl)
@@ -61,8 +84,20 @@ static void report_verify_failure(SSL *ssl)
                 X509_verify_cert_error_string(v));
 }
 
-/* One handshake; returns its duration in microseconds or a negative value. */
-static double one_handshake(SSL_CTX *ctx, const struct sockaddr_in *addr, int first)
+/* After a failed handshake: one line "handshake failed: REASON" (the
+ * first error OpenSSL queued, or the connection closing early). */
+static void report_handshake_failure(void)
+{
+    unsigned long e = ERR_peek_error();
+    const char *why = e ? ERR_reason_error_string(e) : NULL;
+    fprintf(stderr, "handshake failed: %s\n",
+            why ? why : "the server closed the connection during the handshake");
+    ERR_print_errors_fp(stderr);
+}
+
+/* One handshake; returns its duration in microseconds or a negative value,
+ * and the local port in *port. */
+static double one_handshake(SSL_CTX *ctx, const struct addrinfo *addr, int first, unsigned *port)
 {
     double t0 = cs_timer_wall(), t1 = -1;
     int fd = tcp_connect(addr);
@@ -70,9 +105,11 @@ static double one_handshake(SSL_CTX *ctx, const struct sockaddr_in *addr, int fi
         perror("connect");
         return -1;
     }
+    *port = local_port(fd);
     SSL *ssl = SSL_new(ctx);
-    if (ssl && SSL_set_fd(ssl, fd) == 1 && SSL_set_tlsext_host_name(ssl, "localhost") == 1 &&
-        (!verify_peer || SSL_set1_host(ssl, "localhost") == 1) && SSL_connect(ssl) == 1 &&
+    const char *vname = verify_name ? verify_name : sni_name;
+    if (ssl && SSL_set_fd(ssl, fd) == 1 && (!*sni_name || SSL_set_tlsext_host_name(ssl, sni_name) == 1) &&
+        (!verify_peer || SSL_set1_host(ssl, vname) == 1) && SSL_connect(ssl) == 1 &&
         (!verify_peer || SSL_get_verify_result(ssl) == X509_V_OK)) {
         t1 = cs_timer_wall();
         if (first)
@@ -81,7 +118,7 @@ static double one_handshake(SSL_CTX *ctx, const struct sockaddr_in *addr, int fi
     } else {
         if (ssl)
             report_verify_failure(ssl);
-        ERR_print_errors_fp(stderr);
+        report_handshake_failure();
     }
     SSL_free(ssl);
     close(fd);
@@ -113,6 +150,24 @@ static int configure(SSL_CTX *ctx, int argc, char **argv)
             ok = SSL_CTX_load_verify_locations(ctx, val, NULL);
             SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
             verify_peer = 1;
+        } else if (!strcmp(opt, "--default-ca")) {
+            ok = SSL_CTX_set_default_verify_paths(ctx);
+            SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+            verify_peer = 1;
+        } else if (!strcmp(opt, "--sni")) {
+            sni_name = val;
+            ok = 1;
+        } else if (!strcmp(opt, "--verify-name")) {
+            verify_name = val;
+            ok = 1;
+        } else if (!strcmp(opt, "--cert")) {
+            ok = SSL_CTX_use_certificate_chain_file(ctx, val);
+        } else if (!strcmp(opt, "--key")) {
+            ok = SSL_CTX_use_PrivateKey_file(ctx, val, SSL_FILETYPE_PEM) &&
+                 SSL_CTX_check_private_key(ctx);
+        } else if (!strcmp(opt, "--ports")) {
+            print_ports = 1;
+            ok = 1;
         } else {
             return fprintf(stderr, "unknown option %s\n", opt), -1;
         }
@@ -129,14 +184,17 @@ int main(int argc, char **argv)
 {
     if (argc < 4) {
         fprintf(stderr, "usage: %s HOST PORT COUNT [--tls 1.2|1.3] [--groups L] "
-                        "[--ciphers L] [--ciphersuites L] [--sigalgs L] [--cafile FILE]\n",
+                        "[--ciphers L] [--ciphersuites L] [--sigalgs L] [--cafile FILE] "
+                        "[--default-ca 1] [--sni NAME] [--verify-name NAME] [--cert FILE] "
+                        "[--key FILE] [--ports 1]\n",
                 argv[0]);
         return 2;
     }
-    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(argv[2]))};
+    struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *addr = NULL;
     long count = strtol(argv[3], NULL, 10);
-    if (inet_pton(AF_INET, argv[1], &addr.sin_addr) != 1 || count <= 0 || count > 1000000) {
-        fprintf(stderr, "bad host or count\n");
+    int gai = getaddrinfo(argv[1], argv[2], &hints, &addr);
+    if (gai != 0 || count <= 0 || count > 1000000) {
+        fprintf(stderr, "bad host or count%s%s\n", gai ? ": " : "", gai ? gai_strerror(gai) : "");
         return 2;
     }
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
@@ -150,14 +208,19 @@ int main(int argc, char **argv)
     SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
     int failed = 0;
     for (long i = 0; i < count; i++) {
-        double us = one_handshake(ctx, &addr, i == 0);
+        unsigned port = 0;
+        double us = one_handshake(ctx, addr, i == 0, &port);
         if (us < 0) {
             failed++;
             continue;
         }
-        printf("%.1f\n", us);
+        if (print_ports)
+            printf("%.1f %u\n", us, port);
+        else
+            printf("%.1f\n", us);
     }
     fflush(stdout);
+    freeaddrinfo(addr);
     SSL_CTX_free(ctx);
     if (failed)
         fprintf(stderr, "%d of %ld handshakes failed\n", failed, count);

@@ -147,3 +147,19 @@ def markdown(title, metrics, primary, result, notes):
     if notes:
         out += ["## Run", ""] + ["- %s" % n for n in notes] + [""]
     return "\n".join(out)
+
+
+def write_report(outdir, title, metrics, primary, notes, rows, seed=1):
+    """Writes samples.csv (rows), report.md and the plots for metrics (name ->
+    (a_us, b_us)) with primary deciding the verdict; prints the report and
+    the files. Returns the exit status: 1 when B is slower, else 0."""
+    result = bootstrap_ratio(*metrics[primary], seed=seed)
+    write_csv(os.path.join(outdir, "samples.csv"), rows)
+    md = markdown(title, metrics, primary, result, notes)
+    plots = plot(outdir, title, metrics)
+    with open(os.path.join(outdir, "report.md"), "w") as f:
+        f.write(md)
+    print(md)
+    print("Files: %s" % ", ".join(os.path.join(outdir, n) for n in
+                                  ["report.md", "samples.csv"] + [os.path.basename(p) for p in plots]))
+    return 1 if verdict(result[1], result[2]) == "slower" else 0

@@ -116,22 +116,24 @@ class Stream:
 
 
 class Conn:
-    """One TCP connection to an endpoint: which endpoint, when it began, both
-    directions."""
-    __slots__ = ("label", "start", "client", "server", "port")
+    """One TCP connection to an endpoint: which endpoint, when it began, the
+    client's port, both directions."""
+    __slots__ = ("label", "start", "client", "server", "cport")
 
-    def __init__(self, label, start, port):
-        self.label, self.start, self.port = label, start, port
+    def __init__(self, label, start, cport):
+        self.label, self.start, self.cport = label, start, cport
         self.client, self.server = Stream(), Stream()
 
 
 class Handshake:
     """One measured handshake: endpoint label, kind (tls, ssh), connection
-    start, server time in seconds, and what was negotiated (dict)."""
-    __slots__ = ("label", "kind", "start", "seconds", "info")
+    start, the client's port, server time in seconds, and what was negotiated
+    (dict)."""
+    __slots__ = ("label", "kind", "start", "cport", "seconds", "info")
 
-    def __init__(self, label, kind, start, seconds, info):
-        self.label, self.kind, self.start, self.seconds, self.info = label, kind, start, seconds, info
+    def __init__(self, label, kind, start, cport, seconds, info):
+        self.label, self.kind, self.start, self.cport = label, kind, start, cport
+        self.seconds, self.info = seconds, info
 
 
 class Analysis:
@@ -181,7 +183,7 @@ def connections(segments, endpoints, analysis):
         c = live.get(key)
         if c is None or (to_server and s.flags & SYN and not s.flags & ACK and
                          c.client.isn is not None and c.client.isn != s.seq):
-            c = live[key] = Conn(label, s.ts, key[3])
+            c = live[key] = Conn(label, s.ts, key[1])
             done.append(c)
         (c.client if to_server else c.server).add(s.ts, s.seq, s.flags, s.payload, s.cut)
     analysis.unused[(None, "other port")] += len(others)
@@ -449,7 +451,7 @@ def analyse(data, endpoints, kind=None):
         if seconds is None:
             a.unused[(c.label, info)] += 1
         else:
-            a.handshakes.append(Handshake(c.label, k, c.start, seconds, info))
+            a.handshakes.append(Handshake(c.label, k, c.start, c.cport, seconds, info))
     return a
 
 

@@ -5,6 +5,7 @@ nginx and sshd. Also key/certificate generation and the SSH client login."""
 import ctypes
 import os
 import pwd
+import shutil
 import signal
 import socket
 import subprocess
@@ -332,3 +333,18 @@ def ssh_client_cmd(port, userkey, known_hosts, kex, hostkey_alg, command="true")
             "-o", "KexAlgorithms=%s" % kex, "-o", "HostKeyAlgorithms=%s" % hostkey_alg,
             "-o", "ControlMaster=no", "-o", "ConnectTimeout=10",
             "%s@127.0.0.1" % pwd.getpwuid(os.getuid()).pw_name, command]
+
+
+def unpacked_openssl(openssl):
+    """For an OpenSSL run from an unpacked tree through its own loader (the
+    build/openssl35 wrapper: BIN/../root), the command prefix and environment
+    that run another program with that tree's libssl; else ([], {})."""
+    path = shutil.which(openssl) or openssl
+    root = os.path.join(os.path.dirname(os.path.abspath(path)), "..", "root")
+    libdir = os.path.join(root, "usr", "lib", "x86_64-linux-gnu")
+    loader = os.path.join(libdir, "ld-linux-x86-64.so.2")
+    if not os.path.exists(loader):
+        return [], {}
+    return [loader, "--library-path", libdir], {
+        "OPENSSL_CONF": os.path.join(root, "usr", "lib", "ssl", "openssl.cnf"),
+        "OPENSSL_MODULES": os.path.join(libdir, "ossl-modules")}
