@@ -116,8 +116,15 @@ def preflight(args):
               "no plots, the report and CSV are still written.", file=sys.stderr)
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit status 2) instead of the usage."""
+
+    def error(self, message):
+        self.exit(2, "cryptoshim ab: %s (cryptoshim ab --help)\n" % message)
+
+
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="cryptoshim ab", description=__doc__.splitlines()[0],
+    p = Parser(prog="cryptoshim ab", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("mode", choices=("tls", "nginx", "ssh", "pcap"))
     p.add_argument("files", nargs="*", metavar="FILE", help="pcap: capture files (pcap or pcapng)")

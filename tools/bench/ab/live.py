@@ -73,8 +73,10 @@ def tls_block(args, client, ep, count, env, negotiated):
         why = [ln for ln in r.stderr.splitlines()
                if ln.startswith(("handshake failed", "certificate verification failed", "connect",
                                  "bad value", "bad host"))]
+        why = [w[len("handshake failed: "):] if w.startswith("handshake failed: ") else w
+               for w in dict.fromkeys(why)]
         raise TargetError("TLS handshake with %s (%s) failed: %s" % (
-            ep.label, ep.text, "; ".join(dict.fromkeys(why)) or r.stderr.strip()[:200]))
+            ep.label, ep.text, "; ".join(why) or " ".join(r.stderr.split())[:200]))
     for line in r.stderr.splitlines():
         if line.startswith("negotiated: "):
             negotiated[ep.label] = line[len("negotiated: "):]

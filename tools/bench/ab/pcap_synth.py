@@ -4,6 +4,7 @@ and SSH handshakes with known server times, as pcap or pcapng; and
 conversion of a pcap file to pcapng (same packets and times).
 Usage: pcap_synth.py gen OUT {pcap|pcapng} TLS_PORT:N SSH_PORT:N [SERVER_US]
        pcap_synth.py topcapng IN OUT
+       pcap_synth.py damage IN OUT  (the middle packet record's length made impossible)
 The server time of handshake i is SERVER_US (default 800) + i % 97 us."""
 import os
 import struct
@@ -163,6 +164,29 @@ def to_pcapng(src, dst):
     write_pcapng(dst, pkts, link if link is not None else pcapread.LINK_RAW)
 
 
+def damage(src, dst):
+    """A corrupt copy of a pcap or pcapng file: the length field of its middle
+    packet record (or block) overwritten with an impossible value."""
+    with open(src, "rb") as f:
+        data = bytearray(f.read())
+    offs = []  # offsets of each record's length field
+    if bytes(data[:4]) in pcapread.PCAP_MAGICS:
+        off = 24
+        while off + 16 <= len(data):
+            offs.append(off + 8)
+            off += 16 + struct.unpack_from(pcapread.PCAP_MAGICS[bytes(data[:4])][0] + "I", data, off + 8)[0]
+    else:
+        off = 0
+        while off + 12 <= len(data):
+            offs.append(off + 4)
+            off += struct.unpack_from("<I", data, off + 4)[0]
+    if len(offs) < 3:
+        raise SystemExit("damage: too few records in %s" % src)
+    struct.pack_into("<I", data, offs[len(offs) // 2], 0x7FFFFFF3)
+    with open(dst, "wb") as f:
+        f.write(data)
+
+
 def main(argv):
     if len(argv) >= 5 and argv[1] == "gen":
         specs = []
@@ -172,8 +196,8 @@ def main(argv):
         pkts, _ = generate(specs, int(argv[6]) if len(argv) > 6 else 800)
         (write_pcap if argv[3] == "pcap" else write_pcapng)(argv[2], pkts)
         return 0
-    if len(argv) == 4 and argv[1] == "topcapng":
-        to_pcapng(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] in ("topcapng", "damage"):
+        (to_pcapng if argv[1] == "topcapng" else damage)(argv[2], argv[3])
         return 0
     print(__doc__.strip(), file=sys.stderr)
     return 2

@@ -122,7 +122,11 @@ class Conn:
         while b"\n" not in self.buf:
             if len(self.buf) > 8192:
                 raise KexError("no SSH identification line (not an SSH server)")
-            self._fill()
+            try:
+                self._fill()
+            except KexError:
+                raise KexError("the server closed the connection without an SSH identification "
+                               "line (not an SSH server)") from None
         i = self.buf.index(b"\n")
         out = bytes(self.buf[:i]).rstrip(b"\r")
         del self.buf[:i + 1]
