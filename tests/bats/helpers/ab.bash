@@ -103,7 +103,7 @@ CONF
 ab_tcpdump() {
     local name=$1 file=$2 flt i; shift 2
     flt="tcp and ($(printf 'port %s or ' "$@" | sed 's/ or $//'))"
-    start_daemon "$name" "$file.log" tcpdump -i lo -n -s 0 -U --immediate-mode \
+    start_daemon "$name" "$file.log" tcpdump -i lo -n -s 0 -B 16384 -U --immediate-mode \
         --time-stamp-precision nano -w "$file" "$flt"
     for ((i = 0; i < 100; i++)); do
         grep -q 'listening on' "$file.log" 2>/dev/null && { sleep 0.2; return 0; }
@@ -141,4 +141,16 @@ ab_left() {
 # (microseconds, in order).
 ab_server_samples() {
     awk -F, -v s="$2" '$1 == s && $4 == "server" { print $5 }' "$1/samples.csv"
+}
+
+# ab_check_pcap OUTDIR NA NB: an `ab pcap` report: report, CSV, plots, a
+# verdict, and exactly NA and NB server-side samples for A and B.
+ab_check_pcap() {
+    local out=$1
+    [ -s "$out/report.md" ] && [ -s "$out/plot.png" ] && [ -s "$out/plot.svg" ]
+    grep -q '^\*\*Verdict\*\* (server latency)' "$out/report.md"
+    echo "A $(grep -c '^A,,[0-9]*,server,' "$out/samples.csv") B $(grep -c '^B,,[0-9]*,server,' "$out/samples.csv")"
+    [ "$(grep -c '^A,,[0-9]*,server,' "$out/samples.csv")" -eq "$2" ]
+    [ "$(grep -c '^B,,[0-9]*,server,' "$out/samples.csv")" -eq "$3" ]
+    [ "$(grep -c ',client,' "$out/samples.csv")" -eq 0 ]
 }

@@ -450,7 +450,7 @@ def measure(args, outdir, work):
         by_port = {srv_a.port: "A", srv_b.port: "B"}
         for port, t, lat in pcap_latency.latencies("ssh" if args.mode == "ssh" else "tls",
                                                    capture.path, [srv_a.port, srv_b.port]):
-            if t >= warm_t:
+            if t >= warm_t * 1e9:
                 server_lat[by_port[port]].append(lat)
         for side in "AB":
             server_lat[side] = server_lat[side][1:]

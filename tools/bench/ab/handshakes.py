@@ -42,7 +42,8 @@ TLS13_SUITES = {0x1301: "TLS_AES_128_GCM_SHA256", 0x1302: "TLS_AES_256_GCM_SHA38
 
 class Stream:
     """One direction of a connection: its bytes in sequence order, for each
-    appended segment (end offset, capture time), and what went wrong."""
+    appended segment (end offset, capture time in nanoseconds), and what
+    went wrong."""
     __slots__ = ("isn", "data", "ends", "times", "pending", "retrans", "cut", "late")
 
     def __init__(self):
@@ -127,8 +128,8 @@ class Conn:
 
 class Handshake:
     """One measured handshake: endpoint label, kind (tls, ssh), connection
-    start, the client's port, server time in seconds, and what was negotiated
-    (dict)."""
+    start (capture time, integer nanoseconds), the client's port, server time
+    in seconds, and what was negotiated (dict)."""
     __slots__ = ("label", "kind", "start", "cport", "seconds", "info")
 
     def __init__(self, label, kind, start, cport, seconds, info):
@@ -139,7 +140,7 @@ class Handshake:
 class Analysis:
     """analyse()'s result: handshakes (in connection order), the connections
     not used per (label or None, reason), every connection to an endpoint as
-    (label, start, seconds or None), and the segment count."""
+    (label, start in nanoseconds, seconds or None), and the segment count."""
 
     def __init__(self):
         self.handshakes = []
@@ -341,7 +342,7 @@ def tls_handshake(c):
     last_off = max(r[3] for r in srec if sv.time_at(r[3]) == t1)
     if cl.retransmitted_before(ch_end + 1) or sv.retransmitted_before(last_off):
         return None, "retransmitted"
-    return t1 - t0, info
+    return (t1 - t0) * 1e-9, info
 
 
 def _ssh_packets(data):
@@ -424,7 +425,7 @@ def ssh_handshake(c):
         return None, "truncated" if cl.cut or sv.cut else "incomplete"
     if cl.retransmitted_before(init[3]) or sv.retransmitted_before(reply[3]):
         return None, "retransmitted"
-    return sv.time_at(reply[3]) - t0, info
+    return (sv.time_at(reply[3]) - t0) * 1e-9, info
 
 
 def kind_of(c):

@@ -2,10 +2,10 @@
 """Generated captures for testing and timing `cryptoshim ab pcap`: TLS 1.3
 and SSH handshakes with known server times, as pcap or pcapng; and
 conversion of a pcap file to pcapng (same packets and times).
-Usage: pcap_synth.py gen OUT {pcap|pcapng} TLS_PORT:N SSH_PORT:N [SERVER_US]
+Usage: pcap_synth.py gen OUT {pcap|pcapng} {tls|ssh}:PORT:N...
        pcap_synth.py topcapng IN OUT
        pcap_synth.py damage IN OUT  (the middle packet record's length made impossible)
-The server time of handshake i is SERVER_US (default 800) + i % 97 us."""
+The server time of handshake i is 800 + i % 97 us."""
 import os
 import struct
 import sys
@@ -115,7 +115,9 @@ def ssh_conn(cport, sport, t, server_s):
 def generate(specs, server_us=800):
     """Packets (time, ip) of the connections in specs [(kind, port, count)],
     interleaved by start time, and the list of server times per connection."""
-    pkts, times, t, i = [], [], 1.7e9, 0
+    # Times start near zero (January 1970) so that float sums stay exact to
+    # well under a nanosecond.
+    pkts, times, t, i = [], [], 1000.0, 0
     for kind, port, count in specs:
         for _ in range(count):
             s = (server_us + i % 97) * 1e-6
@@ -129,17 +131,19 @@ def generate(specs, server_us=800):
 
 
 def write_pcap(path, pkts):
-    """Classic pcap, nanosecond timestamps, raw IPv4 link type."""
+    """Classic pcap, nanosecond timestamps, raw IPv4 link type (times in
+    seconds, or integer nanoseconds)."""
     with open(path, "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xA1B23C4D, 2, 4, 0, 0, 262144, pcapread.LINK_RAW))
         for t, ip in pkts:
-            ns = round(t * 1e9)
+            ns = t if isinstance(t, int) else round(t * 1e9)
             f.write(struct.pack("<IIII", ns // 10**9, ns % 10**9, len(ip), len(ip)) + ip)
 
 
 def write_pcapng(path, pkts, link=pcapread.LINK_RAW):
     """pcapng: one section, one interface with nanosecond resolution, one
-    enhanced packet block per packet."""
+    enhanced packet block per packet (times in seconds, or integer
+    nanoseconds)."""
     def block(btype, body):
         body += bytes(-len(body) % 4)
         return struct.pack("<II", btype, len(body) + 12) + body + struct.pack("<I", len(body) + 12)
@@ -148,7 +152,7 @@ def write_pcapng(path, pkts, link=pcapread.LINK_RAW):
         opts = struct.pack("<HHB3x", 9, 1, 9) + struct.pack("<HH", 0, 0)
         f.write(block(1, struct.pack("<HHI", link, 0, 262144) + opts))
         for t, frame in pkts:
-            ns = round(t * 1e9)
+            ns = t if isinstance(t, int) else round(t * 1e9)
             f.write(block(6, struct.pack("<IIIII", 0, ns >> 32, ns & 0xFFFFFFFF, len(frame),
                                          len(frame)) + frame))
 
@@ -158,9 +162,9 @@ def to_pcapng(src, dst):
     with open(src, "rb") as f:
         data = f.read()
     pkts, link = [], None
-    for t, lt, frame, _cut in pcapread.frames(data):
+    for ns, lt, frame, _cut in pcapread.frames(data):
         link = lt if link is None else link
-        pkts.append((t, frame))
+        pkts.append((ns, frame))
     write_pcapng(dst, pkts, link if link is not None else pcapread.LINK_RAW)
 
 
@@ -190,10 +194,10 @@ def damage(src, dst):
 def main(argv):
     if len(argv) >= 5 and argv[1] == "gen":
         specs = []
-        for kind, spec in (("tls", argv[4]), ("ssh", argv[5] if len(argv) > 5 else "0:0")):
-            port, n = (int(x) for x in spec.split(":"))
-            specs.append((kind, port, n))
-        pkts, _ = generate(specs, int(argv[6]) if len(argv) > 6 else 800)
+        for spec in argv[4:]:
+            kind, port, n = spec.split(":")
+            specs.append((kind, int(port), int(n)))
+        pkts, _ = generate(specs)
         (write_pcap if argv[3] == "pcap" else write_pcapng)(argv[2], pkts)
         return 0
     if len(argv) == 4 and argv[1] in ("topcapng", "damage"):

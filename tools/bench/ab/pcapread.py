@@ -13,8 +13,9 @@ LINK_LINUX_SLL, LINK_IPV4, LINK_IPV6, LINK_LINUX_SLL2 = 113, 228, 229, 276
 # A packet record longer than this is corrupt (tcpdump's largest snaplen is 262144).
 MAX_RECORD = 1 << 20
 
-PCAP_MAGICS = {b"\xd4\xc3\xb2\xa1": ("<", 1e-6), b"\xa1\xb2\xc3\xd4": (">", 1e-6),
-               b"\x4d\x3c\xb2\xa1": ("<", 1e-9), b"\xa1\xb2\x3c\x4d": (">", 1e-9)}
+# magic -> (byte order, nanoseconds per fraction unit)
+PCAP_MAGICS = {b"\xd4\xc3\xb2\xa1": ("<", 1000), b"\xa1\xb2\xc3\xd4": (">", 1000),
+               b"\x4d\x3c\xb2\xa1": ("<", 1), b"\xa1\xb2\x3c\x4d": (">", 1)}
 PCAPNG_SHB = 0x0A0D0D0A
 PCAPNG_BOM = 0x1A2B3C4D
 
@@ -24,7 +25,7 @@ class CaptureError(ValueError):
 
 
 class Segment:
-    """One TCP segment: capture time (s), addresses (bytes), ports, sequence
+    """One TCP segment: capture time (integer nanoseconds), addresses (bytes), ports, sequence
     number, flags, payload, and cut (the capture holds less than was sent)."""
     __slots__ = ("ts", "src", "sport", "dst", "dport", "seq", "flags", "payload", "cut")
 
@@ -34,8 +35,9 @@ class Segment:
 
 
 def frames(data):
-    """Yields (timestamp_s, linktype, frame bytes, cut) for every packet of a
-    pcap or pcapng capture held in data; raises CaptureError."""
+    """Yields (timestamp in integer nanoseconds, linktype, frame bytes, cut)
+    for every packet of a pcap or pcapng capture held in data (integers keep
+    differences exact whatever the file's resolution); raises CaptureError."""
     if len(data) < 4:
         raise CaptureError("not a capture file (%d bytes)" % len(data))
     if data[:4] in PCAP_MAGICS:
@@ -60,19 +62,20 @@ def _pcap_frames(data):
         if off + 16 > size:
             raise CaptureError("truncated: packet %d's record header is cut short at byte %d" % (n, off))
         sec, sub, incl, orig = rec.unpack_from(data, off)
-        if incl > limit or incl > MAX_RECORD or sub >= (1e6 if frac == 1e-6 else 1e9):
+        if incl > limit or incl > MAX_RECORD or sub * frac >= 1000000000:
             raise CaptureError("corrupt: packet %d at byte %d has an impossible record header "
                                "(captured length %d, snap length %d)" % (n, off, incl, snaplen))
         off += 16
         if off + incl > size:
             raise CaptureError("truncated: packet %d is cut short at byte %d (%d of %d bytes)"
                                % (n, size, size - off, incl))
-        yield sec + sub * frac, link, data[off:off + incl], orig > incl
+        yield sec * 1000000000 + sub * frac, link, data[off:off + incl], orig > incl
         off += incl
 
 
 def _tsresol(opts, endian):
-    """Seconds per timestamp unit from an IDB's options (if_tsresol, code 9)."""
+    """(multiplier, divisor) turning an IDB's timestamp units into nanoseconds,
+    from its options (if_tsresol, code 9; microseconds by default)."""
     off = 0
     while off + 4 <= len(opts):
         code, olen = struct.unpack_from(endian + "HH", opts, off)
@@ -80,9 +83,12 @@ def _tsresol(opts, endian):
             break
         if code == 9 and olen >= 1 and off + 5 <= len(opts):
             v = opts[off + 4]
-            return 2.0 ** -(v & 0x7F) if v & 0x80 else 10.0 ** -v
+            if v & 0x80:  # 2^-v seconds
+                return 1000000000, 1 << min(v & 0x7F, 64)
+            v = min(v, 30)
+            return (10 ** (9 - v), 1) if v <= 9 else (1, 10 ** (v - 9))
         off += 4 + ((olen + 3) & ~3)
-    return 1e-6
+    return 1000, 1
 
 
 def _pcapng_frames(data):
@@ -133,8 +139,8 @@ def _pcapng_frames(data):
             if cap > len(body) - 20:
                 raise CaptureError("corrupt: packet %d claims %d bytes in a %d-byte block"
                                    % (n, cap, blen))
-            link, unit = ifaces[iface]
-            yield ((hi << 32) | lo) * unit, link, body[20:20 + cap], orig > cap
+            link, (mul, div) = ifaces[iface]
+            yield ((hi << 32) | lo) * mul // div, link, body[20:20 + cap], orig > cap
 
 
 def ip_of_frame(link, frame):
