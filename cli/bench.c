@@ -8,6 +8,8 @@ int cli_bench(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "all";
     int rc = 0;
+    if (!strcmp(what, "mlkem"))
+        return cli_bench_mlkem(argc - 1, argv + 1);
     if (!strcmp(what, "bn") || !strcmp(what, "all"))
         rc |= cli_bench_bn(argc - 1, argv + 1);
     if (!strcmp(what, "mldsa") || !strcmp(what, "all"))
