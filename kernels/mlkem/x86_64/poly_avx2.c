@@ -103,6 +103,37 @@ static inline void unpack(uint16_t *y, const uint8_t *in, const unsigned d)
     }
 }
 
+/* ByteEncode_10 of 256 values: per 16, a madd joins pairs into 20 bits, a variable shift
+ * and a 64-bit shift join those into 40, a byte shuffle keeps five bytes of each eight. */
+static void pack10(uint8_t out[320], const uint16_t *y)
+{
+    uint8_t buf[320 + 16];
+    const __m256i pair = _mm256_set1_epi32(1 | 1024 << 16), sh = _mm256_setr_epi32(12, 0, 12, 0, 12, 0, 12, 0);
+    const __m256i keep = _mm256_setr_epi8(0, 1, 2, 3, 4, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1,
+                                          0, 1, 2, 3, 4, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1);
+    for (unsigned i = 0; i < 16; i++) {
+        __m256i v = _mm256_load_si256((const __m256i *)&y[16 * i]);
+        v = _mm256_srli_epi64(_mm256_sllv_epi32(_mm256_madd_epi16(v, pair), sh), 12);
+        v = _mm256_shuffle_epi8(v, keep);
+        _mm_storeu_si128((__m128i *)(buf + 20 * i), _mm256_castsi256_si128(v));
+        _mm_storeu_si128((__m128i *)(buf + 20 * i + 10), _mm256_extracti128_si256(v, 1));
+    }
+    memcpy(out, buf, 320);
+}
+
+/* ByteEncode_4 of 256 values: two saturating packs and a byte madd per 64 values. */
+static void pack4(uint8_t out[128], const uint16_t *y)
+{
+    const __m256i nib = _mm256_set1_epi16(0x1001), order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for (unsigned i = 0; i < 4; i++) {
+        const __m256i *v = (const __m256i *)&y[64 * i];
+        __m256i p0 = _mm256_maddubs_epi16(_mm256_packus_epi16(_mm256_load_si256(v), _mm256_load_si256(v + 1)), nib);
+        __m256i p1 = _mm256_maddubs_epi16(_mm256_packus_epi16(_mm256_load_si256(v + 2), _mm256_load_si256(v + 3)), nib);
+        __m256i r = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(p0, p1), order);
+        _mm256_storeu_si256((__m256i *)(out + 32 * i), r);
+    }
+}
+
 /* ByteEncode_d(Compress_d(p)). */
 void cs_mlkem_compress_avx2(uint8_t *out, const cs_mlkem_poly *p, unsigned d)
 {
@@ -110,22 +141,68 @@ void cs_mlkem_compress_avx2(uint8_t *out, const cs_mlkem_poly *p, unsigned d)
     compress_values(y, p, d);
     switch (d) { /* constant d: each packer is unrolled */
     case 1: pack(out, y, 1); break;
-    case 4: pack(out, y, 4); break;
+    case 4: pack4(out, y); break;
     case 5: pack(out, y, 5); break;
-    case 10: pack(out, y, 10); break;
+    case 10: pack10(out, y); break;
     default: pack(out, y, 11); break;
     }
 }
 
-/* Decompress_d(ByteDecode_d(in)): (y q + 2^(d-1)) >> d with one madd per eight. */
+/* Decompress_d of y (|y| < 2^d, in lanes already shifted left by 15 - d): the rounding
+ * multiply gives (y q 2^(15-d) + 2^14) >> 15 = (y q + 2^(d-1)) >> d exactly. */
+static inline __m256i decompress_shifted(__m256i ys)
+{
+    return _mm256_mulhrs_epi16(ys, _mm256_set1_epi16(CS_MLKEM_Q));
+}
+
+/* Decompress_10(ByteDecode_10(in)): ten bytes per eight values, each value's two bytes
+ * shuffled into its lane and aligned by a multiply (no 16-bit variable shift in AVX2). */
+static void decompress10(cs_mlkem_poly *p, const uint8_t in[320])
+{
+    uint8_t buf[320 + 16];
+    memcpy(buf, in, 320);
+    const __m256i idx = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9, 0, 1, 1, 2,
+                                         2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9);
+    const __m256i mul = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1);
+    const __m256i m = _mm256_set1_epi16(0x7FE0);
+    for (unsigned i = 0; i < 16; i++) {
+        __m256i x = _mm256_loadu2_m128i((const __m128i *)(buf + 20 * i + 10),
+                                        (const __m128i *)(buf + 20 * i));
+        x = _mm256_mullo_epi16(_mm256_shuffle_epi8(x, idx), mul); /* value at bits 6-15 */
+        store(p, i, decompress_shifted(_mm256_and_si256(_mm256_srli_epi16(x, 1), m)));
+    }
+}
+
+/* Decompress_4(ByteDecode_4(in)): each byte into two lanes, nibbles aligned by a multiply. */
+static void decompress4(cs_mlkem_poly *p, const uint8_t in[128])
+{
+    const __m128i dup = _mm_setr_epi8(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
+    const __m256i mul = _mm256_setr_epi16(2048, 128, 2048, 128, 2048, 128, 2048, 128, 2048, 128,
+                                          2048, 128, 2048, 128, 2048, 128);
+    const __m256i m = _mm256_set1_epi16(0x7800);
+    for (unsigned i = 0; i < 16; i++) {
+        __m128i b = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)(in + 8 * i)), dup);
+        __m256i x = _mm256_mullo_epi16(_mm256_cvtepu8_epi16(b), mul);
+        store(p, i, decompress_shifted(_mm256_and_si256(x, m)));
+    }
+}
+
+/* Decompress_d(ByteDecode_d(in)): d = 10 and 4 (ML-KEM-512 and 768) by shuffles; the
+ * others unpacked eight values to a 128-bit word, then (y q + 2^(d-1)) >> d by madd. */
 void cs_mlkem_decompress_avx2(cs_mlkem_poly *p, const uint8_t *in, unsigned d)
 {
+    if (d == 10) {
+        decompress10(p, in);
+        return;
+    }
+    if (d == 4) {
+        decompress4(p, in);
+        return;
+    }
     uint16_t y[CS_MLKEM_N] __attribute__((aligned(32)));
     switch (d) {
     case 1: unpack(y, in, 1); break;
-    case 4: unpack(y, in, 4); break;
     case 5: unpack(y, in, 5); break;
-    case 10: unpack(y, in, 10); break;
     default: unpack(y, in, 11); break;
     }
     const __m256i k = _mm256_set1_epi32(CS_MLKEM_Q | (1 << (d - 1)) << 16);
