@@ -7,8 +7,11 @@
  * on (`cpu`), when (`measured`) and ends with `end`. --install puts it,
  * root-owned and 0644, at /etc/cryptoshim/policy (under DIR with --prefix),
  * which the shim reads when CRYPTOSHIM_POLICY is unset. Progress goes to
- * stderr; nothing is written unless the whole run succeeds. */
+ * stderr; nothing is written unless the whole run succeeds. Every rule
+ * names the libcrypto family it was measured against (runtime/family.h);
+ * --openssl DIR adds the rules measured against another tree's libcrypto. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +34,12 @@
 #include "tools/bench/timer.h"
 
 #define MAX_CAND 8
+#define MAX_OTHER 4 /* --openssl trees */
+
+/* " @FAMILY": every rule written names the family of the libcrypto it was
+ * measured against (runtime/family.h), so a policy holds rules for several
+ * libcryptos side by side. */
+static char fam_tag[16];
 #define ROUNDS 7
 /* A kernel must be this much faster than libcrypto to be chosen: below it
  * the difference is within what a shared machine's noise can fake. */
@@ -237,7 +247,9 @@ static void usage(void)
             "  --prefix DIR  with --install: to DIR/etc/cryptoshim/policy instead (packaging, tests)\n"
             "  -t         seconds of measurement per case, 0.001 to 60 (default 1; --install 0.6)\n"
             "  -b         measure only these size classes (of 1024 1536 2048 3072 4096 8192);\n"
-            "             the others are written as libcrypto\n");
+            "             the others are written as libcrypto\n"
+            "  --openssl DIR  also measure against the libcrypto of an OpenSSL tree (DIR/bin/run,\n"
+            "             as `make openssl-versions` unpacks them), rules for its family added\n");
 }
 
 /* Whether size class `bits` is in the comma-separated list (NULL: all). */
@@ -373,17 +385,90 @@ static int install(const char *prefix, const char *text, size_t len)
     return 0;
 }
 
+/* Measures against the libcrypto of the OpenSSL tree dir: this CLI run
+ * again through the tree's loader (dir/bin/run), its rules (tagged with that
+ * library's family) appended to out without its own cpu, measured and end
+ * lines. Returns 0, or 1 (said on stderr) when the run fails or did not
+ * measure that tree's libcrypto (a libcrypto.so.4 tree: this CLI links
+ * libcrypto.so.3, so measure a 3.x tree of the same family instead). */
+static int append_other(FILE *out, const char *dir, double budget, const char *only)
+{
+    char run[4200], tmp[] = "/tmp/cryptoshim-calibrate-XXXXXX", t[32], self[4096];
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    int fd = mkstemp(tmp);
+    if (sl <= 0 || fd < 0) {
+        perror("cryptoshim calibrate");
+        return 1;
+    }
+    self[sl] = 0;
+    close(fd);
+    snprintf(run, sizeof run, "%s/bin/run", dir);
+    snprintf(t, sizeof t, "%g", budget);
+    const char *args[12] = {run, self, "calibrate", "-t", t, "-o", tmp};
+    int n = 7;
+    if (only)
+        args[n++] = "-b", args[n++] = only;
+    args[n] = NULL;
+    fprintf(stderr, "calibrate: now against %s's libcrypto\n", dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv(run, (char *const *)args);
+        _exit(127);
+    }
+    int st = 0, status = 1, ran = 0;
+    if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+        FILE *f = fopen(tmp, "r");
+        char line[512], real[4096];
+        int ours = 0;
+        /* The child's header names the library it measured: it must be dir's. */
+        while (f && fgets(line, sizeof line, f)) {
+            char lib[4096];
+            if (!strncmp(line, "# libcrypto ", 12) && realpath(dir, real)) {
+                char path[512];
+                snprintf(path, sizeof path, "%.*s", (int)strcspn(line + 12, "\n"), line + 12);
+                ours = realpath(path, lib) && !strncmp(lib, real, strlen(real));
+            }
+            if (!strncmp(line, "cpu ", 4) || !strncmp(line, "measured ", 9) ||
+                !strcmp(line, "end\n"))
+                continue;
+            fputs(line, out);
+        }
+        if (f)
+            fclose(f);
+        status = ours ? 0 : 1;
+        ran = 1;
+    }
+    if (status)
+        fprintf(stderr, "cryptoshim calibrate: --openssl %.200s: %s\n", dir,
+                ran ? "the tree has no libcrypto.so.3 for this CLI (OpenSSL 4.0: its family, "
+                      "3.2+, is measured through a 3.2-3.6 tree)"
+                    : "the run through its loader failed");
+    unlink(tmp);
+    return status;
+}
+
 /* Measures every class and writes the policy (stdout or -o FILE); returns
  * 0, 1 if a measurement or the output failed, 2 on a usage error. */
 int cli_calibrate(int argc, char **argv)
 {
-    const char *out_path = NULL, *only = NULL, *prefix = NULL;
+    const char *out_path = NULL, *only = NULL, *prefix = NULL, *other[MAX_OTHER];
     double budget = 0;
-    int do_install = 0;
+    int do_install = 0, nother = 0;
     for (int i = 1; i < argc; i++) {
         const char *bad;
         if (!strcmp(argv[i], "-o") && i + 1 < argc && argv[i + 1][0])
             out_path = argv[++i];
+        else if (!strcmp(argv[i], "--openssl") && i + 1 < argc && nother < MAX_OTHER) {
+            char run[4200];
+            snprintf(run, sizeof run, "%s/bin/run", argv[i + 1]);
+            if (access(run, X_OK) != 0) {
+                fprintf(stderr, "cryptoshim calibrate: --openssl %.200s: no bin/run there (an "
+                                "OpenSSL tree as `make openssl-versions` unpacks)\n", argv[i + 1]);
+                return 2;
+            }
+            other[nother++] = argv[++i];
+        }
         else if (!strcmp(argv[i], "--install"))
             do_install = 1;
         else if (!strcmp(argv[i], "--prefix") && i + 1 < argc && argv[i + 1][0] == '/')
@@ -432,6 +517,7 @@ int cli_calibrate(int argc, char **argv)
         fprintf(stderr, "cryptoshim calibrate: libcrypto functions not found\n");
         return 1;
     }
+    snprintf(fam_tag, sizeof fam_tag, " @%s", cs_family_name(api->family));
     /* The whole policy is built in memory and written only at the end. */
     char *text = NULL;
     size_t text_len = 0;
@@ -458,6 +544,11 @@ int cli_calibrate(int argc, char **argv)
         if ((cs_cpu_features() & bit) && cs_cpu_feature_name(bit))
             fprintf(out, " %s", cs_cpu_feature_name(bit));
     fprintf(out, "; %s\n", OpenSSL_version(OPENSSL_VERSION));
+    Dl_info di;
+    fprintf(out, "# Rules below for libcrypto family %s (runtime/family.h): %s\n",
+            cs_family_name(api->family), OpenSSL_version(OPENSSL_VERSION));
+    if (dladdr((void *)api->mod_exp_mont, &di) && di.dli_fname && di.dli_fname[0])
+        fprintf(out, "# libcrypto %s\n", di.dli_fname);
     fprintf(out, "# Median of %d interleaved rounds, microseconds of thread CPU time per\n"
                  "# operation; a kernel is chosen only if %.0f%% faster than libcrypto in\n"
                  "# every case. pair: two full-length secret exps (RSA CRT), two kernel\n"
@@ -480,7 +571,7 @@ int cli_calibrate(int argc, char **argv)
         for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++) {
             unsigned bits = classes[c];
             if (!class_wanted(only, bits)) {
-                fprintf(out, "%s %u %u libcrypto  # not measured\n", op, lo + 1, bits);
+                fprintf(out, "%s %u %u libcrypto%s  # not measured\n", op, lo + 1, bits, fam_tag);
                 lo = bits;
                 continue;
             }
@@ -525,8 +616,8 @@ int cli_calibrate(int argc, char **argv)
                     double ratio = med[i] > 0 ? med[0] / med[i] : 0;
                     if (ct == 1 && e == PAIR_X2_CASE)
                         x2_ratio[i] = ratio; /* its own rule, below */
-                    else if (ratio < worst[i])
-                        worst[i] = ratio;
+                    else if (!(ct == 1 && e == PAIR_X2_CASE - 1) && ratio < worst[i])
+                        worst[i] = ratio; /* the pair case decides the x2 rule */
                     if (ct == 1 && e == PAIR_X2_CASE - 1)
                         pair_ratio[i] = ratio;
                 }
@@ -537,27 +628,33 @@ int cli_calibrate(int argc, char **argv)
                 if (worst[i] >= MARGIN && (best == 0 || worst[i] > worst[best]))
                     best = i;
             if (best)
-                fprintf(out, "%s %u %u %s  # %.2fx at worst\n", op, lo + 1, bits,
-                        names[best]->name, worst[best]);
-            fprintf(out, "%s %u %u libcrypto\n", op, lo + 1, bits);
-            /* A paired entry must beat, by the margin, what pairs get
-             * without an x2 rule: two calls of the mod_exp_consttime rule's
-             * kernel (best), or libcrypto's pair (best 0, ratio 1). */
+                fprintf(out, "%s %u %u %s%s  # %.2fx at worst\n", op, lo + 1, bits,
+                         names[best]->name, fam_tag, worst[best]);
+            fprintf(out, "%s %u %u libcrypto%s\n", op, lo + 1, bits, fam_tag);
+            /* Pairs (RSA CRT): a paired entry that beats, by the margin, both
+             * libcrypto's own pair and two calls of the single rule's kernel;
+             * else libcrypto's pair where two such calls do not beat it (its
+             * own paired code: OpenSSL 3.2+ has it at 1536 and 2048 bits too);
+             * else no x2 rule, and pairs take two calls. */
             int best2 = 0;
+            double two = best ? pair_ratio[best] : 1;
             for (int i = 1; ct == 1 && i < ncand; i++)
-                if (x2_ratio[i] >= MARGIN * pair_ratio[best] &&
+                if (x2_ratio[i] >= MARGIN * (two > 1 ? two : 1) &&
                     (best2 == 0 || x2_ratio[i] > x2_ratio[best2]))
                     best2 = i;
-            /* No x2 rule where no paired entry wins: pairs then go by the
-             * mod_exp_consttime rules, two calls or libcrypto's pair. */
             if (best2)
-                fprintf(out, "%s %u %u %s  # %.2fx\n", CS_OP_MOD_EXP_CT_X2, lo + 1, bits,
-                        names[best2]->name, x2_ratio[best2]);
+                fprintf(out, "%s %u %u %s%s  # %.2fx\n", CS_OP_MOD_EXP_CT_X2, lo + 1, bits,
+                        names[best2]->name, fam_tag, x2_ratio[best2]);
+            else if (ct == 1 && best && two < MARGIN) /* its paired code: this size only */
+                fprintf(out, "%s %u %u libcrypto%s  # two %s calls %.2fx\n", CS_OP_MOD_EXP_CT_X2,
+                        bits, bits, fam_tag, names[best]->name, two);
             fflush(out);
             lo = bits;
         }
-        fprintf(out, "%s %u %u libcrypto\n", op, lo + 1, 16384);
+        fprintf(out, "%s %u %u libcrypto%s\n", op, lo + 1, 16384, fam_tag);
     }
+    for (int i = 0; i < nother && !status; i++)
+        status = append_other(out, other[i], budget, only);
     fprintf(out, "end\n");
     if (fclose(out) != 0) {
         perror("cryptoshim calibrate");

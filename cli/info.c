@@ -11,6 +11,7 @@
 #include "runtime/dispatch.h"
 #include "runtime/stats.h"
 #include "runtime/route.h"
+#include "bn_util.h"
 #include "cli.h"
 
 
@@ -41,23 +42,23 @@ static void print_kernels(void)
                                                                       : "usable");
 }
 
-/* One family's rows of the decision table. */
-static void print_family_dispatch(int fam)
+/* One family's rows of the decision table, indented by `ind` spaces. */
+static void print_family_dispatch(int fam, int ind)
 {
     static const unsigned sizes[] = {512, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
     cs_libcrypto lc[CS_ROUTE_MAX];
     int n = cs_route_scan(lc, CS_ROUTE_MAX), here = 0;
-    printf("  libcrypto family %s (", cs_family_name(fam));
+    printf("%*slibcrypto family %s (", ind, "", cs_family_name(fam));
     for (int i = 0; i < n; i++)
         if (lc[i].family == fam)
             printf("%s%s", here++ ? ", " : "this process: ", lc[i].path);
     printf("%s):\n", here ? "" : "none in this process");
-    printf("    %-20s", "modulus bits");
+    printf("%*s%-20s", ind, "", "modulus bits");
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         printf(" %10u", sizes[i]);
     printf("\n");
     for (int ct = 0; ct < 2; ct++) {
-        printf("    %-20s", ct ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP);
+        printf("%*s%-20s", ind, "", ct ? CS_OP_MOD_EXP_CT : CS_OP_MOD_EXP);
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
             const cs_bn_kernel *k = cs_dispatch_bn(fam, ct, sizes[i]);
             printf(" %10s", k ? k->name : "libcrypto");
@@ -66,7 +67,7 @@ static void print_family_dispatch(int fam)
     }
     /* Pairs (RSA CRT halves): a kernel's paired entry, libcrypto's pair, or
      * "2 calls" when no x2 rule decides and each half goes by the row above. */
-    printf("    %-20s", CS_OP_MOD_EXP_CT_X2);
+    printf("%*s%-20s", ind, "", CS_OP_MOD_EXP_CT_X2);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         const cs_bn_kernel *k = NULL;
         int decided = cs_dispatch_bn_x2(fam, sizes[i], &k);
@@ -76,7 +77,7 @@ static void print_family_dispatch(int fam)
     }
     printf("\n");
     /* a1^p1 * a2^p2 with public exponents (DSA verification). */
-    printf("    %-20s", CS_OP_MOD_EXP2);
+    printf("%*s%-20s", ind, "", CS_OP_MOD_EXP2);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         const cs_bn_kernel *k = cs_dispatch_bn2(fam, sizes[i]);
         printf(" %10s", k ? k->name : "libcrypto");
@@ -85,12 +86,19 @@ static void print_family_dispatch(int fam)
 }
 
 /* The decision table, per libcrypto family (runtime/family.h): a preloaded
- * shim serves each libcrypto of a process by its family's rows. */
+ * shim serves each libcrypto of a process by its family's rows. This
+ * process's own family first, then the others (as a service on another
+ * OpenSSL would be served). */
 static void print_dispatch(void)
 {
+    cs_ossl *api = cli_ossl();
+    int own = api ? api->family : CS_FAMILY_NEWEST;
     printf("\ndispatch (%s policy):\n", cs_dispatch_policy_from_file() ? "file" : "built-in");
+    print_family_dispatch(own, 2);
+    printf("dispatch for the other libcrypto families:\n");
     for (int f = CS_FAMILY_COUNT; f-- > 0;)
-        print_family_dispatch(f);
+        if (f != own)
+            print_family_dispatch(f, 4);
     static const int sets[] = {44, 65, 87};
     for (size_t i = 0; i < 3; i++) {
         const cs_mldsa_impl *impl = cs_dispatch_mldsa(sets[i]);

@@ -60,7 +60,7 @@ served_by() {
     grep -q '^end$' full.txt
     head -n -1 full.txt >cut.txt   # no `end`
     refused "$PWD/cut.txt" "truncated"
-    head -c 700 full.txt >cut2.txt # mid-line
+    head -c $(($(grep -b '^measured' full.txt | cut -d: -f1) + 120)) full.txt >cut2.txt # mid-line
     refused "$PWD/cut2.txt" "line"
 }
 
