@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make demo: short A/B runs on built-in defaults, then where the reports are.
 # TLS with an RSA-3072 certificate (system OpenSSL), TLS with ML-DSA-65
-# (OpenSSL 3.5 under build/openssl35, fetched by `make deps`), SSH with an
+# (OpenSSL 3.5 under build/openssl35, fetched by `make deps`), TLS with an
+# RSA-2048 certificate on the newest OpenSSL fetched (4.0, 3.6 or 3.5), SSH with an
 # RSA-3072 host key and group16 (root only: sshd's privilege separation).
 # Not as root, the TLS runs measure client-side latency only (no tcpdump).
 # Usage: BUILD=build tools/bench/ab/demo.sh OUTDIR   (about a minute here)
@@ -74,6 +75,18 @@ if [ -x "$BUILD/openssl35/bin/openssl" ]; then
 else
     summary+=("tls-mldsa65: FAILED ($BUILD/openssl35 is missing: make deps fetches OpenSSL 3.5)")
     status=1
+fi
+# The same RSA TLS A/B on the newest OpenSSL `make deps` unpacked (3.5 and
+# later have their own paired IFMA code: the shim must beat that one too).
+newest=
+for v in 40 36 35; do
+    [ -x "$BUILD/openssl$v/bin/openssl" ] && { newest=$v; break; }
+done
+if [ -n "$newest" ]; then
+    ab "tls-rsa2048-openssl$newest" tls --cert rsa2048 -n 200 \
+        --openssl "$BUILD/openssl$newest/bin/openssl" "${capture[@]}"
+else
+    summary+=("tls-rsa2048 on OpenSSL 3.5+: skipped (no build/openssl35, 36 or 40: make deps)")
 fi
 if [ "$(id -u)" -eq 0 ]; then
     ab ssh-rsa3072-group16 ssh --hostkey 3072 --kex group16 -n 60
