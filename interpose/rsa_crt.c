@@ -3,6 +3,7 @@
 
 #include "bn/modexp.h"
 #include "bn/mont_cache.h"
+#include "kernels/bn/crt.h"
 #include "kernels/bn/scratch.h"
 #include "kernels/ct.h"
 #include "rsa_crt.h"
@@ -15,34 +16,11 @@ int cs_rsa_api_complete(const cs_rsa_api *r)
            r->bn_free && r->with_flags && r->copy && r->cmp && r->stock_mod_exp;
 }
 
-/* x -= y over n limbs, returning the borrow (0 or 1); constant time. */
-static cs_limb sub_n(cs_limb *x, const cs_limb *y, size_t n)
-{
-    cs_limb borrow = 0;
-    for (size_t i = 0; i < n; i++) {
-        cs_dlimb d = (cs_dlimb)x[i] - y[i] - borrow;
-        x[i] = (cs_limb)d;
-        borrow = (cs_limb)(d >> CS_LIMB_BITS) & 1;
-    }
-    return borrow;
-}
-
-/* x += y & mask over n limbs (mask all ones or zero); constant time. */
-static void add_masked(cs_limb *x, const cs_limb *y, cs_limb mask, size_t n)
-{
-    cs_limb carry = 0;
-    for (size_t i = 0; i < n; i++) {
-        cs_dlimb s = (cs_dlimb)x[i] + (y[i] & mask) + carry;
-        x[i] = (cs_limb)s;
-        carry = (cs_limb)(s >> CS_LIMB_BITS);
-    }
-}
-
 /* The limbs of one recombination, in per-thread scratch (secret: wiped). */
 struct crt_work {
     cs_mont mp;
     cs_limb p[MAX_HALF_LIMBS], q[MAX_HALF_LIMBS], iqmp[MAX_HALF_LIMBS];
-    cs_limb mpl[MAX_HALF_LIMBS], mql[MAX_HALF_LIMBS], t[MAX_HALF_LIMBS], d[MAX_HALF_LIMBS];
+    cs_limb mpl[MAX_HALF_LIMBS], mql[MAX_HALF_LIMBS];
     cs_limb r[CS_BN_MAX_LIMBS];
     uint8_t buf[CS_BN_MAX_BITS / 8];
 };
@@ -58,11 +36,9 @@ static int load(const cs_ossl *api, cs_limb *out, const BIGNUM *x, size_t n,
     return 1;
 }
 
-/* out = mq + q * ((mp - mq) * iqmp mod p), the CRT recombination of
- * mp = c^dmp1 mod p and mq = c^dmq1 mod q (stock's formula), in constant
- * time: q < 2p (equal lengths), so one masked subtraction reduces mq mod p;
- * the product mod p is two Montgomery multiplications. Returns 1, 0 on an
- * OpenSSL error, -1 when iqmp is not below p (stock serves such a key). */
+/* out = the CRT recombination of mp = c^dmp1 mod p and mq = c^dmq1 mod q
+ * (cs_bn_crt_recombine, constant time). Returns 1, 0 on an OpenSSL error,
+ * -1 when the key is not one it serves (iqmp not below p): stock's then. */
 static int recombine(const cs_ossl *api, BIGNUM *out, const BIGNUM *mp, const BIGNUM *mq,
                      const BIGNUM *p, const BIGNUM *q, const BIGNUM *iqmp, size_t n,
                      struct crt_work *w)
@@ -71,45 +47,9 @@ static int recombine(const cs_ossl *api, BIGNUM *out, const BIGNUM *mp, const BI
         !load(api, w->iqmp, iqmp, n, w) || !load(api, w->mpl, mp, n, w) ||
         !load(api, w->mql, mq, n, w))
         return -1; /* an iqmp longer than p: stock's to serve */
-    if (cs_mont_cache_get(&w->mp, w->p, n, NULL) < 0)
+    if (cs_mont_cache_get(&w->mp, w->p, n, NULL) < 0 ||
+        cs_bn_crt_recombine(w->r, w->mpl, w->mql, w->p, w->q, w->iqmp, &w->mp, n) < 0)
         return -1;
-    /* iqmp < p, as every key stock generates or checks has; one public bit
-     * about the key's form (a malformed key), not about any operation. */
-    memcpy(w->t, w->iqmp, n * sizeof(cs_limb));
-    cs_limb below = sub_n(w->t, w->p, n);
-    CS_DECLASSIFY(&below, sizeof below);
-    if (!below)
-        return -1;
-    /* d = mq mod p */
-    memcpy(w->d, w->mql, n * sizeof(cs_limb));
-    cs_limb b = sub_n(w->d, w->p, n);
-    memcpy(w->t, w->mql, n * sizeof(cs_limb));
-    for (size_t i = 0; i < n; i++)
-        w->d[i] = cs_ct_select(-(uint64_t)b, w->t[i], w->d[i]);
-    /* t = (mp - d) mod p */
-    memcpy(w->t, w->mpl, n * sizeof(cs_limb));
-    b = sub_n(w->t, w->d, n);
-    add_masked(w->t, w->p, (cs_limb)0 - b, n);
-    /* h = t * iqmp mod p = mont(mont(t, iqmp), R^2) */
-    cs_bn_portable.mont_mul(w->d, w->t, w->iqmp, &w->mp);
-    cs_bn_portable.mont_mul(w->t, w->d, w->mp.rr, &w->mp);
-    /* r = h * q + mq, below p * q */
-    memset(w->r, 0, 2 * n * sizeof(cs_limb));
-    for (size_t i = 0; i < n; i++) {
-        cs_limb carry = 0;
-        for (size_t j = 0; j < n; j++) {
-            cs_dlimb s = (cs_dlimb)w->t[i] * w->q[j] + w->r[i + j] + carry;
-            w->r[i + j] = (cs_limb)s;
-            carry = (cs_limb)(s >> CS_LIMB_BITS);
-        }
-        w->r[i + n] = carry;
-    }
-    cs_limb carry = 0;
-    for (size_t i = 0; i < 2 * n; i++) {
-        cs_dlimb s = (cs_dlimb)w->r[i] + (i < n ? w->mql[i] : 0) + carry;
-        w->r[i] = (cs_limb)s;
-        carry = (cs_limb)(s >> CS_LIMB_BITS);
-    }
     int nbytes = (int)(2 * n * CS_LIMB_BYTES);
     cs_limbs_to_le_bytes(w->buf, (size_t)nbytes, w->r, 2 * n);
     return api->lebin2bn(w->buf, nbytes, out) != NULL;

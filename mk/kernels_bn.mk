@@ -20,7 +20,7 @@ ifeq ($(CROSS),)
 # Only the portable code: kernels.c lists ISA kernels built for 64-bit limbs.
 BN_LIMB32_OBJS := $(patsubst %,$(BUILD)/obj/limb32/kernels/%.o,ct bn/engine bn/mont bn/portable \
                     bn/scratch)
-BN_TESTS_EXTRA := $(BUILD)/tests/ct_bn_exp $(BUILD)/tests/kernel_bn_limb32 \
+BN_TESTS_EXTRA := $(BUILD)/tests/ct_bn_exp $(BUILD)/tests/ct_bn_crt $(BUILD)/tests/kernel_bn_limb32 \
                   $(BUILD)/tests/ct_bn_exp_limb32
 ifeq ($(ARCH),x86_64)
 BN_TESTS_EXTRA += $(BUILD)/tests/ct_bn_x86 $(BUILD)/tests/ct_bn_fma_x2
