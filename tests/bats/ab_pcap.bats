@@ -188,7 +188,7 @@ capture_known() {
     [[ "$output" == *"A speaks TLS and B SSH"* ]]
 }
 
-@test "ab pcap analysis: exact times, a retransmission, a lost segment, other ports" {
+@test "ab pcap analysis: exact times, a retransmission, a lost segment, other ports, damaged input" {
     run /usr/bin/python3 - "$AB" "$BATS_TEST_TMPDIR/synth.pcapng" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -211,11 +211,19 @@ got = [h.seconds for h in a.handshakes]
 assert all(abs(g - w) < 1e-6 for g, w in zip(got, want)), max(abs(g - w) for g, w in zip(got, want))
 only_a = handshakes.analyse(data, [("A", None, 443)])
 assert only_a.unused[(None, "other port")] == 30, only_a.unused
-# every prefix of the file: a clean CaptureError or a result, nothing else
-import pcapread
-for n in range(0, 4000, 37):
+# every prefix of the file and 400 randomly damaged copies: a clean
+# CaptureError or a result, never another exception
+import pcapread, random
+rng = random.Random(7)
+cases = [data[:n] for n in range(0, 4000, 37)]
+for _ in range(400):
+    d = bytearray(data[:rng.randrange(100, 30000)])
+    for _ in range(rng.randrange(1, 8)):
+        d[rng.randrange(len(d))] = rng.randrange(256)
+    cases.append(bytes(d))
+for c in cases:
     try:
-        handshakes.analyse(data[:n], [("A", None, 443)])
+        handshakes.analyse(c, [("A", None, 443), ("B", None, 22)])
     except pcapread.CaptureError:
         pass
 print("ok")
