@@ -28,6 +28,7 @@ static struct fixed {
 } fixed[3];
 static uint8_t mu[CS_MLDSA_MU_BYTES];
 
+/* Fixed keys, signatures and prepared public keys, once. */
 static void init(void)
 {
     mf_init();
@@ -122,6 +123,8 @@ static int z_out_of_range(const cs_mldsa_params *p, const uint8_t *z)
     return 0;
 }
 
+/* An edited signature of mu, or one with a built hint encoding
+ * (build_hints), verified by implementation `slot` and by portable. */
 static void signatures(mf_in *in, const struct fixed *fx, unsigned slot, int build_hints)
 {
     const cs_mldsa_params *p = fx->p;
@@ -145,6 +148,8 @@ static void signatures(mf_in *in, const struct fixed *fx, unsigned slot, int bui
         MF_CHECK(v2 == 0, P, "signature: the unedited signature rejected");
 }
 
+/* An edited public key, prepared by implementation `slot` and by portable,
+ * verifying the fixed signature. */
 static void public_keys(mf_in *in, const struct fixed *fx, unsigned slot)
 {
     const cs_mldsa_params *p = fx->p;
@@ -167,6 +172,8 @@ static void public_keys(mf_in *in, const struct fixed *fx, unsigned slot)
     cs_mldsa_prepared_free(b);
 }
 
+/* An edited private key through pk_from_sk of implementation `slot` and of
+ * portable. */
 static void private_keys(mf_in *in, const struct fixed *fx, unsigned slot)
 {
     const cs_mldsa_params *p = fx->p;

@@ -24,6 +24,7 @@ typedef struct mf_in {
     uint64_t rng;
 } mf_in;
 
+/* A cursor at the start of data, its generator seeded by a hash of it. */
 static inline mf_in mf_start(const uint8_t *data, size_t size)
 {
     uint64_t h = 0xcbf29ce484222325u; /* FNV-1a over the input */
@@ -44,6 +45,7 @@ static inline unsigned mf_byte(mf_in *in)
     return (unsigned)(in->rng >> 32) & 0xff;
 }
 
+/* Four bytes, big-endian. */
 static inline uint32_t mf_u32(mf_in *in)
 {
     uint32_t v = 0;
@@ -104,6 +106,7 @@ static inline void mf_poly(mf_in *in, cs_mldsa_poly *a, int32_t lo, int32_t hi)
 static const cs_mldsa_impl *mf_impls[8];
 static unsigned mf_nimpls;
 
+/* Fills mf_impls once (cs_mldsa_impls filtered by this CPU's features). */
 static inline void mf_init(void)
 {
     if (mf_nimpls)
@@ -131,11 +134,13 @@ static inline const cs_mldsa_impl *mf_impl(unsigned sel)
         }                                                                                      \
     } while (0)
 
+/* a == b word for word. */
 static inline int mf_eq(const cs_mldsa_poly *a, const cs_mldsa_poly *b)
 {
     return !memcmp(a, b, sizeof *a);
 }
 
+/* x mod q in [0, q). */
 static inline int32_t mf_modq(int32_t x)
 {
     int32_t r = x % MQ;

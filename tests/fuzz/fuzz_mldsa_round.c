@@ -24,6 +24,7 @@ static int32_t near_step(mf_in *in, int32_t step)
     return (int32_t)(v < 0 ? 0 : v > MQ - 1 ? MQ - 1 : v);
 }
 
+/* A polynomial of near_step coefficients (a quarter of inputs: mf_coef's). */
 static void poly_near_step(mf_in *in, cs_mldsa_poly *a, int32_t step)
 {
     unsigned mode = mf_byte(in) & 3;

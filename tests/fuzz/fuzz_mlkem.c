@@ -49,6 +49,7 @@ static struct fixed {
         }                                                                                      \
     } while (0)
 
+/* The implementations this CPU runs, fixed keys and encapsulations, once. */
 static void init(void)
 {
     if (nimpls)
@@ -76,6 +77,7 @@ typedef struct kf_in {
     size_t left;
 } kf_in;
 
+/* The next input byte, 0 past the end. */
 static unsigned kf_byte(kf_in *in)
 {
     if (!in->left)
@@ -151,6 +153,7 @@ static int ref_check_dk(const struct fixed *fx, const uint8_t *dk)
     return !memcmp(h, dk + pke + fx->ekb, 32);
 }
 
+/* An edited encapsulation key: its check, then encapsulation if it passes. */
 static void ek_case(kf_in *in, const struct fixed *fx, const cs_mlkem_impl *im)
 {
     uint8_t ek[MAX_EK], ct1[MAX_CT], ct2[MAX_CT], ss1[32], ss2[32], m[32];
@@ -169,6 +172,8 @@ static void ek_case(kf_in *in, const struct fixed *fx, const cs_mlkem_impl *im)
              im, fx->ps, "encaps with an edited key");
 }
 
+/* A decapsulation key edited in one region (dk_PKE, ek, H(ek), z): its
+ * check, then decapsulation of the fixed ciphertext if it passes. */
 static void dk_case(kf_in *in, const struct fixed *fx, const cs_mlkem_impl *im)
 {
     uint8_t dk[MAX_DK], ss1[32], ss2[32];
@@ -188,6 +193,7 @@ static void dk_case(kf_in *in, const struct fixed *fx, const cs_mlkem_impl *im)
              im, fx->ps, "decaps with an edited key");
 }
 
+/* An edited ciphertext decapsulated with the fixed key. */
 static void ct_case(kf_in *in, const struct fixed *fx, const cs_mlkem_impl *im)
 {
     uint8_t ct[MAX_CT], ss1[32], ss2[32], want[32];

@@ -64,6 +64,7 @@ static void read_half(fuzz_in *in, struct half *h, int last, int mont_bit, int n
     }
 }
 
+/* Frees one half's operands. */
 static void free_half(struct half *h)
 {
     BN_free(h->a), BN_free(h->p), BN_free(h->m);
