@@ -80,10 +80,11 @@ fuzz: fuzz-build
 # coverage is merged back into tests/fuzz/corpus/TARGET minimised and the
 # executions appended to the ledger in docs/fuzzing.md (commit both); RUNS
 # (if not 0) ends it once that many inputs have run.
-TARGET ?= $(notdir $(FUZZ_CAMP_TARGETS))
+FUZZ_PY_DRIVERS := $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.py)))
+TARGET ?= $(notdir $(FUZZ_CAMP_TARGETS)) $(FUZZ_PY_DRIVERS)
 SECONDS ?= 600
 RUNS ?= 0
-fuzz-campaign: $(addprefix $(FUZZ_CAMP_BUILD)/,$(TARGET))
+fuzz-campaign: $(addprefix $(FUZZ_CAMP_BUILD)/,$(filter-out $(FUZZ_PY_DRIVERS),$(TARGET)))
 	@status=0; for t in $(TARGET); do \
 	    tests/fuzz/campaign.sh $(FUZZ_CAMP_BUILD) $$t $(SECONDS) $(RUNS) || status=$$?; \
 	    [ $$status -ne 130 ] || break; \

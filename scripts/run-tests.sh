@@ -133,6 +133,7 @@ fuzz_suites() {
         [ -x "$t" ] || continue
         queue "fuzz/$(basename "$t")" 300 tests/fuzz/smoke.sh "$t"
     done
+    queue fuzz/fuzz_pcap 300 python3 tests/fuzz/fuzz_pcap.py "${FUZZ_SMOKE_SECONDS:-8}"
 }
 
 # Sanitizers (mk/sanitize.mk): the differential and kernel tests under ASan

@@ -15,6 +15,9 @@
 # the ledger row cover what ran.
 # RUNS (optional, 0: no limit) ends the campaign once that many inputs
 # have run, sooner than SECONDS.
+# A Python driver tests/fuzz/NAME.py (fuzz_pcap.py) runs the same way,
+# paused alike, for SECONDS of CPU with a seed from the clock; it has no
+# corpus to merge (RUNS does not apply).
 # Usage: campaign.sh BIN_DIR NAME SECONDS [RUNS]
 set -u
 cd "$(dirname "$0")/../.."
@@ -28,7 +31,8 @@ lock=${FUZZ_BENCH_LOCK:-/tmp/cryptoshim-bench.lock} # another path only for test
 ledger=docs/fuzzing.md
 PAUSE_MAX=${PAUSE_MAX:-90} # under fuzz_options' -timeout=120
 
-[ -x "$bin" ] || { echo "campaign: no $bin (make fuzz-campaign-build)" >&2; exit 2; }
+driver=tests/fuzz/$name.py
+[ -f "$driver" ] || [ -x "$bin" ] || { echo "campaign: no $bin (make fuzz-campaign-build)" >&2; exit 2; }
 mkdir -p "$corpus" "$findings" "$work"
 rm -rf "$work/new" "$work/merged"
 mkdir -p "$work/new" "$work/merged"
@@ -103,6 +107,17 @@ watch_job() {
 # Fuzzing in segments (a new one after each long pause) until the budget
 # is spent, the campaign is stopped or a segment finds something.
 execs=0 spent=0 seg=0 found=0
+if [ -f "$driver" ]; then
+    while bench_running && [ "$stop" = 0 ]; do sleep 1; done
+    seg=1 log=$work/fuzz-1.log
+    start_job python3 "$driver" "$budget" "$(date +%s)" "$findings" >"$log" 2>&1
+    watch_job 0
+    spent=$ran
+    execs=$(sed -n 's/^ok 1 - [a-z_]*: \([0-9]*\) .*/\1/p; s/^not ok 1 - [a-z_]*: input \([0-9]*\) .*/\1/p' "$log")
+    execs=${execs:-0}
+    [ "$rc" = 0 ] || [ "$stop" = 1 ] || found=1
+    budget=0 # no libFuzzer segments
+fi
 while [ "$stop" = 0 ] && [ "$spent" -lt "$budget" ] && [ "$found" = 0 ] &&
     { [ "$runs" = 0 ] || [ "$execs" -lt "$runs" ]; }; do
     while bench_running && [ "$stop" = 0 ]; do sleep 1; done
@@ -140,7 +155,7 @@ merge_into() {
     [ "$rc" = 0 ] && [ "$stop" = 0 ] && [ -n "$(ls -A "$work/merged")" ]
 }
 merged=0 stopped=$stop stop=0
-if [ -n "$(ls -A "$work/new")" ] && merge_into; then
+if [ ! -f "$driver" ] && [ -n "$(ls -A "$work/new")" ] && merge_into; then
     if [ "$(find "$work/merged" -type f | wc -l)" -le "$MAX_FILES" ] || merge_into -use_counters=0; then
         find "$corpus" -maxdepth 1 -type f -delete
         cp "$work/merged"/* "$corpus/"
@@ -174,7 +189,8 @@ echo "$name: $execs executions in $spent s ($seg segment(s), $pauses pause(s) fo
     "corpus $files files$([ "$merged" = 1 ] || echo ", not merged")"
 if [ "$nfind" != 0 ]; then
     echo "findings under $findings/ (log: $work/fuzz-$seg.log):"
-    grep -hE '^(DIVERGENCE|POLICY PARSER|MLDSA|SUMMARY|==[0-9]+==ERROR)' "$work"/fuzz-*.log | head -5
+    grep -hE '^(DIVERGENCE|POLICY PARSER|MLDSA|SUMMARY|==[0-9]+==ERROR|not ok|# )' \
+        "$work"/fuzz-*.log | head -8
     exit 1
 fi
 [ "$stopped" = 1 ] && exit 130
