@@ -11,11 +11,15 @@
  *   cc -O2 -I. tools/bench/bn_rate.c build/obj/kernels/ct.o \
  *      $(ls build/obj/kernels/bn/{,x86_64/}*.o) -lcrypto -o build/bn_rate
  * Usage: bn_rate [BITS,...] [KERNEL...]; libcrypto follows OPENSSL_ia32cap.
+ *        bn_rate x2 [BITS,...] [KERNEL] [ROUNDS]: paired mode (x2_line).
+ * The libcrypto measured is the one loaded: build/openssl35/bin/run
+ * build/bn_rate ... runs OpenSSL 3.5's.
  * Prints one line per (side, bits): digits, reference cycles per mul and
  * sqr, the bound in core cycles, core cycles over bound (core cycles per
  * reference cycle estimated from a dependent-add chain), and the
  * exponentiation in microseconds. */
 #include <openssl/bn.h>
+#include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +27,7 @@
 
 #include "kernels/bn/bn_kernel.h"
 #include "kernels/bn/engine.h"
+#include "tools/bench/timer.h"
 
 #define BATCH 64  /* dependent calls per timed batch */
 #define ROUNDS 40 /* batches; the minimum is kept */
@@ -263,6 +268,107 @@ static void libcrypto_line(unsigned bits, double ghz)
     BN_CTX_free(bctx);
 }
 
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (sorts v). */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* BIGNUM of the n limbs x. */
+static BIGNUM *bn_of(const uint64_t *x, size_t n)
+{
+    unsigned char buf[CS_BN_MAX_LIMBS * 8];
+    cs_limbs_to_le_bytes(buf, n * 8, x, n);
+    return BN_lebin2bn(buf, (int)(n * 8), NULL);
+}
+
+/* Paired mode, one line per side at bits: two bits-bit secret-exponent
+ * exponentiations (random odd moduli of exactly bits bits, full-length
+ * exponents, per-modulus constants prepared beforehand as the shim's cache
+ * and RSA's BN_MONT_CTX hold them) by k's exp_x2, by two of k's exp calls,
+ * and by the loaded libcrypto's BN_mod_exp_mont_consttime_x2, the three
+ * alternating within each of `rounds` rounds (the order rotating). Wall
+ * microseconds per pair: median [min..max]; ratios of libcrypto's time
+ * over ours, median of the rounds' ratios [min..max]. Results compared. */
+static void x2_line(const cs_bn_kernel *k, unsigned bits, int rounds)
+{
+    static cs_mont mt[2];
+    uint64_t m[2][CS_BN_MAX_LIMBS], a[2][CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS],
+        e[2][CS_BN_MAX_LIMBS];
+    cs_limb r[2][CS_BN_MAX_LIMBS], s[2][CS_BN_MAX_LIMBS];
+    size_t n = bits / 64;
+    for (int h = 0; h < 2; h++) {
+        numbers(m[h], a[h], b, e[h], bits);
+        if (cs_mont_init(&mt[h], m[h], n) || cs_bn_prepare(k, &mt[h]))
+            return;
+    }
+    BN_CTX *bctx = BN_CTX_new();
+    BIGNUM *bm[2], *ba[2], *be[2], *br[2];
+    BN_MONT_CTX *mc[2];
+    for (int h = 0; h < 2; h++) {
+        bm[h] = bn_of(m[h], n), ba[h] = bn_of(a[h], n), be[h] = bn_of(e[h], n);
+        br[h] = BN_new();
+        BN_set_flags(be[h], BN_FLG_CONSTTIME);
+        mc[h] = BN_MONT_CTX_new();
+        BN_MONT_CTX_set(mc[h], bm[h], bctx);
+    }
+    enum { PAIR, SINGLES, STOCK, SIDES };
+    static const char *const side[SIDES] = {"pair", "two-exp", "libcrypto-x2"};
+    double t[SIDES][64], q[2][64];
+    int bad = 0;
+    if (rounds > 64)
+        rounds = 64;
+    for (int rd = 0; rd < rounds; rd++) {
+        for (int j = 0; j < SIDES; j++) {
+            int w = (j + rd) % SIDES;
+            double t0 = cs_timer_wall();
+            if (w == PAIR)
+                bad |= k->exp_x2(r[0], a[0], e[0], bits, &mt[0], r[1], a[1], e[1], bits, &mt[1]);
+            else if (w == SINGLES)
+                bad |= k->exp(s[0], a[0], e[0], bits, &mt[0], 1) |
+                       k->exp(s[1], a[1], e[1], bits, &mt[1], 1);
+            else
+                bad |= !BN_mod_exp_mont_consttime_x2(br[0], ba[0], be[0], bm[0], mc[0], br[1],
+                                                     ba[1], be[1], bm[1], mc[1], bctx);
+            t[w][rd] = (cs_timer_wall() - t0) * 1e6;
+        }
+        q[0][rd] = t[STOCK][rd] / t[PAIR][rd];
+        q[1][rd] = t[SINGLES][rd] / t[PAIR][rd];
+    }
+    for (int h = 0; h < 2; h++) {
+        BIGNUM *g = bn_of(r[h], n), *g2 = bn_of(s[h], n);
+        bad |= BN_cmp(g, br[h]) != 0 || BN_cmp(g2, br[h]) != 0;
+        BN_free(g), BN_free(g2);
+    }
+    for (int w = 0; w < SIDES; w++) {
+        double lo = 1e18, hi = 0;
+        for (int rd = 0; rd < rounds; rd++)
+            lo = min_d(lo, t[w][rd]), hi = t[w][rd] > hi ? t[w][rd] : hi;
+        printf("%-12s %5u %-13s %9.1f us [%.1f..%.1f]\n", k->name, bits, side[w],
+               median(t[w], rounds), lo, hi);
+    }
+    for (int i = 0; i < 2; i++) {
+        double lo = 1e18, hi = 0;
+        for (int rd = 0; rd < rounds; rd++)
+            lo = min_d(lo, q[i][rd]), hi = q[i][rd] > hi ? q[i][rd] : hi;
+        printf("%-12s %5u %-13s %6.2fx [%.2f..%.2f] over %d rounds%s\n", k->name, bits,
+               i ? "two-exp/pair" : "libcrypto/pair", median(q[i], rounds), lo, hi, rounds,
+               bad ? " MISMATCH" : "");
+    }
+    for (int h = 0; h < 2; h++) {
+        BN_free(bm[h]), BN_free(ba[h]), BN_free(be[h]), BN_free(br[h]);
+        BN_MONT_CTX_free(mc[h]);
+    }
+    BN_CTX_free(bctx);
+}
+
 /* Whether this CPU runs kernel k. */
 static int runs(const cs_bn_kernel *k)
 {
@@ -275,10 +381,40 @@ static int runs(const cs_bn_kernel *k)
            (!(f & CS_CPU_AVX512IFMA) || __builtin_cpu_supports("avx512ifma"));
 }
 
+/* bn_rate x2 [BITS,...] [KERNEL] [ROUNDS]: x2_line for each size (default
+ * 1024,1536,2048; kernel x86_64-ifma; 15 rounds). */
+static int x2_main(int argc, char **argv)
+{
+    unsigned sizes[16] = {1024, 1536, 2048};
+    int ns = 3;
+    if (argc > 2) {
+        ns = 0;
+        for (char *s = strtok(argv[2], ","); s && ns < 16; s = strtok(NULL, ","))
+            sizes[ns++] = (unsigned)atoi(s);
+    }
+    const char *name = argc > 3 ? argv[3] : "x86_64-ifma";
+    int rounds = argc > 4 ? atoi(argv[4]) : 15;
+    const cs_bn_kernel *k = NULL;
+    for (int i = 0; cs_bn_kernels[i]; i++)
+        if (!strcmp(cs_bn_kernels[i]->name, name))
+            k = cs_bn_kernels[i];
+    if (!k || !k->exp_x2 || !runs(k) || rounds < 1) {
+        fprintf(stderr, "bn_rate x2: no paired kernel %s here\n", name);
+        return 1;
+    }
+    printf("# %s; paired secret-exponent exponentiation, wall us per pair, %d rounds\n",
+           OpenSSL_version(OPENSSL_VERSION), rounds);
+    for (int i = 0; i < ns; i++)
+        x2_line(k, sizes[i], rounds);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned sizes[16] = {1024, 1536, 2048, 3072, 4096};
     int ns = 5;
+    if (argc > 1 && !strcmp(argv[1], "x2"))
+        return x2_main(argc, argv);
     if (argc > 1) {
         ns = 0;
         for (char *s = strtok(argv[1], ","); s && ns < 16; s = strtok(NULL, ","))

@@ -388,11 +388,11 @@ asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc, const size_t NV, const
             X = col_next(X, Q, Y, &kq);
         }
     }
-    /* The vectors the loop's odd rows did not complete (IT odd, or none
-     * beyond them), read only by normalise: off-diagonal columns end at
-     * 2 IT - 3. */
+    /* The vector the loop's odd rows did not add (IT odd), read only by
+     * normalise: off-diagonal products end at column 2 IT - 2 (the high
+     * half of a_{IT-2} a_{IT-1}). */
 #pragma GCC unroll 8
-    for (size_t w = IT / 2 > 2 ? IT / 2 : 2; 4 * w <= 2 * IT - 3; w++)
+    for (size_t w = IT / 2 > 2 ? IT / 2 : 2; 4 * w <= 2 * IT - 2; w++)
         acc[w] = _mm512_add_epi64(acc[w], _mm512_slli_epi64(accs[w], 1));
     const __m128i x = _mm256_castsi256_si128(X);
     normalise(r, acc, (uint64_t)_mm_cvtsi128_si64(x), (uint64_t)_mm_extract_epi64(x, 1), NV, IT);
