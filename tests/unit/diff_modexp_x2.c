@@ -2,7 +2,8 @@
  * (BN_mod_exp_mont_consttime_x2, RSA's CRT halves) against libcrypto: every
  * kernel built in and usable here, forced one by one (kernels with a paired
  * entry run it, the others serve the pair as two calls), then the built-in
- * policy; random and edge-case inputs around 1024-bit moduli, and the
+ * policy; random and edge-case inputs around 1024-bit moduli (and 1536,
+ * 2048 for kernels with a paired entry), and the
  * odd-modulus ModExp vectors of OpenSSL's bnmod.txt run as pairs. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -66,7 +67,11 @@ static int pair_case(const BIGNUM *a1, const BIGNUM *p1, const BIGNUM *m1, const
  * edges), full-length and shorter exponents, bases below and above m. */
 static void random_pairs(const char *name, long count)
 {
-    static const int sizes[] = {1024, 1024, 1024, 1023, 1020, 1000, 987, 986, 1025, 1536, 2048};
+    /* The paired kernel's classes (ifma_x2.c) at their edges and inside,
+     * and sizes just outside them. */
+    static const int sizes[] = {1024, 1024, 1024, 1023, 1020, 1000, 987,  986,  1025, 1536,
+                                2048, 1455, 1454, 1506, 1507, 1558, 1611, 1662, 1663, 1871,
+                                1870, 1922, 1974, 2027, 2078, 2079};
     BIGNUM *m1 = BN_new(), *m2 = BN_new(), *a1 = BN_new(), *a2 = BN_new(), *p1 = BN_new(),
            *p2 = BN_new();
     long bad = 0;
@@ -91,21 +96,21 @@ static void random_pairs(const char *name, long count)
     BN_free(m1), BN_free(m2), BN_free(a1), BN_free(a2), BN_free(p1), BN_free(p2);
 }
 
-/* Edge operands: bases 0, 1, m-1, m, 2m+3; exponents 0, 1, 2, all ones,
- * m-1, longer than m; moduli with their top bits set, all ones, 2^1023+1,
- * and pairs of different sizes. */
-static void edge_pairs(const char *name)
+/* Edge operands around bits-bit moduli: bases 0, 1, m-1, m, 2m+3;
+ * exponents 0, 1, 2, all ones, m-1, longer than m; moduli with their top
+ * bits set, all ones, 2^(bits-1)+1, and pairs of different sizes. */
+static void edge_pairs(const char *name, int bits)
 {
     BIGNUM *m[6], *a = BN_new(), *b = BN_new(), *p = BN_new(), *q = BN_new();
     for (int i = 0; i < 6; i++)
         m[i] = BN_new();
-    rand_bits(m[0], 1024, 1);
-    BN_set_bit(m[0], 1022), BN_set_bit(m[0], 1021); /* top bits set */
-    BN_set_bit(m[1], 1024), BN_sub_word(m[1], 1);   /* all ones */
-    BN_set_bit(m[2], 1023), BN_add_word(m[2], 1);   /* 2^1023 + 1 */
-    rand_bits(m[3], 1024, 1);
-    rand_bits(m[4], 1000, 1);
-    rand_bits(m[5], 1040, 1); /* beyond the paired kernel */
+    rand_bits(m[0], bits, 1);
+    BN_set_bit(m[0], bits - 2), BN_set_bit(m[0], bits - 3); /* top bits set */
+    BN_set_bit(m[1], bits), BN_sub_word(m[1], 1);           /* all ones */
+    BN_set_bit(m[2], bits - 1), BN_add_word(m[2], 1);       /* 2^(bits-1) + 1 */
+    rand_bits(m[3], bits, 1);
+    rand_bits(m[4], bits - 24, 1);
+    rand_bits(m[5], bits + 16, 1); /* beyond the 1024-bit class; other sizes' own */
     long n = 0, bad = 0;
     for (int i = 0; i < 6; i++) {
         const BIGNUM *m1 = m[i], *m2 = m[(i + 3) % 4];
@@ -124,12 +129,12 @@ static void edge_pairs(const char *name)
                 case 0: BN_zero(p); break;
                 case 1: BN_one(p); break;
                 case 2: BN_set_word(p, 2); break;
-                case 3: BN_zero(p), BN_set_bit(p, 1024), BN_sub_word(p, 1); break;
+                case 3: BN_zero(p), BN_set_bit(p, bits), BN_sub_word(p, 1); break;
                 case 4: BN_copy(p, m1), BN_sub_word(p, 1); break;
-                case 5: rand_bits(p, 1500, 0); break;
-                default: rand_bits(p, 1024, 0); break;
+                case 5: rand_bits(p, bits + bits / 2 - 36, 0); break;
+                default: rand_bits(p, bits, 0); break;
                 }
-                rand_bits(q, 1024, 0);
+                rand_bits(q, bits, 0);
                 n += 2;
                 if (!pair_case(a, p, m1, b, q, m2, pv & 1) && bad++ < 5)
                     tap_diag("%s: edge mismatch m %d a %d p %d", name, i, av, pv);
@@ -142,7 +147,7 @@ static void edge_pairs(const char *name)
     BN_copy(a, m[0]);
     BN_add_word(a, 1);
     rand_below(b, m[3]);
-    rand_bits(p, 1024, 0);
+    rand_bits(p, bits, 0);
     int pass = pair_case(b, p, a, b, p, m[3], 0);
     if (!pass)
         tap_diag("%s: even modulus not passed through alike", name);
@@ -152,7 +157,8 @@ static void edge_pairs(const char *name)
         pass = 0;
         tap_diag("%s: negative base not passed through alike", name);
     }
-    tap_ok(bad == 0 && pass, "%s: %ld edge pairs, unsupported inputs passed through", name, n);
+    tap_ok(bad == 0 && pass, "%s: %ld edge pairs around %d bits, unsupported inputs passed through",
+           name, n, bits);
     for (int i = 0; i < 6; i++)
         BN_free(m[i]);
     BN_free(a), BN_free(b), BN_free(p), BN_free(q);
@@ -211,7 +217,13 @@ static void run_kernel(const cs_bn_kernel *k, const char *name, void *count)
     long n = *(long *)count;
     /* Kernels with a paired entry get the full count, others a share. */
     random_pairs(name, !k ? n / 10 : k->exp_x2 ? n : n / 20);
-    edge_pairs(name);
+    edge_pairs(name, 1024);
+    /* The wider paired sizes (RSA-3072, RSA-4096 halves) where a kernel
+     * pairs them. */
+    if (k && k->exp_x2) {
+        edge_pairs(name, 1536);
+        edge_pairs(name, 2048);
+    }
     bnmod_pairs(name);
 }
 

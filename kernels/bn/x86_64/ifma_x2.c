@@ -20,6 +20,18 @@
 #include "x86_kernels.h"
 #include "xv.h"
 
+/* Loops over digit vectors and steps run unrolled, so every index and size
+ * condition is a constant. The emulated build for the valgrind check
+ * (mk/ctemu.mk) keeps them rolled: its intrinsics are plain C, and nine
+ * sizes unrolled over them take gcc many minutes; the indices and
+ * conditions are the same public ones either way. */
+#define UNROLL_(x) _Pragma(#x)
+#ifdef CS_CT_EMULATE_AVX512
+#define UNROLL(n) UNROLL_(GCC unroll 1)
+#else
+#define UNROLL(n) UNROLL_(GCC unroll n)
+#endif
+
 #define M52 ((1ull << 52) - 1)
 #define MAXNV 10          /* vectors of 4 digits in the widest size */
 #define MAXND (4 * MAXNV) /* its digits */
@@ -97,18 +109,18 @@ static inline __attribute__((always_inline)) void normalise(uint64_t *r, const _
     /* Vectors w0..2NV-1: at most NV+1, as IT > 4 NV - 4. */
     uint64_t t[8 * (MAXNV + 1)] __attribute__((aligned(64)));
     const size_t w0 = IT / 4, c0 = 2 * (IT % 4);
-#pragma GCC unroll 16
+UNROLL(16)
     for (size_t v = w0; v < 2 * NV; v++)
         _mm512_storeu_si512((__m512i *)(t + 8 * (v - w0)), acc[v]);
     t[c0] = x0, t[c0 + 1] = x1;
     uint64_t c0r = 0, c1r = 0;
-#pragma GCC unroll 40
+UNROLL(40)
     for (size_t j = 0; j < IT; j++) {
         uint64_t s0 = t[c0 + 2 * j] + c0r, s1 = t[c0 + 2 * j + 1] + c1r;
         r[2 * j] = s0 & M52, r[2 * j + 1] = s1 & M52;
         c0r = s0 >> 52, c1r = s1 >> 52;
     }
-#pragma GCC unroll 8
+UNROLL(8)
     for (size_t j = 2 * IT; j < 8 * NV; j++)
         r[j] = 0;
 }
@@ -124,11 +136,11 @@ static inline __attribute__((always_inline)) void make_shifted(shifted x, const 
 {
     __m512i P[MAXNV + 1];
     const __m512i zero = _mm512_setzero_si512();
-#pragma GCC unroll 16
+UNROLL(16)
     for (size_t v = 0; v < NV; v++)
         P[v] = _mm512_loadu_si512((const __m512i *)(p + 8 * v));
     P[NV] = zero;
-#pragma GCC unroll 16
+UNROLL(16)
     for (size_t k = 0; k <= NV; k++) {
         const __m512i lo = k ? P[k - 1] : zero;
         if (all)
@@ -173,11 +185,11 @@ step_full(__m512i *acc, size_t u, size_t s, const uint64_t *const x[4], __m512i 
           const size_t NV, const size_t IT)
 {
     const size_t s1 = (s + 1) & 3, off = (s + 1) >> 2;
-#pragma GCC unroll 16
+UNROLL(16)
     for (size_t k = 0; k <= NV; k++)
         if (nonzero(k, s, IT) && (k || s < 2))
             acc[u + k] = lo_m(acc[u + k], B, x[s] + 8 * k);
-#pragma GCC unroll 16
+UNROLL(16)
     for (size_t k = 0; k <= NV; k++)
         if (nonzero(k, s1, IT) && (k || s != 2))
             acc[u + off + k] = hi_m(acc[u + off + k], B, x[s1] + 8 * k);
@@ -257,7 +269,7 @@ amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_ctx *pc, cons
     {
         const __m512i A0 = bcast2(a[0], a[1]);
         const __m512i A1 = bcast2(a[2], a[3]);
-#pragma GCC unroll 16
+UNROLL(16)
         for (size_t v = 0; v < NV; v++) {
             const __m512i Bv = _mm512_loadu_si512((const __m512i *)(b + 8 * v));
             const __m512i Bn = v + 1 < NV ? _mm512_loadu_si512((const __m512i *)(b + 8 * v + 8)) : zero;
@@ -268,16 +280,16 @@ amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_ctx *pc, cons
         }
     }
     __m512i acc[2 * MAXNV];
-#pragma GCC unroll 32
+UNROLL(32)
     for (size_t w = 0; w < 2 * NV; w++)
         acc[w] = zero;
     const qconst kq = make_qconst(pc);
     __m256i X = _mm256_set_epi64x(0, 0, (long long)((a[1] * b[1]) & M52),
                                   (long long)((a[0] * b[0]) & M52));
     __m256i ahead = _mm256_setzero_si256(); /* column i+1 from steps before i */
-#pragma GCC unroll 16
+UNROLL(16)
     for (size_t u = 0; u < NV; u++) {
-#pragma GCC unroll 4
+UNROLL(4)
         for (size_t s = 0; s < 4; s++) {
             const size_t i = 4 * u + s;
             if (i >= IT)
@@ -326,7 +338,7 @@ asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc, const size_t NV, const
          * digits 2w and 2w+1's, from digit vector w/2. */
         const __m512i pick0 = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
         const __m512i pick1 = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
-#pragma GCC unroll 16
+UNROLL(16)
         for (size_t v = 0; v < NV; v++) {
             const __m512i A = _mm512_loadu_si512((const __m512i *)(a + 8 * v));
             const __m512i L = _mm512_madd52lo_epu64(zero, A, A);
@@ -335,7 +347,7 @@ asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc, const size_t NV, const
             acc[2 * v + 1] = _mm512_permutex2var_epi64(L, pick1, H);
         }
     }
-#pragma GCC unroll 32
+UNROLL(32)
     for (size_t w = 0; w < 2 * NV; w++)
         accs[w] = zero;
     const uint64_t a00 = a[0], a01 = a[1], a10 = a[2], a11 = a[3];
@@ -345,9 +357,9 @@ asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc, const size_t NV, const
     const __m256i col1 = _mm256_set_epi64x(0, 0, (long long)(2 * lo52(a11, a01) + hi52m(a01, a01)),
                                            (long long)(2 * lo52(a10, a00) + hi52m(a00, a00)));
     __m256i ahead = _mm256_setzero_si256();
-#pragma GCC unroll 16
+UNROLL(16)
     for (size_t u = 0; u < NV; u++) {
-#pragma GCC unroll 4
+UNROLL(4)
         for (size_t s = 0; s < 4; s++) {
             const size_t i = 4 * u + s;
             if (i >= IT)
@@ -358,7 +370,7 @@ asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc, const size_t NV, const
              * position p = i+s (vector p/4). */
             const size_t p = i + s, k0 = p / 4;
             accs[u + k0] = lo_m(accs[u + k0], above(p, AI), xa[s] + 8 * k0);
-#pragma GCC unroll 16
+UNROLL(16)
             for (size_t k = 1; k <= NV; k++)
                 if (k > k0 && nonzero(k, s, IT))
                     accs[u + k] = lo_m(accs[u + k], AI, xa[s] + 8 * k);
@@ -366,7 +378,7 @@ asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc, const size_t NV, const
             const size_t s1 = (s + 1) & 3, off = (s + 1) >> 2;
             const size_t p1 = i + s1, k1 = p1 / 4;
             accs[u + off + k1] = hi_m(accs[u + off + k1], above(p1, AI), xa[s1] + 8 * k1);
-#pragma GCC unroll 16
+UNROLL(16)
             for (size_t k = 1; k <= NV; k++)
                 if (k > k1 && nonzero(k, s1, IT))
                     accs[u + off + k] = hi_m(accs[u + off + k], AI, xa[s1] + 8 * k);
@@ -391,7 +403,7 @@ asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc, const size_t NV, const
     /* The vector the loop's odd rows did not add (IT odd), read only by
      * normalise: off-diagonal products end at column 2 IT - 2 (the high
      * half of a_{IT-2} a_{IT-1}). */
-#pragma GCC unroll 8
+UNROLL(8)
     for (size_t w = IT / 2 > 2 ? IT / 2 : 2; 4 * w <= 2 * IT - 2; w++)
         acc[w] = _mm512_add_epi64(acc[w], _mm512_slli_epi64(accs[w], 1));
     const __m128i x = _mm256_castsi256_si128(X);
@@ -419,7 +431,7 @@ select_nv(cs_limb *out, const cs_limb *tab, size_t entries, const unsigned *idx,
 {
     const __m512i want = bcast2(idx[0], idx[1]);
     __m512i acc[MAXNV];
-#pragma GCC unroll 16
+UNROLL(16)
     for (size_t v = 0; v < NV; v++)
         acc[v] = _mm512_setzero_si512();
     for (size_t j = 0; j < entries; j++) {
@@ -427,11 +439,11 @@ select_nv(cs_limb *out, const cs_limb *tab, size_t entries, const unsigned *idx,
          * one vector operation a vector, the loads independent of the mask. */
         const __mmask8 hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((long long)j), want);
         const uint64_t *t = tab + j * 8 * NV;
-#pragma GCC unroll 16
+UNROLL(16)
         for (size_t v = 0; v < NV; v++)
             acc[v] = _mm512_mask_blend_epi64(hit, acc[v], load_full(t + 8 * v));
     }
-#pragma GCC unroll 16
+UNROLL(16)
     for (size_t v = 0; v < NV; v++)
         _mm512_storeu_si512((__m512i *)(out + 8 * v), acc[v]);
 }
