@@ -295,8 +295,9 @@ static BIGNUM *bn_of(const uint64_t *x, size_t n)
  * and RSA's BN_MONT_CTX hold them) by k's exp_x2, by two of k's exp calls,
  * and by the loaded libcrypto's BN_mod_exp_mont_consttime_x2, the three
  * alternating within each of `rounds` rounds (the order rotating). Wall
- * microseconds per pair: median [min..max]; ratios of libcrypto's time
- * over ours, median of the rounds' ratios [min..max]. Results compared. */
+ * microseconds per pair: median [quartiles]; ratios of libcrypto's time
+ * over ours, median of the rounds' ratios [quartiles]: a round that other
+ * processes preempt is one sample, not the range. Results compared. */
 static void x2_line(const cs_bn_kernel *k, unsigned bits, int rounds)
 {
     static cs_mont mt[2];
@@ -348,19 +349,15 @@ static void x2_line(const cs_bn_kernel *k, unsigned bits, int rounds)
         BN_free(g), BN_free(g2);
     }
     for (int w = 0; w < SIDES; w++) {
-        double lo = 1e18, hi = 0;
-        for (int rd = 0; rd < rounds; rd++)
-            lo = min_d(lo, t[w][rd]), hi = t[w][rd] > hi ? t[w][rd] : hi;
-        printf("%-12s %5u %-13s %9.1f us [%.1f..%.1f]\n", k->name, bits, side[w],
-               median(t[w], rounds), lo, hi);
+        double md = median(t[w], rounds);
+        printf("%-12s %5u %-13s %9.1f us [%.1f..%.1f]\n", k->name, bits, side[w], md,
+               t[w][rounds / 4], t[w][(3 * rounds) / 4]);
     }
     for (int i = 0; i < 2; i++) {
-        double lo = 1e18, hi = 0;
-        for (int rd = 0; rd < rounds; rd++)
-            lo = min_d(lo, q[i][rd]), hi = q[i][rd] > hi ? q[i][rd] : hi;
+        double md = median(q[i], rounds);
         printf("%-12s %5u %-13s %6.2fx [%.2f..%.2f] over %d rounds%s\n", k->name, bits,
-               i ? "two-exp/pair" : "libcrypto/pair", median(q[i], rounds), lo, hi, rounds,
-               bad ? " MISMATCH" : "");
+               i ? "two-exp/pair" : "libcrypto/pair", md, q[i][rounds / 4],
+               q[i][(3 * rounds) / 4], rounds, bad ? " MISMATCH" : "");
     }
     for (int h = 0; h < 2; h++) {
         BN_free(bm[h]), BN_free(ba[h]), BN_free(be[h]), BN_free(br[h]);
