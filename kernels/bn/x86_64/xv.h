@@ -34,8 +34,9 @@ void xv_store(cs_limb *r, const cs_limb *x, const cs_bn_prep *p);
 void xv_select_avx2(cs_limb *out, const cs_limb *tab, size_t entries, size_t words,
                     const unsigned *idx);
 
-/* The IFMA kernel's paired arithmetic (ifma_x2.c): two 987..1038-bit
- * moduli (20 digits each, all used), else its prepare refuses. */
+/* The IFMA kernel's paired arithmetic (ifma_x2.c): two moduli of the same
+ * digit count and digits used, 987..1038, 1455..1662 or 1871..2078 bits,
+ * else its prepare refuses. */
 extern const cs_bn_pair_ops cs_ifma_pair;
 
 #endif
