@@ -147,6 +147,7 @@ nfind=$(find "$findings" -type f -newer "$stamp" | wc -l)
 MAX_FILES=${MAX_FILES:-300}
 merge_into() {
     rm -rf "$work/merged" && mkdir -p "$work/merged"
+    while bench_running && [ "$stop" = 0 ]; do sleep 1; done
     # shellcheck disable=SC2046
     start_job "$bin" $(fuzz_options "$name") -timeout=3600 -set_cover_merge=1 "$@" \
         -artifact_prefix="$findings/" "$work/merged" "$corpus" "$work/new" \
@@ -155,7 +156,8 @@ merge_into() {
     [ "$rc" = 0 ] && [ "$stop" = 0 ] && [ -n "$(ls -A "$work/merged")" ]
 }
 merged=0 stopped=$stop stop=0
-if [ ! -f "$driver" ] && [ -n "$(ls -A "$work/new")" ] && merge_into; then
+# SECONDS=0: no fuzzing, the tree's corpus minimised again.
+if [ ! -f "$driver" ] && { [ -n "$(ls -A "$work/new")" ] || [ "$budget" = 0 ]; } && merge_into; then
     if [ "$(find "$work/merged" -type f | wc -l)" -le "$MAX_FILES" ] || merge_into -use_counters=0; then
         find "$corpus" -maxdepth 1 -type f -delete
         cp "$work/merged"/* "$corpus/"
@@ -165,7 +167,7 @@ fi
 files=$(find "$corpus" -maxdepth 1 -type f | wc -l)
 
 # The ledger row, inserted after the last row of the table under
-# "## Ledger".
+# "## Ledger" (none when nothing ran).
 cpu=$(awk -F': ' '/^model name/ { m = $2 } /^cpu family/ { f = $2 } /^model\t/ { n = $2 }
                   END { printf "%s (family %s model %s)", m, f, n; exit }' /proc/cpuinfo)
 when=$(date -u '+%Y-%m-%d %H:%M')
@@ -182,7 +184,8 @@ awk -v row="$row" '
             if (i == last) print row
         }
         if (!last) { print ""; print "## Ledger"; print row }
-    }' "$ledger" >"$work/ledger.md" && cat "$work/ledger.md" >"$ledger"
+    }' "$ledger" >"$work/ledger.md"
+[ "$seg" = 0 ] || cat "$work/ledger.md" >"$ledger"
 
 echo "$name: $execs executions in $spent s ($seg segment(s), $pauses pause(s) for benchmarks," \
     "$paused_s s), $nfind finding(s);" \
