@@ -13,9 +13,13 @@
  * Build (after `make`):
  *   cc -O2 -I. tools/bench/pair_rate.c build/obj/kernels/ct.o \
  *      $(ls build/obj/kernels/bn/{,x86_64/}*.o) -lcrypto -o build/pair_rate
- * Usage: pair_rate [-b BITS] [-r ROUNDS] [-n CALLS] KERNEL...
+ * Usage: pair_rate [-b BITS] [-r ROUNDS] [-n CALLS] [-m] KERNEL...
  * Prints one line per round and side, then per side the median of the
- * round ratios with their minimum and maximum. */
+ * round ratios with their minimum and maximum. -m instead times the
+ * primitives: reference cycles per Montgomery multiplication and squaring
+ * of one half, for each kernel's paired arithmetic (a paired call over two,
+ * where it has one) and its single one, minima over batches of dependent
+ * calls. */
 #include <openssl/bn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +27,7 @@
 #include <unistd.h>
 
 #include "kernels/bn/bn_kernel.h"
+#include "kernels/bn/engine.h"
 #include "tools/bench/timer.h"
 
 #define MAX_SIDES 8
@@ -68,19 +73,68 @@ static const cs_bn_kernel *kernel_named(const char *name)
     return NULL;
 }
 
+#define BATCH 64 /* dependent primitive calls a timed batch (-m) */
+
+/* Reference cycles per half of f(x, x, y, ctx) (two halves when paired),
+ * minimum over rounds batches. */
+static double prim_cycles(cs_bn_mul_fn *f, cs_limb *x, const cs_limb *y, const void *ctx,
+                          int halves, int rounds)
+{
+    double best = 1e18;
+    for (int r = 0; r < rounds; r++) {
+        uint64_t t0 = cs_timer_ticks();
+        for (int i = 0; i < BATCH; i++)
+            f(x, x, y, ctx);
+        double c = (double)(cs_timer_ticks() - t0) / BATCH / halves;
+        best = c < best ? c : best;
+    }
+    return best;
+}
+
+/* -m: kernel k's primitives on the prepared halves mt[0], mt[1]: its
+ * paired mul and sqr (when it has a pair serving them) and its single
+ * ones, per half. */
+static void prim_line(const cs_bn_kernel *k, const cs_mont *mt, unsigned bits, int rounds)
+{
+    static cs_limb x[2 * CS_BN_MAX_WORDS] __attribute__((aligned(64)));
+    static cs_limb y[2 * CS_BN_MAX_WORDS] __attribute__((aligned(64)));
+    static unsigned char ctx[1 << 14] __attribute__((aligned(64)));
+    const cs_bn_prep *p = &mt[0].prep;
+    memcpy(x, p->rr, p->words * sizeof *x);
+    memcpy(y, p->rx, p->words * sizeof *y);
+    double sm = prim_cycles(p->mul, x, y, p, 1, rounds);
+    double sq = prim_cycles(p->sqr, x, x, p, 1, rounds);
+    const cs_bn_pair_ops *po = k->ops->pair;
+    size_t w = po && po->ctx_bytes <= sizeof ctx ? po->prepare(ctx, &mt[0].prep, &mt[1].prep) : 0;
+    if (!w) {
+        printf("%-14s %5u digits %3zu  single mul %6.0f sqr %6.0f\n", k->name, bits, p->iters,
+               sm, sq);
+        return;
+    }
+    po->join(x, mt[0].prep.rr, mt[1].prep.rr, ctx);
+    po->join(y, mt[0].prep.rx, mt[1].prep.rx, ctx);
+    double pm = prim_cycles(po->mul, x, y, ctx, 2, rounds);
+    double pq = prim_cycles(po->sqr, x, x, ctx, 2, rounds);
+    printf("%-14s %5u digits %3zu  single mul %6.0f sqr %6.0f  paired mul %6.0f sqr %6.0f "
+           "(%.2fx, %.2fx)\n", k->name, bits, p->iters, sm, sq, pm, pq, sm / pm, sq / pq);
+}
+
 int main(int argc, char **argv)
 {
     unsigned bits = 1024;
-    int rounds = 9, calls = 15, opt;
-    while ((opt = getopt(argc, argv, "b:r:n:")) != -1) {
-        if (opt == 'b')
+    int rounds = 9, calls = 15, prims = 0, opt;
+    while ((opt = getopt(argc, argv, "b:r:n:m")) != -1) {
+        if (opt == 'm')
+            prims = 1;
+        else if (opt == 'b')
             bits = (unsigned)atoi(optarg);
         else if (opt == 'r')
             rounds = atoi(optarg);
         else if (opt == 'n')
             calls = atoi(optarg);
         else
-            return fprintf(stderr, "usage: pair_rate [-b BITS] [-r ROUNDS] [-n CALLS] KERNEL...\n"), 2;
+            return fprintf(stderr, "usage: pair_rate [-b BITS] [-r ROUNDS] [-n CALLS] [-m] "
+                                   "KERNEL...\n"), 2;
     }
     if (bits < 512 || bits > 4096 || bits % 64 || rounds < 1 || rounds > MAX_ROUNDS ||
         calls < 1 || calls > MAX_CALLS || argc - optind > MAX_SIDES - 1)
@@ -115,6 +169,13 @@ int main(int argc, char **argv)
                 return fprintf(stderr, "pair_rate: %s does not serve %u bits\n", ks[s]->name,
                                bits), 1;
         }
+    if (prims) {
+        printf("# %u-bit halves: reference cycles (TSC) per multiplication or squaring of one "
+               "half, minima of %d batches of %d\n", bits, 10 * rounds, BATCH);
+        for (int s = 1; s < sides; s++)
+            prim_line(ks[s], kmt[s], bits, 10 * rounds);
+        return 0;
+    }
     BN_CTX *bctx = BN_CTX_new();
     BIGNUM *bm[2], *ba[2], *be[2], *br[2];
     BN_MONT_CTX *mc[2];
