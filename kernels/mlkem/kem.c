@@ -9,17 +9,34 @@
 
 #define K_MAX CS_MLKEM_MAX_K
 
-/* K-PKE.Encrypt(ek, m, r) into ct (FIPS 203 algorithm 14). */
+/* A_hat^T from the rho of ek into at, and out = SHA3-256(m1 || m2) (shake = 0) or
+ * SHAKE256(m1 || m2, 32) (shake = 1): in the same Keccak calls where the ops can. */
+static void matrix_and_hash(const cs_mlkem_ops *ops, const cs_mlkem_params *p,
+                            cs_mlkem_poly *at, const uint8_t *ek, int shake, const uint8_t *m1,
+                            size_t l1, const uint8_t *m2, size_t l2, uint8_t out[32])
+{
+    uint8_t rho[32];
+    memcpy(rho, ek + CS_MLKEM_POLY_BYTES * p->k, 32);
+    CS_DECLASSIFY(rho, 32);
+    if (ops->gen_matrix_hash) {
+        ops->gen_matrix_hash(at, p->k, rho, 1, shake, m1, l1, m2, l2, out);
+        return;
+    }
+    ops->gen_matrix(at, p->k, rho, 1);
+    if (shake)
+        cs_mlkem_hash_j(ops->keccak, out, m1, l1, m2, l2);
+    else
+        cs_mlkem_hash_h(ops->keccak, out, m1, l1); /* m2 is empty here */
+}
+
+/* K-PKE.Encrypt(ek, m, r) into ct (FIPS 203 algorithm 14), with a = A_hat^T of ek. */
 static void pke_encrypt(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8_t *ct,
-                        const uint8_t *ek, const uint8_t m[32], const uint8_t r[32])
+                        const cs_mlkem_poly *a, const uint8_t *ek, const uint8_t m[32],
+                        const uint8_t r[32])
 {
     const unsigned k = p->k;
-    cs_mlkem_poly a[K_MAX * K_MAX], t[K_MAX], noise[2 * K_MAX + 1], u, v, mu;
-    uint8_t rho[32];
+    cs_mlkem_poly t[K_MAX], noise[2 * K_MAX + 1], u, v, mu;
 
-    memcpy(rho, ek + CS_MLKEM_POLY_BYTES * k, 32);
-    CS_DECLASSIFY(rho, 32);
-    ops->gen_matrix(a, k, rho, 1);
     for (unsigned i = 0; i < k; i++)
         ops->frombytes(&t[i], ek + CS_MLKEM_POLY_BYTES * i);
     /* y = noise[0..k), e1 = noise[k..2k), e2 = noise[2k] */
@@ -107,10 +124,11 @@ int cs_mlkem_encaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ct, uint8_t ss
     const cs_mlkem_params *p = cs_mlkem_params_of(ps);
     if (!p)
         return -1;
+    cs_mlkem_poly at[K_MAX * K_MAX];
     uint8_t h[32], kr[64];
-    cs_mlkem_hash_h(ops->keccak, h, ek, p->ek_bytes);
+    matrix_and_hash(ops, p, at, ek, 0, ek, p->ek_bytes, NULL, 0, h);
     cs_mlkem_hash_g(ops->keccak, kr, m, 32, h, 32);
-    pke_encrypt(ops, p, ct, ek, m, kr + 32);
+    pke_encrypt(ops, p, ct, at, ek, m, kr + 32);
     memcpy(ss, kr, 32);
     cs_wipe(kr, sizeof kr);
     return 0;
@@ -129,10 +147,12 @@ int cs_mlkem_decaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t ss[32], const u
     const uint8_t *h = ek + p->ek_bytes, *z = h + 32;
     uint8_t m[32], kr[64], kbar[32], ct2[1568];
 
+    cs_mlkem_poly at[K_MAX * K_MAX];
+
     pke_decrypt(ops, p, m, dk, ct);
     cs_mlkem_hash_g(ops->keccak, kr, m, 32, h, 32);
-    cs_mlkem_hash_j(ops->keccak, kbar, z, 32, ct, p->ct_bytes);
-    pke_encrypt(ops, p, ct2, ek, m, kr + 32);
+    matrix_and_hash(ops, p, at, ek, 1, z, 32, ct, p->ct_bytes, kbar);
+    pke_encrypt(ops, p, ct2, at, ek, m, kr + 32);
     uint8_t diff = 0;
     for (size_t i = 0; i < p->ct_bytes; i++)
         diff |= (uint8_t)(ct[i] ^ ct2[i]);

@@ -41,6 +41,12 @@ typedef struct cs_mlkem_ops {
     /* A_hat from rho (k*k polynomials, a[i*k + j] = A_hat[i][j] = SampleNTT(rho||j||i), or
      * A_hat[j][i] if transposed), NTT domain, layout, coefficients in [0, q). Public. */
     void (*gen_matrix)(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32], int transposed);
+    /* Optional (NULL: the driver hashes on its own): gen_matrix, and in the same Keccak
+     * calls out = SHA3-256(m1 || m2) (shake = 0) or SHAKE256(m1 || m2, 32) (shake = 1), the
+     * hash of ek or J's input, public. */
+    void (*gen_matrix_hash)(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32], int transposed,
+                            int shake, const uint8_t *m1, size_t l1, const uint8_t *m2,
+                            size_t l2, uint8_t out[32]);
     /* r[i] = SamplePolyCBD_eta(PRF_eta(seed, nonce + i)) for i < n, eta = eta1 for i < n1
      * and eta2 after; plain coefficient order. seed is secret. */
     void (*sample_noise)(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1, unsigned eta2,

@@ -8,6 +8,7 @@
 static const cs_mlkem_ops ops_avx2 = {
     .keccak = &cs_keccak_avx2,
     .gen_matrix = cs_mlkem_gen_matrix_avx2,
+    .gen_matrix_hash = cs_mlkem_gen_matrix_hash_avx2,
     .sample_noise = cs_mlkem_sample_noise_avx2,
     .ntt = cs_mlkem_ntt_avx2,
     .invntt = cs_mlkem_invntt_avx2,
@@ -24,6 +25,7 @@ static const cs_mlkem_ops ops_avx2 = {
 static const cs_mlkem_ops ops_avx512 = {
     .keccak = &cs_keccak_avx512,
     .gen_matrix = cs_mlkem_gen_matrix_avx512,
+    .gen_matrix_hash = cs_mlkem_gen_matrix_hash_avx512,
     .sample_noise = cs_mlkem_sample_noise_avx512,
     .ntt = cs_mlkem_ntt_avx2,
     .invntt = cs_mlkem_invntt_avx2,

@@ -25,15 +25,21 @@ void cs_mlkem_frombytes_avx2(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BY
 /* sample_avx2.c: A_hat with the AVX2 4-way SHAKE128 and noise with the 4-way SHAKE256. */
 void cs_mlkem_gen_matrix_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
                               int transposed);
+void cs_mlkem_gen_matrix_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                                   int transposed, int shake, const uint8_t *m1, size_t l1,
+                                   const uint8_t *m2, size_t l2, uint8_t out[32]);
 void cs_mlkem_sample_noise_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
                                 unsigned eta2, const uint8_t seed[32], uint8_t nonce);
 /* The AVX2 rejection step (as cs_mlkem_rej_uniform) and CBD (as cs_mlkem_cbd). */
 unsigned cs_mlkem_rej_uniform_avx2(int16_t *r, unsigned have, const uint8_t *buf, size_t len);
 void cs_mlkem_cbd_avx2(cs_mlkem_poly *p, const uint8_t *buf, unsigned eta);
 
-/* sample_avx512.c: the same samplers on the 8-way (and 8+1-way) AVX-512 Keccak. */
+/* The same samplers on the 8-way (and 8+1-way) AVX-512 Keccak (sample_avx2.c too). */
 void cs_mlkem_gen_matrix_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
                                 int transposed);
+void cs_mlkem_gen_matrix_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                                     int transposed, int shake, const uint8_t *m1, size_t l1,
+                                     const uint8_t *m2, size_t l2, uint8_t out[32]);
 void cs_mlkem_sample_noise_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
                                   unsigned eta2, const uint8_t seed[32], uint8_t nonce);
 

@@ -14,14 +14,52 @@
 #define MAX_STREAMS 9
 #define MATRIX_BLOCKS 3 /* 504 bytes: 336 candidates, enough for 256 but rarely */
 
+/* A hash computed in a spare slot of the matrix's Keccak calls: SHA3-256 (domain 0x06) or
+ * SHAKE256 to 32 bytes (0x1F) of m1 || m2, rate 136. st is its state between calls (a
+ * slot holds it during one batch), pos counts the input absorbed, perms the permutations
+ * still to run; out gets the digest after the last one. */
+typedef struct hash_job {
+    uint64_t st[25];
+    const uint8_t *m1, *m2;
+    size_t l1, l2, pos;
+    unsigned perms;
+    uint8_t domain;
+    uint8_t *out;
+} hash_job;
+
+/* XORs the job's next block (the padded last one when the input runs out) into its state;
+ * only the input length decides a branch (J's input holds the secret z). */
+static void hj_load(hash_job *h)
+{
+    uint8_t blk[CS_SHAKE256_RATE];
+    size_t len = h->l1 + h->l2;
+    size_t take = len - h->pos < CS_SHAKE256_RATE ? len - h->pos : CS_SHAKE256_RATE;
+    size_t from1 = h->pos < h->l1 ? h->l1 - h->pos : 0; /* bytes still in m1 */
+    if (from1 > take)
+        from1 = take;
+    memcpy(blk, h->m1 + h->pos, from1);
+    if (take > from1)
+        memcpy(blk + from1, h->m2 + (h->pos + from1 - h->l1), take - from1);
+    h->pos += take;
+    if (take < CS_SHAKE256_RATE) {
+        memset(blk + take, 0, sizeof blk - take);
+        blk[take] = h->domain;
+        blk[CS_SHAKE256_RATE - 1] |= 0x80;
+    }
+    for (unsigned i = 0; i < CS_SHAKE256_RATE / 8; i++)
+        h->st[i] ^= cs_load64_le(blk + 8 * i);
+    cs_wipe(blk, sizeof blk);
+}
+
 /* Up to nine SHAKE streams in one vector state (w lanes, interleaved as keccak.h says) and
  * one scalar state s1: streams 0..w-1 in the vector state, stream w in s1; a lone stream
- * uses s1 alone. */
+ * uses s1 alone. With a hash job, the last stream is the hash. */
 typedef struct multi_shake {
     uint64_t s[8 * 25] __attribute__((aligned(64)));
     uint64_t s1[25];
     unsigned w, n, rate;
     const cs_keccak_impl *k;
+    hash_job *hj;
 } multi_shake;
 
 /* Lane i of stream j. */
@@ -32,16 +70,17 @@ static uint64_t *lane(multi_shake *m, unsigned j, unsigned i)
     return &m->s[m->w * i + j];
 }
 
-/* n streams (n <= 9, as the table allows), stream j absorbing key[32] || suf[j] (slen <= 2
- * bytes) with SHAKE padding at rate bytes. */
+/* n streams (n <= 9, as the table allows; the last one the hash job hj if not NULL), the
+ * others stream j absorbing key[32] || suf[j] (slen <= 2 bytes) with SHAKE padding at rate
+ * bytes. */
 static void ms_init(multi_shake *m, const cs_keccak_impl *k, unsigned n, const uint8_t key[32],
-                    const uint8_t (*suf)[2], unsigned slen, unsigned rate)
+                    const uint8_t (*suf)[2], unsigned slen, unsigned rate, hash_job *hj)
 {
-    m->k = k, m->n = n, m->rate = rate;
+    m->k = k, m->n = n, m->rate = rate, m->hj = hj;
     m->w = n <= 5 && !(n == 5 && k->f1600_x8) ? 4 : 8;
     memset(m->s, 0, sizeof m->s);
     memset(m->s1, 0, sizeof m->s1);
-    for (unsigned j = 0; j < n; j++) {
+    for (unsigned j = 0; j < n - (hj != NULL); j++) {
         for (unsigned i = 0; i < 4; i++)
             *lane(m, j, i) = cs_load64_le(key + 8 * i);
         uint64_t tail = suf[j][0];
@@ -50,9 +89,12 @@ static void ms_init(multi_shake *m, const cs_keccak_impl *k, unsigned n, const u
         *lane(m, j, 4) = tail | (uint64_t)0x1F << (8 * slen);
         *lane(m, j, rate / 8 - 1) ^= (uint64_t)0x80 << 56;
     }
+    for (unsigned i = 0; hj && i < 25; i++)
+        *lane(m, n - 1, i) = hj->st[i];
 }
 
-/* Permutes every stream and appends one block of each to out[j]. */
+/* Permutes every stream and appends one block of each XOF stream to out[j]; the hash
+ * stream takes its next block, or gives its digest after its last permutation. */
 static void ms_block(multi_shake *m, uint8_t *const *out)
 {
     if (m->n == 1)
@@ -61,9 +103,29 @@ static void ms_block(multi_shake *m, uint8_t *const *out)
         (m->w == 4 ? m->k->f1600_x4x1 : m->k->f1600_x8x1)(m->s, m->s1);
     else
         (m->w == 4 ? m->k->f1600_x4 : m->k->f1600_x8)(m->s);
-    for (unsigned j = 0; j < m->n; j++)
-        for (unsigned i = 0; i < m->rate / 8; i++)
-            cs_store64_le(out[j] + 8 * i, *lane(m, j, i));
+    unsigned xofs = m->n - (m->hj != NULL);
+    for (unsigned j = 0; j < xofs; j++) {
+        uint8_t *o = out[j];
+        if (m->n == 1 || j == m->w)
+            for (unsigned i = 0; i < m->rate / 8; i++)
+                cs_store64_le(o + 8 * i, m->s1[i]);
+        else
+            for (unsigned i = 0; i < m->rate / 8; i++)
+                cs_store64_le(o + 8 * i, m->s[m->w * i + j]);
+    }
+    hash_job *h = m->hj;
+    if (!h || !h->perms)
+        return;
+    for (unsigned i = 0; i < 25; i++)
+        h->st[i] = *lane(m, m->n - 1, i);
+    if (--h->perms == 0) {
+        for (unsigned i = 0; i < 4; i++)
+            cs_store64_le(h->out + 8 * i, h->st[i]);
+        return;
+    }
+    hj_load(h);
+    for (unsigned i = 0; i < 25; i++)
+        *lane(m, m->n - 1, i) = h->st[i];
 }
 
 /* How many of n remaining streams the next call takes: four or fewer on the 4-way
@@ -114,9 +176,10 @@ unsigned cs_mlkem_rej_uniform_avx2(int16_t *r, unsigned have, const uint8_t *buf
 }
 
 /* A_hat[i][j] = SampleNTT(rho || j || i) into a[i*k + j] (transposed: a[j*k + i]), the
- * k*k streams in batches on keccak table kt. */
+ * k*k streams in batches on keccak table kt; with hj, the hash job rides in one more slot
+ * of each batch until it is done, and finishes alone if the matrix ends first. */
 static void gen_matrix(const cs_keccak_impl *kt, cs_mlkem_poly *a, unsigned k,
-                       const uint8_t rho[32], int transposed)
+                       const uint8_t rho[32], int transposed, hash_job *hj)
 {
     static const size_t bytes = MATRIX_BLOCKS * CS_SHAKE128_RATE;
     uint8_t buf[MAX_STREAMS][MATRIX_BLOCKS * CS_SHAKE128_RATE + 8];
@@ -125,13 +188,16 @@ static void gen_matrix(const cs_keccak_impl *kt, cs_mlkem_poly *a, unsigned k,
     unsigned have[MAX_STREAMS];
     multi_shake m;
     for (unsigned t0 = 0, n; t0 < k * k; t0 += n) {
+        hash_job *h = hj && hj->perms ? hj : NULL;
         n = batch_size(kt, k * k - t0);
+        if (h && n > (kt->f1600_x8 ? 8u : 4u))
+            n = kt->f1600_x8 ? 8 : 4; /* leave the fused slot to the hash */
         for (unsigned j = 0; j < n; j++) {
             unsigned t = t0 + j, row = t / k, col = t % k;
             suf[j][0] = (uint8_t)(transposed ? row : col);
             suf[j][1] = (uint8_t)(transposed ? col : row);
         }
-        ms_init(&m, kt, n, rho, suf, 2, CS_SHAKE128_RATE);
+        ms_init(&m, kt, n + (h != NULL), rho, suf, 2, CS_SHAKE128_RATE, h);
         for (unsigned b = 0; b < MATRIX_BLOCKS; b++) {
             for (unsigned j = 0; j < n; j++)
                 out[j] = buf[j] + b * CS_SHAKE128_RATE;
@@ -153,6 +219,11 @@ static void gen_matrix(const cs_keccak_impl *kt, cs_mlkem_poly *a, unsigned k,
                 done &= have[j] == CS_MLKEM_N;
             }
         }
+    }
+    if (hj && hj->perms) {
+        ms_init(&m, kt, 1, rho, suf, 2, CS_SHAKE128_RATE, hj);
+        while (hj->perms)
+            ms_block(&m, out);
     }
 }
 
@@ -204,7 +275,7 @@ static void sample_noise(const cs_keccak_impl *kt, cs_mlkem_poly *r, unsigned n,
             if ((t0 + j < n1 ? eta1 : eta2) == 3)
                 blocks = 2; /* 192 bytes */
         }
-        ms_init(&m, kt, b, seed, suf, 1, CS_SHAKE256_RATE);
+        ms_init(&m, kt, b, seed, suf, 1, CS_SHAKE256_RATE, NULL);
         for (unsigned blk = 0; blk < blocks; blk++) {
             for (unsigned j = 0; j < b; j++)
                 out[j] = buf[j] + blk * CS_SHAKE256_RATE;
@@ -217,11 +288,30 @@ static void sample_noise(const cs_keccak_impl *kt, cs_mlkem_poly *r, unsigned n,
     cs_wipe(buf, sizeof buf);
 }
 
+/* The hash job of cs_mlkem_ops.gen_matrix_hash: digest of m1 || m2 into out. */
+static hash_job job(int shake, const uint8_t *m1, size_t l1, const uint8_t *m2, size_t l2,
+                    uint8_t out[32])
+{
+    hash_job h = {{0}, m1, m2, l1, l2, 0, (unsigned)((l1 + l2) / CS_SHAKE256_RATE + 1),
+                  (uint8_t)(shake ? 0x1F : 0x06), out};
+    hj_load(&h);
+    return h;
+}
+
 /* The ops entries on the AVX2 Keccak table. */
 void cs_mlkem_gen_matrix_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
                               int transposed)
 {
-    gen_matrix(&cs_keccak_avx2, a, k, rho, transposed);
+    gen_matrix(&cs_keccak_avx2, a, k, rho, transposed, NULL);
+}
+
+void cs_mlkem_gen_matrix_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                                   int transposed, int shake, const uint8_t *m1, size_t l1,
+                                   const uint8_t *m2, size_t l2, uint8_t out[32])
+{
+    hash_job h = job(shake, m1, l1, m2, l2, out);
+    gen_matrix(&cs_keccak_avx2, a, k, rho, transposed, &h);
+    cs_wipe(&h, sizeof h);
 }
 
 void cs_mlkem_sample_noise_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
@@ -234,7 +324,16 @@ void cs_mlkem_sample_noise_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsig
 void cs_mlkem_gen_matrix_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
                                 int transposed)
 {
-    gen_matrix(&cs_keccak_avx512, a, k, rho, transposed);
+    gen_matrix(&cs_keccak_avx512, a, k, rho, transposed, NULL);
+}
+
+void cs_mlkem_gen_matrix_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                                     int transposed, int shake, const uint8_t *m1, size_t l1,
+                                     const uint8_t *m2, size_t l2, uint8_t out[32])
+{
+    hash_job h = job(shake, m1, l1, m2, l2, out);
+    gen_matrix(&cs_keccak_avx512, a, k, rho, transposed, &h);
+    cs_wipe(&h, sizeof h);
 }
 
 void cs_mlkem_sample_noise_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
