@@ -203,9 +203,11 @@ int main(void)
                        "%s: mont_mul/mont_sqr on secret operands, %u bits (straight-line code)",
                        ks[j]->name, bits);
 #endif
-        /* The pair's sizes (ifma_x2.c): 20 digits, 32 with 29 (odd) and 30
-         * used, 40; exponents shortened above 1024 bits for run time. */
-        static const unsigned x2[][2] = {{1024, 1024}, {1472, 200}, {1536, 300}, {2048, 200}};
+        /* The pair's sizes (ifma_x2.c): 20 digits; 32 with 29..32 used; 40
+         * with 37..40; exponents shortened above 1024 bits for run time. */
+        static const unsigned x2[][2] = {{1024, 1024}, {1472, 200}, {1536, 300}, {1600, 64},
+                                         {1650, 64},   {1900, 64},  {1950, 64},  {1984, 64},
+                                         {2048, 200}};
         for (size_t i = 0; ks[j]->exp_x2 && i < sizeof x2 / sizeof x2[0]; i++)
             tap_ok(ct_x2_case(ks[j], x2[i][0], x2[i][1]),
                    "%s: paired consttime exp (exp_x2), %u bits, %u-bit exponents", ks[j]->name,
