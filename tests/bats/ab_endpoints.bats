@@ -146,3 +146,23 @@ teardown() {
     [[ "$output" == *"cryptoshim ab: no capture (tcpdump did not start: "*"client-side latency only"* ]]
     [ -z "$(ab_left "$OUT.2")" ]
 }
+
+@test "ab tls --a --b: OpenSSL 3.5 servers, X25519MLKEM768, the group named in the report and on the wire" {
+    local o=$CS_BUILD/openssl35/bin/openssl pa pb
+    [ -x "$o" ] || skip "no $o (make openssl35)"
+    pa=$(free_port) pb=$(free_port)
+    start_daemon stock "$D/k35a.log" "$o" s_server -accept "127.0.0.1:$pa" -cert "$D/srv.crt" \
+        -key "$D/srv.key" -www -quiet -num_tickets 0 -groups X25519MLKEM768:x25519
+    start_daemon shim "$D/k35b.log" env LD_PRELOAD="$SHIM" CRYPTOSHIM_STATS="$D/k35.stats" \
+        "$o" s_server -accept "127.0.0.1:$pb" -cert "$D/srv.crt" -key "$D/srv.key" -www -quiet \
+        -num_tickets 0 -groups X25519MLKEM768:x25519
+    wait_port "$pa"
+    wait_port "$pb"
+    ab_run "$OUT" tls --a "127.0.0.1:$pa" --b "127.0.0.1:$pb" --openssl "$o" \
+        --groups X25519MLKEM768 -n 6 --block 3
+    ab_check "$OUT" 6
+    grep -q '^- negotiated with B: TLSv1.3 .*group X25519MLKEM768' "$OUT/report.md"
+    grep -q '^- on the wire, B negotiated: version TLS 1.3 (6); group X25519MLKEM768 (6)' "$OUT/report.md"
+    ab_run "$OUT.p" pcap "$OUT/capture.pcap" --a "127.0.0.1:$pa" --b "127.0.0.1:$pb"
+    grep -q '^- A negotiated: version TLS 1.3 (6); group X25519MLKEM768 (6)' "$OUT.p/report.md"
+}

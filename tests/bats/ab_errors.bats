@@ -108,3 +108,27 @@ while True:
     ab_fails "no complete TLS or SSH handshake with B (*:8443) in $BATS_TEST_TMPDIR/g.pcap*" \
         pcap "$BATS_TEST_TMPDIR/g.pcap" --a '*:443' --b '*:8443'
 }
+
+@test "ab --a/--b: SIGTERM mid-run stops its tcpdump; one line, status 143" {
+    local a b i pid
+    a=$(free_port) b=$(free_port)
+    ab_s_server tls-a "$a" "$D/srv.crt" "$D/srv.key" no
+    ab_s_server tls-b "$b" "$D/srv.crt" "$D/srv.key" yes
+    "$CLI" ab tls --a "127.0.0.1:$a" --b "127.0.0.1:$b" -n 5000 --out "$OUT" \
+        >"$BATS_TEST_TMPDIR/run.log" 2>&1 3>&- &
+    pid=$!
+    for ((i = 0; i < 200; i++)); do
+        grep -q tcpdump "$OUT/pids" 2>/dev/null && break
+        sleep 0.05
+    done
+    grep -q tcpdump "$OUT/pids"
+    sleep 0.5
+    kill -TERM "$pid"
+    wait "$pid" || status=$?
+    cat "$BATS_TEST_TMPDIR/run.log"
+    [ "$status" -eq 143 ]
+    grep -q '^cryptoshim ab: stopped by SIGTERM' "$BATS_TEST_TMPDIR/run.log"
+    [ -z "$(ab_left "$OUT")" ]
+    # the user's services are not the harness's to stop
+    daemon_alive tls-a && daemon_alive tls-b
+}

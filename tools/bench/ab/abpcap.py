@@ -26,13 +26,6 @@ def _unused_text(unused, label):
     return ", ".join("%s %d" % (why, n) for why, n in items) or "none"
 
 
-def _common(hs, key):
-    """"value (count)" of the values of info[key] among handshakes, most
-    common first."""
-    c = collections.Counter(h.info.get(key) for h in hs if h.info.get(key))
-    return ", ".join("%s (%d)" % kv for kv in c.most_common(4)) or "-"
-
-
 def analyse_files(files, eps, kind):
     """(handshakes, unused Counter, segments) over every file; raises
     pcapread.CaptureError with the file named."""
@@ -94,9 +87,7 @@ def run(args, outdir):
             s, ep.text, len(per[s]), kind.upper(),
             " (and %d of the other protocol)" % n_other if n_other else "",
             _unused_text(unused, s)))
-        keys = ("version", "group", "cipher") if kind == "tls" else ("kex", "host key", "server")
-        notes.append("%s negotiated: %s" % (s, "; ".join("%s %s" % (k, _common(per[s], k))
-                                                         for k in keys)))
+        notes.append("%s negotiated: %s" % (s, handshakes.negotiated(per[s], kind)))
     notes.append("connections to neither endpoint (other port or address): %d"
                  % unused.get((None, "other port"), 0))
     return abstats.write_report(outdir, title, metrics, "server", notes, rows, args.seed)

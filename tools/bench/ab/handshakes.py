@@ -428,6 +428,18 @@ def ssh_handshake(c):
     return (sv.time_at(reply[3]) - t0) * 1e-9, info
 
 
+def negotiated(hs, kind):
+    """One phrase of what handshakes of a kind negotiated: "version TLS 1.3
+    (20); group X25519MLKEM768 (20); ..." (the values of each key, most
+    common first)."""
+    keys = ("version", "group", "cipher") if kind == "tls" else ("kex", "host key", "server")
+    parts = []
+    for key in keys:
+        c = collections.Counter(h.info.get(key) for h in hs if h.info.get(key))
+        parts.append("%s %s" % (key, ", ".join("%s (%d)" % kv for kv in c.most_common(4)) or "-"))
+    return "; ".join(parts)
+
+
 def kind_of(c):
     """'tls', 'ssh' or None from the first bytes of either direction."""
     d = c.client.data

@@ -208,13 +208,15 @@ def run(args, outdir):
         if cap:
             counters = cap.stop()
     server = {"A": [], "B": []}
-    unused = None
+    unused, on_wire = None, {}
     if cap:
         with open(cap.path, "rb") as f:
             an = handshakes.analyse(f.read(), [(ep.label, ep.packed, ep.port) for ep in eps],
                                     args.mode)
         server = pair_server_times(an, samples)
         unused = an.unused
+        on_wire = {s: handshakes.negotiated([h for h in an.handshakes if h.label == s], args.mode)
+                   for s in "AB"}
     rows = []
     for side in "AB":
         for idx, (blk, us, _port) in enumerate(samples[side]):
@@ -253,6 +255,7 @@ def run(args, outdir):
             "at this machine's NIC: network round trips are included, the same for A and B"
             if remote else "on this machine (loopback or a local address)"))
         notes.append("tcpdump: " + "; ".join(counters))
+        notes += ["on the wire, %s negotiated: %s" % (s, on_wire[s]) for s in "AB"]
         notes.append("server-side samples A %d, B %d (of %d each)" % (
             len(srv["A"]), len(srv["B"]), args.handshakes))
         if unused and any(unused.values()):
