@@ -41,7 +41,7 @@ setup() {
     grep -q 'shim calls in B (operation kernel bits calls): mod_exp' "$OUT/report.md"
 }
 
-@test "statistics: percentiles, median, bootstrap interval and verdict" {
+@test "statistics: percentiles, median, bootstrap interval (single and block resampling) and verdict" {
     run /usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import abstats as s
 v = list(range(1, 101))
 assert s.percentile(v, 90) == 90 and s.percentile(v, 99) == 99 and s.percentile(v, 50) == 50
@@ -53,6 +53,29 @@ r, lo, hi = s.bootstrap_ratio(v, [x / 2 for x in v])
 assert s.verdict(lo, hi) == "faster"
 r, lo, hi = s.bootstrap_ratio(v, list(reversed(v)))
 assert s.verdict(lo, hi) == "no difference" and lo <= 1 <= hi
+# the O(1) resampled median has the brute-force bootstrap distribution
+import random
+rng = random.Random(5)
+w = sorted(rng.gauss(100, 10) for _ in range(41))
+bf = sorted(s.median(rng.choices(w, k=len(w))) for _ in range(4000))
+fast = sorted(s.resampled_median(w, rng) for _ in range(4000))
+assert all(abs(bf[int(q * 3999)] - fast[int(q * 3999)]) < 1.0 for q in (0.05, 0.5, 0.95))
+# blocks sharing a level (drift, other load): resampling whole blocks widens
+# the interval on both sides
+rng.seed(3)
+def side():
+    vals, blocks = [], []
+    for k in range(20):
+        level = rng.choice([1.0, 1.0, 1.0, 3.0])
+        vals += [level * (1000 + rng.random() * 50) for _ in range(10)]
+        blocks += [k] * 10
+    return vals, blocks
+(a, ba), (b, bb) = side(), side()
+_, lo1, hi1 = s.bootstrap_ratio(a, b)
+_, lo2, hi2 = s.bootstrap_ratio(a, b, blocks=(ba, bb))
+assert lo2 < lo1 and hi2 > hi1 and lo2 <= 1 <= hi2, (lo1, hi1, lo2, hi2)
+rows = [("A", 0, 0, "client", 1.0), ("B", 1, 0, "client", 2.0), ("A", None, 0, "server", 1.0)]
+assert s.blocks_of(rows) == {"client": ([0], [1]), "server": None}
 print("ok")' "$CS_ROOT/tools/bench/ab"
     echo "$output"
     [ "$output" = "ok" ]

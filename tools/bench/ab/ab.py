@@ -476,7 +476,8 @@ def measure(args, outdir, work):
     primary = args.metric or ("server" if have_server and args.preload != "client" else "client")
     if primary not in metrics:
         raise Missing("no %s-side samples" % primary)
-    result = abstats.bootstrap_ratio(*metrics[primary], seed=args.seed)
+    blocks = abstats.blocks_of(rows)
+    result = abstats.bootstrap_ratio(*metrics[primary], seed=args.seed, blocks=blocks.get(primary))
     ver = abstats.verdict(result[1], result[2])
     abstats.write_csv(os.path.join(outdir, "samples.csv"), rows)
     stats_path = {which: os.path.join(outdir, name) for which, name in STATS_FILES.items()}
@@ -508,7 +509,7 @@ def measure(args, outdir, work):
             notes.append("shim calls in %s: none counted%s" % (
                 who, " (no counter file: the shim was not loaded)"
                 if not os.path.exists(stats_path[which]) else ""))
-    md = abstats.markdown(title, metrics, primary, result, notes)
+    md = abstats.markdown(title, metrics, primary, result, notes, blocks)
     plots = abstats.plot(outdir, title, metrics)
     with open(os.path.join(outdir, "report.md"), "w") as f:
         f.write(md)

@@ -51,21 +51,57 @@ def resampled_median(sorted_vals, rng):
     return (lo + sorted_vals[min(n - 1, int(u2 * n))]) / 2.0
 
 
-def bootstrap_ratio(a, b, iterations=2000, seed=1):
+def _block_median(groups, rng):
+    """The median of one block-bootstrap resample: as many blocks as there
+    are, drawn with replacement, their samples pooled."""
+    pool = []
+    for _ in range(len(groups)):
+        pool += groups[rng.randrange(len(groups))]
+    return median(pool)
+
+
+def _groups(vals, blocks):
+    """vals split by their block ids (in order of first appearance)."""
+    out = {}
+    for v, blk in zip(vals, blocks):
+        out.setdefault(blk, []).append(v)
+    return list(out.values())
+
+
+def bootstrap_ratio(a, b, iterations=2000, seed=1, blocks=None):
     """B/A ratio of medians and its bootstrap 95% interval (percentile
-    method, A and B resampled independently)."""
+    method, A and B resampled independently). With blocks, (block ids of a,
+    block ids of b), and at least 5 blocks a side, whole blocks are resampled:
+    handshakes of one block share the machine's state of that moment (drift,
+    other load), and resampling them one by one would make the interval too
+    narrow."""
     rng = random.Random(seed)
+    ga = _groups(a, blocks[0]) if blocks else []
+    gb = _groups(b, blocks[1]) if blocks else []
+    by_block = min(len(ga), len(gb)) >= 5
     sa, sb = sorted(a), sorted(b)
     ratios = []
     for _ in range(iterations):
-        ma = resampled_median(sa, rng)
-        mb = resampled_median(sb, rng)
+        if by_block:
+            ma, mb = _block_median(ga, rng), _block_median(gb, rng)
+        else:
+            ma, mb = resampled_median(sa, rng), resampled_median(sb, rng)
         if ma > 0:
             ratios.append(mb / ma)
     ratios.sort()
     lo = ratios[int(0.025 * (len(ratios) - 1))]
     hi = ratios[int(math.ceil(0.975 * (len(ratios) - 1)))]
     return median(b) / median(a), lo, hi
+
+
+def blocks_of(rows):
+    """{metric: (block ids of A's samples, of B's)} from CSV rows (side,
+    block, index, metric, us), in the rows' order; a metric with a sample
+    outside any block (None) gets None."""
+    out = {}
+    for side, blk, _idx, metric, _us in rows:
+        out.setdefault(metric, ([], []))[0 if side == "A" else 1].append(blk)
+    return {m: (None if None in ba + bb else (ba, bb)) for m, (ba, bb) in out.items()}
 
 
 def verdict(lo, hi):
@@ -143,8 +179,9 @@ def fmt_ms(us):
     return "-" if us != us else "%.3f" % (us / 1000.0)
 
 
-def markdown(title, metrics, primary, result, notes):
-    """The report: one table per metric, the ratio line and the verdict."""
+def markdown(title, metrics, primary, result, notes, blocks=None):
+    """The report: one table per metric, the ratio line and the verdict
+    (blocks: blocks_of() of the samples, for the intervals)."""
     out = ["# %s" % title, ""]
     for name, (a, b) in metrics.items():
         sa, sb = summary(a), summary(b)
@@ -155,7 +192,7 @@ def markdown(title, metrics, primary, result, notes):
                 "| B (with shim) | %d | %s | %s | %s |" % (sb["n"], fmt_ms(sb["median"]), fmt_ms(sb["p90"]), fmt_ms(sb["p99"])),
                 ""]
         if a and b:
-            r, lo, hi = bootstrap_ratio(a, b)
+            r, lo, hi = bootstrap_ratio(a, b, blocks=(blocks or {}).get(name))
             out += ["B/A ratio of medians: **%.3f** (95%% bootstrap interval %.3f .. %.3f): %s" %
                     (r, lo, hi, verdict(lo, hi)), ""]
     ratio, lo, hi = result
@@ -172,9 +209,10 @@ def write_report(outdir, title, metrics, primary, notes, rows, seed=1):
     """Writes samples.csv (rows), report.md and the plots for metrics (name ->
     (a_us, b_us)) with primary deciding the verdict; prints the report and
     the files. Returns the exit status: 1 when B is slower, else 0."""
-    result = bootstrap_ratio(*metrics[primary], seed=seed)
+    blocks = blocks_of(rows)
+    result = bootstrap_ratio(*metrics[primary], seed=seed, blocks=blocks.get(primary))
     write_csv(os.path.join(outdir, "samples.csv"), rows)
-    md = markdown(title, metrics, primary, result, notes)
+    md = markdown(title, metrics, primary, result, notes, blocks)
     plots = plot(outdir, title, metrics)
     with open(os.path.join(outdir, "report.md"), "w") as f:
         f.write(md)
