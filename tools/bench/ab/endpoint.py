@@ -76,13 +76,20 @@ def check_distinct(a, b):
 
 
 def reachable(ep, timeout=5.0):
-    """Raises BadEndpoint unless a TCP connection to ep opens in time."""
-    try:
-        with socket.create_connection((ep.connect_addr(), ep.port), timeout=timeout):
-            pass
-    except OSError as e:
-        why = e.strerror or str(e) or "timed out"
-        raise BadEndpoint("%s (%s) is unreachable: %s" % (ep.label, ep.text, why.lower()))
+    """Makes the first of ep's addresses that accepts a TCP connection the one
+    the clients use; raises BadEndpoint when none does in time."""
+    why = "timed out"
+    for i, (family, addr) in enumerate(ep.addrs):
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as s:
+                s.settimeout(timeout)
+                s.connect((addr, ep.port))
+        except OSError as e:
+            why = e.strerror or str(e) or "timed out"
+            continue
+        ep.addrs.insert(0, ep.addrs.pop(i))
+        return
+    raise BadEndpoint("%s (%s) is unreachable: %s" % (ep.label, ep.text, why.lower()))
 
 
 def interface_to(addr):
