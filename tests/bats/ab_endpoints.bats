@@ -166,3 +166,10 @@ teardown() {
     ab_run "$OUT.p" pcap "$OUT/capture.pcap" --a "127.0.0.1:$pa" --b "127.0.0.1:$pb"
     grep -q '^- A negotiated: version TLS 1.3 (6); group X25519MLKEM768 (6)' "$OUT.p/report.md"
 }
+
+@test "ab ssh --kex-only: the harness-started sshd pair measured with the endpoints' key-exchange client" {
+    ab_run "$OUT" ssh --hostkey 2048 --kex group14 -n 4 --block 2 --kex-only
+    ab_check "$OUT" 4
+    grep -q '^# cryptoshim A/B: sshd, RSA-2048 host key (rsa-sha2-512), diffie-hellman-group14-sha256, key exchange only (no login)' \
+        "$OUT/report.md"
+}

@@ -28,6 +28,7 @@ import live  # noqa: E402
 import pcap_latency  # noqa: E402
 import pcapread  # noqa: E402
 import servers  # noqa: E402
+import sshkex  # noqa: E402
 from capture import Capture  # noqa: E402
 
 # CPU presets: environment for both sides (and the client) that makes
@@ -176,6 +177,9 @@ def parse_args(argv):
     p.add_argument("--hostkey-alg", default="rsa-sha2-512", help="ssh: rsa-sha2-256|rsa-sha2-512")
     p.add_argument("--kex", default="group16",
                    help="ssh: group14|group16|group18|gex or an OpenSSH KEX name (group16)")
+    p.add_argument("--kex-only", action="store_true",
+                   help="ssh (harness-started): key exchanges up to the server's reply instead of "
+                        "logins (what --a/--b measures)")
     p.add_argument("--lib", help="libcryptoshim.so (set by `cryptoshim ab`)")
     p.add_argument("--cryptoshim", help="the cryptoshim CLI (set by `cryptoshim ab`)")
     p.add_argument("--bindir", help="directory of the cryptoshim CLI (set by `cryptoshim ab`)")
@@ -297,8 +301,17 @@ def tls_block(args, ctx, port, count, env):
 
 
 def ssh_block(args, ssh_ctx, port, count, env):
-    """count timed `ssh` logins against port; list of us."""
+    """count timed `ssh` logins against port (with --kex-only, key exchanges
+    up to the server's reply, as against running endpoints); list of us."""
     out = []
+    if args.kex_only:
+        for _ in range(count):
+            try:
+                out.append(sshkex.one_exchange("127.0.0.1", port, ssh_ctx["kex"],
+                                               args.hostkey_alg)[0])
+            except sshkex.KexError as e:
+                raise RuntimeError("SSH key exchange on port %d failed: %s" % (port, e)) from None
+        return out
     for _ in range(count):
         cmd = servers.ssh_client_cmd(port, ssh_ctx["userkey"], ssh_ctx["known_hosts"],
                                      ssh_ctx["kex"], args.hostkey_alg)
@@ -339,7 +352,9 @@ def make_servers(args, work, env_a, env_b):
                                                  kex, args.hostkey_alg)
         ctx.update(userkey=userkey, kex=kex, hostkey=hostkey,
                    known_hosts=os.path.join(work, "known_hosts"),
-                   desc="sshd, RSA-%d host key (%s), %s" % (args.hostkey, args.hostkey_alg, kex))
+                   desc="sshd, RSA-%d host key (%s), %s%s" % (
+                       args.hostkey, args.hostkey_alg, kex,
+                       ", key exchange only (no login)" if args.kex_only else ""))
     if args.preload != "server":
         ctx["desc"] += ", shim in B's %s" % ("client" if args.preload == "client"
                                              else "server and client")
