@@ -1,6 +1,8 @@
-/* `cryptoshim ab tls|nginx|ssh [options]`: the A/B handshake-latency
- * harness. The work is done by scripts/ab/ab.py (python3, standard library);
- * this passes it the paths of this CLI, the shim library and the client. */
+/* `cryptoshim ab tls|nginx|ssh [options]`, `ab tls|ssh --a HOST:PORT --b
+ * HOST:PORT` and `ab pcap FILE... --a --b`: the A/B handshake-latency
+ * harness (docs/ab.md). The work is done by tools/bench/ab/ab.py (python3,
+ * standard library); this passes it the paths of this CLI, the shim library
+ * and the client. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <libgen.h>
