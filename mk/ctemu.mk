@@ -75,5 +75,13 @@ $(BUILD)/tests/kernel_avx512emu: tests/unit/ctemu/emul_diff.c $(CTEMU_INTRIN) $(
 
 tests-build: $(BUILD)/tests/ct_bn_x86_avx512emu $(BUILD)/tests/ct_mldsa_avx512emu \
              $(BUILD)/tests/kernel_avx512emu
+
+# ML-KEM: the avx512 table's own code is AVX2; its 8-way and 8+1-way Keccak
+# (kernels/keccak/x86_64/*avx512*.c) are the emulated objects above.
+$(BUILD)/tests/ct_mlkem_avx512emu: tests/unit/ct_mlkem.c $(CTEMU_KERNEL_OBJS) $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCT_AVX512_EMULATED -o $@ $^ -lm
+
+tests-build: $(BUILD)/tests/ct_mlkem_avx512emu
 -include $(CTEMU_OBJS:.o=.d) $(CTEMU_IMPL:.o=.d) $(CTEMU_INTRIN:.o=.d)
 endif
