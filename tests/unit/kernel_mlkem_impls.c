@@ -101,6 +101,15 @@ static void avx2_pieces(void)
         cs_mlkem_frombytes_avx2(&r2, buf[0]);
         code &= !memcmp(&r, &r2, sizeof r);
     }
+    for (unsigned t = 0; t < 100; t++) {
+        uint8_t buf[192];
+        cs_mlkem_poly r, r2;
+        tap_rng_bytes(buf, sizeof buf);
+        unsigned eta = 2 + t % 2;
+        cs_mlkem_cbd(&r, buf, eta);
+        cs_mlkem_cbd_avx2(&r2, buf, eta);
+        code &= !memcmp(&r, &r2, sizeof r);
+    }
     static const unsigned ds[] = {1, 4, 5, 10, 11};
     for (unsigned di = 0; di < 5; di++) {
         unsigned d = ds[di];
@@ -123,7 +132,8 @@ static void avx2_pieces(void)
     tap_ok(ntt, "avx2 NTT as portable (mod q, |c| < q)");
     tap_ok(inv, "avx2 inverse NTT as portable (mod q)");
     tap_ok(mul, "avx2 basemul_acc as portable for 1-4 terms (mod q, |c| < q)");
-    tap_ok(code, "avx2 12-bit coders and Compress/Decompress d = 1, 4, 5, 10, 11 as portable");
+    tap_ok(code, "avx2 12-bit coders, CBD_2, CBD_3 and Compress/Decompress d = 1, 4, 5, 10, 11 "
+                 "as portable");
 }
 #endif
 

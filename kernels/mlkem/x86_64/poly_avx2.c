@@ -140,7 +140,15 @@ void cs_mlkem_compress_avx2(uint8_t *out, const cs_mlkem_poly *p, unsigned d)
     uint16_t y[CS_MLKEM_N] __attribute__((aligned(32)));
     compress_values(y, p, d);
     switch (d) { /* constant d: each packer is unrolled */
-    case 1: pack(out, y, 1); break;
+    case 1: /* bit 0 of each value to its lane's sign, then one movemask per 32 */
+        for (unsigned i = 0; i < 8; i++) {
+            __m256i a = _mm256_slli_epi16(_mm256_load_si256((const __m256i *)&y[32 * i]), 15);
+            __m256i b = _mm256_slli_epi16(_mm256_load_si256((const __m256i *)&y[32 * i + 16]), 15);
+            __m256i v = _mm256_permute4x64_epi64(_mm256_packs_epi16(a, b), 0xD8);
+            uint32_t m = (uint32_t)_mm256_movemask_epi8(v);
+            memcpy(out + 4 * i, &m, 4);
+        }
+        break;
     case 4: pack4(out, y); break;
     case 5: pack(out, y, 5); break;
     case 10: pack10(out, y); break;
@@ -187,10 +195,27 @@ static void decompress4(cs_mlkem_poly *p, const uint8_t in[128])
     }
 }
 
-/* Decompress_d(ByteDecode_d(in)): d = 10 and 4 (ML-KEM-512 and 768) by shuffles; the
+/* Decompress_d(ByteDecode_d(in)): d = 1, 10 and 4 (ML-KEM-512 and 768) by shuffles; the
  * others unpacked eight values to a 128-bit word, then (y q + 2^(d-1)) >> d by madd. */
+/* Decompress_1(ByteDecode_1(in)), the message: each bit selects (q + 1) / 2 by mask. */
+static void decompress1(cs_mlkem_poly *p, const uint8_t in[32])
+{
+    const __m256i bits = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
+                                           4096, 8192, 16384, -32768);
+    const __m256i half = _mm256_set1_epi16((CS_MLKEM_Q + 1) / 2);
+    for (unsigned i = 0; i < 16; i++) {
+        __m256i b = _mm256_set1_epi16((int16_t)(in[2 * i] | in[2 * i + 1] << 8));
+        __m256i on = _mm256_cmpeq_epi16(_mm256_and_si256(b, bits), bits);
+        store(p, i, _mm256_and_si256(on, half));
+    }
+}
+
 void cs_mlkem_decompress_avx2(cs_mlkem_poly *p, const uint8_t *in, unsigned d)
 {
+    if (d == 1) {
+        decompress1(p, in);
+        return;
+    }
     if (d == 10) {
         decompress10(p, in);
         return;
@@ -201,7 +226,6 @@ void cs_mlkem_decompress_avx2(cs_mlkem_poly *p, const uint8_t *in, unsigned d)
     }
     uint16_t y[CS_MLKEM_N] __attribute__((aligned(32)));
     switch (d) {
-    case 1: unpack(y, in, 1); break;
     case 5: unpack(y, in, 5); break;
     default: unpack(y, in, 11); break;
     }

@@ -251,13 +251,42 @@ static void cbd2_avx2(cs_mlkem_poly *p, const uint8_t *buf)
     }
 }
 
-/* As cs_mlkem_cbd: eta 2 in AVX2, eta 3 (ML-KEM-512's keys only) portable. */
+/* SamplePolyCBD_3 of 192 bytes in AVX2: three bytes to a 32-bit lane, the 3-bit popcounts
+ * of its four coefficient pairs, two coefficients to a 16-bit lane, then interleaved. */
+static void cbd3_avx2(cs_mlkem_poly *p, const uint8_t *buf)
+{
+    const __m256i idx = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1, 4,
+                                         5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
+    const __m256i m249 = _mm256_set1_epi32(0x249249), m12 = _mm256_set1_epi32(0xFFF);
+    const __m256i m3f = _mm256_set1_epi16(0x3F), m7 = _mm256_set1_epi16(7);
+    for (unsigned i = 0; i < 8; i++) {
+        __m128i lo = _mm_loadu_si128((const __m128i *)(buf + 24 * i));
+        __m128i hi = _mm_loadl_epi64((const __m128i *)(buf + 24 * i + 16));
+        __m256i t = _mm256_setr_m128i(lo, _mm_alignr_epi8(hi, lo, 8)); /* 0-15 | 8-23 */
+        t = _mm256_shuffle_epi8(t, idx);
+        __m256i d = _mm256_add_epi32(
+            _mm256_add_epi32(_mm256_and_si256(t, m249),
+                             _mm256_and_si256(_mm256_srli_epi32(t, 1), m249)),
+            _mm256_and_si256(_mm256_srli_epi32(t, 2), m249));
+        /* 16-bit lanes: coefficients 0, 1 (low) and 2, 3 (high) of each 32-bit lane */
+        __m256i u = _mm256_or_si256(_mm256_and_si256(d, m12),
+                                    _mm256_slli_epi32(_mm256_srli_epi32(d, 12), 16));
+        __m256i f0 = _mm256_and_si256(u, m3f), f1 = _mm256_and_si256(_mm256_srli_epi16(u, 6), m3f);
+        f0 = _mm256_sub_epi16(_mm256_and_si256(f0, m7), _mm256_srli_epi16(f0, 3));
+        f1 = _mm256_sub_epi16(_mm256_and_si256(f1, m7), _mm256_srli_epi16(f1, 3));
+        __m256i a = _mm256_unpacklo_epi16(f0, f1), b = _mm256_unpackhi_epi16(f0, f1);
+        _mm256_store_si256((__m256i *)&p->c[32 * i], _mm256_permute2x128_si256(a, b, 0x20));
+        _mm256_store_si256((__m256i *)&p->c[32 * i + 16], _mm256_permute2x128_si256(a, b, 0x31));
+    }
+}
+
+/* As cs_mlkem_cbd. */
 void cs_mlkem_cbd_avx2(cs_mlkem_poly *p, const uint8_t *buf, unsigned eta)
 {
     if (eta == 2)
         cbd2_avx2(p, buf);
     else
-        cs_mlkem_cbd(p, buf, eta);
+        cbd3_avx2(p, buf);
 }
 
 /* r[i] = SamplePolyCBD(PRF(seed, nonce + i)), the n streams in batches on kt. */
