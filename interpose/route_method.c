@@ -133,10 +133,11 @@ static void resolve_rsa_api(const char *path, const char *node, const struct met
     GET(get0_crt, "RSA_get0_crt_params");
     GET(extra_primes, "RSA_get_multi_prime_extra_count");
     GET(bn_new, "BN_new");
-    GET(bn_free, "BN_free");
+    GET(bn_free, "BN_clear_free");
     GET(with_flags, "BN_with_flags");
     GET(copy, "BN_copy");
     GET(cmp, "BN_cmp");
+    GET(dup, "BN_dup");
 #undef GET
     dlclose(h);
     const void *stock = m->rsa_stock ? m->rsa_stock() : NULL;

@@ -24,6 +24,7 @@ typedef struct cs_rsa_api {
     void (*with_flags)(BIGNUM *dest, const BIGNUM *b, int flags);
     BIGNUM *(*copy)(BIGNUM *to, const BIGNUM *from);
     int (*cmp)(const BIGNUM *a, const BIGNUM *b);
+    BIGNUM *(*dup)(const BIGNUM *a);
     int (*stock_mod_exp)(BIGNUM *r0, const BIGNUM *i, void *rsa, BN_CTX *ctx);
 } cs_rsa_api;
 
