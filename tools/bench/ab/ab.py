@@ -121,6 +121,7 @@ class Parser(argparse.ArgumentParser):
     """argparse with one-line errors (exit status 2) instead of the usage."""
 
     def error(self, message):
+        """Prints one line and exits with status 2."""
         self.exit(2, "cryptoshim ab: %s (cryptoshim ab --help)\n" % message)
 
 

@@ -86,6 +86,7 @@ class Stream:
             self._append(*nxt)
 
     def _append(self, ts, payload, cut):
+        """Appends in-order bytes; after a cut segment nothing more is kept."""
         self.data += payload
         self.ends.append(len(self.data))
         self.times.append(ts)

@@ -25,7 +25,6 @@ import handshakes
 import listener
 import servers
 import sshkex
-from endpoint import BadEndpoint
 
 
 class TargetError(RuntimeError):

@@ -23,6 +23,7 @@ def latencies(kind, path, ports):
 
 
 def main(argv):
+    """The command line of the module docstring; returns the exit status."""
     if len(argv) < 4 or argv[1] not in ("tls", "ssh"):
         print(__doc__.strip().splitlines()[-2], file=sys.stderr)
         return 2

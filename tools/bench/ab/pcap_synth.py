@@ -47,16 +47,19 @@ class Conn:
         self.out.append((self.t, pkt))
 
     def close(self):
+        """FIN from each side and the last ACK."""
         self.send(True, b"", 0x11)
         self.send(False, b"", 0x11)
         self.send(True, b"", 0x10)
 
 
 def _record(rtype, body):
+    """A TLS record of a type around body."""
     return struct.pack("!BHH", rtype, 0x0303, len(body)) + body
 
 
 def _hs(mtype, body):
+    """A TLS handshake message of a type around body."""
     return struct.pack("!B", mtype) + len(body).to_bytes(3, "big") + body
 
 
@@ -81,12 +84,14 @@ def tls_conn(cport, sport, t, server_s):
 
 
 def _ssh_packet(payload):
+    """An unencrypted SSH binary packet with zero padding."""
     pad = 8 - (len(payload) + 5) % 8
     pad += 8 if pad < 4 else 0
     return struct.pack("!IB", len(payload) + pad + 1, pad) + payload + bytes(pad)
 
 
 def _kexinit(kex, hostkey):
+    """An SSH KEXINIT packet offering kex and hostkey."""
     lists = [kex, hostkey] + ["aes128-ctr"] * 2 + ["hmac-sha2-256"] * 2 + ["none"] * 2 + [""] * 2
     body = b"\x14" + bytes(16) + b"".join(struct.pack("!I", len(x)) + x.encode() for x in lists)
     return _ssh_packet(body + b"\x00" + bytes(4))
@@ -145,6 +150,7 @@ def write_pcapng(path, pkts, link=pcapread.LINK_RAW):
     enhanced packet block per packet (times in seconds, or integer
     nanoseconds)."""
     def block(btype, body):
+        """A pcapng block of a type around body (padded to 4 bytes)."""
         body += bytes(-len(body) % 4)
         return struct.pack("<II", btype, len(body) + 12) + body + struct.pack("<I", len(body) + 12)
     with open(path, "wb") as f:
@@ -192,6 +198,7 @@ def damage(src, dst):
 
 
 def main(argv):
+    """The command line of the module docstring; returns the exit status."""
     if len(argv) >= 5 and argv[1] == "gen":
         specs = []
         for spec in argv[4:]:

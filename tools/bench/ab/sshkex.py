@@ -36,15 +36,19 @@ class KexError(Exception):
 
 
 def _string(b):
+    """SSH string: uint32 length, bytes."""
     return struct.pack("!I", len(b)) + b
 
 
 def _mpint(n):
+    """SSH mpint of a non-negative integer (a leading zero byte when the top
+    bit is set)."""
     b = n.to_bytes((n.bit_length() + 8) // 8, "big")
     return _string(b)
 
 
 def _packet(payload):
+    """An unencrypted SSH binary packet (RFC 4253 6) with random padding."""
     pad = 8 - (len(payload) + 5) % 8
     pad += 8 if pad < 4 else 0
     return struct.pack("!IB", len(payload) + pad + 1, pad) + payload + os.urandom(pad)
@@ -112,6 +116,7 @@ class Conn:
         self.sock, self.buf = sock, bytearray()
 
     def _fill(self):
+        """Reads more bytes; KexError when the server closed the connection."""
         d = self.sock.recv(65536)
         if not d:
             raise KexError("the server closed the connection")
