@@ -145,6 +145,17 @@ teardown() {
     [ "$status" -le 1 ]
     [[ "$output" == *"cryptoshim ab: no capture (tcpdump did not start: "*"client-side latency only"* ]]
     [ -z "$(ab_left "$OUT.2")" ]
+    # not root: the same fallback (the output directory is the unprivileged user's)
+    local out3
+    out3=$(mktemp -d /tmp/cs-ab-nobody.XXXXXX)
+    chown 65534:65534 "$out3"
+    run setpriv --reuid=65534 --regid=65534 --clear-groups "$CLI" ab tls --a "127.0.0.1:$pa" \
+        --b "127.0.0.1:$pb" -n 4 --block 2 --out "$out3/ab"
+    echo "$output"
+    [ "$status" -le 1 ]
+    [[ "$output" == *"cryptoshim ab: no capture (not root (tcpdump needs root to capture)): client-side latency only"* ]]
+    grep -q '^\*\*Verdict\*\* (client latency)' "$out3/ab/report.md"
+    rm -rf "$out3"
 }
 
 @test "ab tls --a --b: OpenSSL 3.5 servers, X25519MLKEM768, the group named in the report and on the wire" {
