@@ -96,6 +96,26 @@ capture_known() {
     [[ "$output" == *"(connections not used: other protocol 4)"* ]]
 }
 
+@test "ab pcap: HelloRetryRequest handshakes are measured from the second ClientHello" {
+    live_needs
+    TA=$(free_port) TB=$(free_port)
+    CAP=$BATS_TEST_TMPDIR/hrr.pcap
+    # the servers take P-384 only; the client's key share is for x25519 first
+    ab_s_server tls-a "$TA" "$D/srv.crt" "$D/srv.key" no -groups P-384
+    ab_s_server tls-b "$TB" "$D/srv.crt" "$D/srv.key" yes -groups P-384
+    ab_tcpdump dump "$CAP" "$TA" "$TB"
+    timeout 60 "$CS_BUILD/ab-tls-client" 127.0.0.1 "$TA" 3 --groups x25519:P-384 >/dev/null
+    timeout 60 "$CS_BUILD/ab-tls-client" 127.0.0.1 "$TB" 4 --groups x25519:P-384 >/dev/null
+    ab_tcpdump_stop dump
+    ab_run "$OUT" pcap "$CAP" --a "127.0.0.1:$TA" --b "127.0.0.1:$TB"
+    ab_check_pcap "$OUT" 3 4
+    grep -q '^- B negotiated: version TLS 1.3 (4); group secp384r1 (4)' "$OUT/report.md"
+    run /usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import handshakes
+a = handshakes.analyse(open(sys.argv[2], "rb").read(), [("A", None, int(sys.argv[3]))])
+print(" ".join(h.info["hello retry"] for h in a.handshakes))' "$AB" "$CAP" "$TA"
+    [ "$output" = "yes yes yes" ]
+}
+
 @test "ab pcap: the same capture as pcapng gives the same handshakes and times" {
     live_needs
     capture_known

@@ -44,7 +44,7 @@ class Stream:
     """One direction of a connection: its bytes in sequence order, for each
     appended segment (end offset, capture time in nanoseconds), and what
     went wrong."""
-    __slots__ = ("isn", "data", "ends", "times", "pending", "retrans", "cut", "late")
+    __slots__ = ("isn", "data", "ends", "times", "pending", "retrans", "cut", "late", "closed")
 
     def __init__(self):
         self.isn = None
@@ -54,9 +54,12 @@ class Stream:
         self.retrans = []  # offsets where a segment was sent again
         self.cut = False  # bytes missing: snap length or a segment never captured
         self.late = False  # the capture began after this direction's SYN
+        self.closed = False  # a FIN or RST was captured
 
     def add(self, ts, seq, flags, payload, cut):
         """Appends a captured segment (SYN sets the initial sequence number)."""
+        if flags & (FIN | RST):
+            self.closed = True
         if flags & SYN:
             self.isn = seq
             return
@@ -480,4 +483,8 @@ def _measure(c, kind):
         return None, None, "incomplete" if not c.client.data else "not TLS or SSH"
     if kind and k != kind:
         return k, None, "other protocol"
-    return (k,) + (tls_handshake if k == "tls" else ssh_handshake)(c)
+    seconds, info = (tls_handshake if k == "tls" else ssh_handshake)(c)
+    if seconds is None and info in ("incomplete", "hello retry failed") and \
+            not (c.client.closed or c.server.closed):
+        info = "truncated"  # the capture ended before the connection did
+    return k, seconds, info
