@@ -34,11 +34,18 @@ teardown() {
     done
 }
 
+# s_server_pair B_NAME yes|no: the file's RSA-3072 s_server as "stock" on
+# port PA and as B_NAME (with the shim or not) on port PB.
+s_server_pair() {
+    PA=$(free_port) PB=$(free_port)
+    ab_s_server stock "$PA" "$D/srv.crt" "$D/srv.key" no
+    ab_s_server "$1" "$PB" "$D/srv.crt" "$D/srv.key" "$2"
+}
+
 @test "ab tls --a --b: stock s_server A, shimmed s_server B, every handshake on the wire" {
     local pa pb
-    pa=$(free_port) pb=$(free_port)
-    ab_s_server stock "$pa" "$D/srv.crt" "$D/srv.key" no
-    ab_s_server shim "$pb" "$D/srv.crt" "$D/srv.key" yes
+    s_server_pair shim yes
+    pa=$PA pb=$PB
     ab_run "$OUT" tls --a "127.0.0.1:$pa" --b "localhost:$pb" -n 20 --block 5
     ab_check "$OUT" 20
     grep -q "^- running endpoints (the harness started no server): A 127.0.0.1:$pa" "$OUT/report.md"
@@ -115,20 +122,16 @@ teardown() {
 }
 
 @test "ab tls --a --b: A/A, two stock instances of the same server and key" {
-    local pa pb
-    pa=$(free_port) pb=$(free_port)
-    ab_s_server stock "$pa" "$D/srv.crt" "$D/srv.key" no
-    ab_s_server stock2 "$pb" "$D/srv.crt" "$D/srv.key" no
-    ab_run "$OUT" tls --a "127.0.0.1:$pa" --b "127.0.0.1:$pb" -n 20 --block 5
+    s_server_pair stock2 no
+    ab_run "$OUT" tls --a "127.0.0.1:$PA" --b "127.0.0.1:$PB" -n 20 --block 5
     ab_check "$OUT" 20
     grep -Eq "^- B's server: openssl pid [0-9]+ without the shim" "$OUT/report.md"
 }
 
 @test "ab tls --a --b: capture that cannot start falls back to client latency and says so" {
     local pa pb
-    pa=$(free_port) pb=$(free_port)
-    ab_s_server stock "$pa" "$D/srv.crt" "$D/srv.key" no
-    ab_s_server shim "$pb" "$D/srv.crt" "$D/srv.key" yes
+    s_server_pair shim yes
+    pa=$PA pb=$PB
     run "$CLI" ab tls --a "127.0.0.1:$pa" --b "127.0.0.1:$pb" -n 4 --block 2 \
         --tcpdump /nonexistent/tcpdump --out "$OUT"
     echo "$output"
