@@ -132,7 +132,8 @@ def parse_args(argv):
     p.add_argument("files", nargs="*", metavar="FILE", help="pcap: capture files (pcap or pcapng)")
     p.add_argument("--a", metavar="HOST:PORT", help="tls/ssh/pcap: a running server, side A "
                    "(no server is started; pcap: *:PORT for any address)")
-    p.add_argument("--b", metavar="HOST:PORT", help="tls/ssh/pcap: the running server B (with the shim)")
+    p.add_argument("--b", metavar="HOST:PORT",
+                   help="tls/ssh/pcap: the running server B (with the shim)")
     p.add_argument("--sni", help="tls --a/--b: server name sent (default: the host name given, "
                                  "none for an address)")
     p.add_argument("--cafile", help="tls --a/--b: verify the chain against this CA file")

@@ -32,8 +32,7 @@ def analyse_files(files, eps, kind):
     hs, unused, segs = [], collections.Counter(), 0
     for path in files:
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            data = pcapread.map_file(path)
         except OSError as e:
             raise pcapread.CaptureError("%s: %s" % (path, (e.strerror or str(e)).lower()))
         try:
@@ -77,7 +76,8 @@ def run(args, outdir):
     title = "cryptoshim A/B from captures: A %s and B %s, %s" % (a.text, b.text, kind.upper())
     span = [min(h.start for h in hs), max(h.start for h in hs)]
     notes = ["captures: %s (%d TCP segments, %.1f s of traffic)" % (
-                 ", ".join(os.path.basename(p) for p in args.files), segs, (span[1] - span[0]) * 1e-9),
+                 ", ".join(os.path.basename(p) for p in args.files), segs,
+                 (span[1] - span[0]) * 1e-9),
              "server time on the wire, as captured: %s" % (
                  "ClientHello to the server's last record before the client's next flight"
                  if kind == "tls" else "the client's key-exchange init to the server's reply")]

@@ -217,6 +217,6 @@ def write_report(outdir, title, metrics, primary, notes, rows, seed=1):
     with open(os.path.join(outdir, "report.md"), "w") as f:
         f.write(md)
     print(md)
-    print("Files: %s" % ", ".join(os.path.join(outdir, n) for n in
-                                  ["report.md", "samples.csv"] + [os.path.basename(p) for p in plots]))
+    names = ["report.md", "samples.csv"] + [os.path.basename(p) for p in plots]
+    print("Files: %s" % ", ".join(os.path.join(outdir, n) for n in names))
     return 1 if verdict(result[1], result[2]) == "slower" else 0

@@ -44,7 +44,8 @@ class Stream:
     """One direction of a connection: its bytes in sequence order, for each
     appended segment (end offset, capture time in nanoseconds), and what
     went wrong."""
-    __slots__ = ("isn", "data", "ends", "times", "pending", "retrans", "cut", "late", "closed")
+    __slots__ = ("isn", "data", "ends", "times", "pending", "retrans", "cut", "late", "fin",
+                 "rst", "closed")
 
     def __init__(self):
         self.isn = None
@@ -54,12 +55,15 @@ class Stream:
         self.retrans = []  # offsets where a segment was sent again
         self.cut = False  # bytes missing: snap length or a segment never captured
         self.late = False  # the capture began after this direction's SYN
-        self.closed = False  # a FIN or RST was captured
+        self.fin = self.rst = False  # a FIN, an RST was captured
+        self.closed = False  # either
 
     def add(self, ts, seq, flags, payload, cut):
         """Appends a captured segment (SYN sets the initial sequence number)."""
         if flags & (FIN | RST):
             self.closed = True
+            self.fin = self.fin or bool(flags & FIN)
+            self.rst = self.rst or bool(flags & RST)
         if flags & SYN:
             self.isn = seq
             return
@@ -170,10 +174,12 @@ def _label(by_port, addr, port):
 
 
 def connections(segments, endpoints, analysis):
-    """Groups segments into connections to the endpoints (list in start
-    order); counts the others as "other port" in analysis."""
+    """Groups segments (any iterable) into connections to the endpoints and
+    yields each once it has ended (RST, or FIN both ways; its bytes are then
+    let go) or, for the rest, at the end of the capture; counts the others
+    as "other port" in analysis."""
     by_port = _match(endpoints)
-    live, done, others = {}, [], set()
+    live, ended, others = {}, set(), set()
     for s in segments:
         label = _label(by_port, s.dst, s.dport) if s.dport in by_port else None
         if label is not None:
@@ -185,17 +191,30 @@ def connections(segments, endpoints, analysis):
                     others.add((s.src, s.sport, s.dst, s.dport, s.seq))
                 continue
             key, to_server = (s.dst, s.dport, s.src, s.sport), False
+        opening = to_server and s.flags & SYN and not s.flags & ACK
         c = live.get(key)
-        if c is None or (to_server and s.flags & SYN and not s.flags & ACK and
-                         c.client.isn is not None and c.client.isn != s.seq):
+        if c is None and key in ended and not opening:
+            continue  # the last ACKs of a connection already measured
+        if c is None or (opening and c.client.isn is not None and c.client.isn != s.seq):
+            if c is not None:  # the 4-tuple reused: the old connection is over
+                yield _finished(c)
+            ended.discard(key)
             c = live[key] = Conn(label, s.ts, key[1])
-            done.append(c)
         (c.client if to_server else c.server).add(s.ts, s.seq, s.flags, s.payload, s.cut)
+        if c.client.rst or c.server.rst or (c.client.fin and c.server.fin):
+            del live[key]
+            ended.add(key)
+            yield _finished(c)
     analysis.unused[(None, "other port")] += len(others)
-    for c in done:
-        c.client.finish()
-        c.server.finish()
-    return done
+    for c in live.values():
+        yield _finished(c)
+
+
+def _finished(c):
+    """c, its streams told that no more segments come."""
+    c.client.finish()
+    c.server.finish()
+    return c
 
 
 def _tls_records(data, start, ends_before=None):
@@ -460,15 +479,21 @@ def analyse(data, endpoints, kind=None):
     counts connections of the other protocol as "other protocol". Returns an
     Analysis; raises pcapread.CaptureError for an unreadable capture."""
     a = Analysis()
-    segs = pcapread.tcp_segments(data)
-    a.segments = len(segs)
-    for c in connections(segs, endpoints, a):
+
+    def counted(segments):
+        for seg in segments:
+            a.segments += 1
+            yield seg
+    for c in connections(counted(pcapread.iter_tcp_segments(data)), endpoints, a):
         k, seconds, info = _measure(c, kind)
-        a.connections.append((c.label, c.start, seconds))
+        a.connections.append((c.start, len(a.connections), c.label, seconds))
         if seconds is None:
             a.unused[(c.label, info)] += 1
         else:
             a.handshakes.append(Handshake(c.label, k, c.start, c.cport, seconds, info))
+    # Connections are measured as they end: back to the order they began.
+    a.connections = [(lab, start, sec) for start, _n, lab, sec in sorted(a.connections)]
+    a.handshakes.sort(key=lambda h: h.start)
     return a
 
 

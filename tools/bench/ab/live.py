@@ -23,6 +23,7 @@ import capture
 import endpoint
 import handshakes
 import listener
+import pcapread
 import servers
 import sshkex
 
@@ -120,8 +121,10 @@ def sniff_banner(ep, timeout=0.5):
 def start_capture(args, eps, outdir, env):
     """(Capture or None, notes): tcpdump on the interface routing to the
     targets; None with the reason when it cannot start."""
-    tcpdump = shutil.which(args.tcpdump or "tcpdump") if not (args.tcpdump and "/" in args.tcpdump) \
-        else (args.tcpdump if os.access(args.tcpdump, os.X_OK) else None)
+    if args.tcpdump and "/" in args.tcpdump:
+        tcpdump = args.tcpdump if os.access(args.tcpdump, os.X_OK) else None
+    else:
+        tcpdump = shutil.which(args.tcpdump or "tcpdump")
     why = None
     if args.no_capture:
         why = "--no-capture"
@@ -190,7 +193,8 @@ def run(args, outdir):
         do(ep, 1)
     cap, cap_note = start_capture(args, eps, outdir, env)
     if cap is None:
-        print("cryptoshim ab: no capture (%s): client-side latency only" % cap_note, file=sys.stderr)
+        print("cryptoshim ab: no capture (%s): client-side latency only" % cap_note,
+              file=sys.stderr)
     print("cryptoshim ab: A %s, B %s; %d handshakes each" % (a.text, b.text, args.handshakes),
           file=sys.stderr)
     samples = {"A": [], "B": []}  # (block, us, local port)
@@ -209,9 +213,8 @@ def run(args, outdir):
     server = {"A": [], "B": []}
     unused, on_wire = None, {}
     if cap:
-        with open(cap.path, "rb") as f:
-            an = handshakes.analyse(f.read(), [(ep.label, ep.packed, ep.port) for ep in eps],
-                                    args.mode)
+        an = handshakes.analyse(pcapread.map_file(cap.path),
+                                [(ep.label, ep.packed, ep.port) for ep in eps], args.mode)
         server = pair_server_times(an, samples)
         unused = an.unused
         on_wire = {s: handshakes.negotiated([h for h in an.handshakes if h.label == s], args.mode)
@@ -236,12 +239,14 @@ def run(args, outdir):
                                                                            args.hostkey_alg)
     title = "cryptoshim A/B: running endpoints A %s and B %s, %s" % (a.text, b.text, what)
     notes = ["running endpoints (the harness started no server): A %s (%s), B %s (%s)" % (
-                 a.text, ", ".join(x for _f, x in a.addrs), b.text, ", ".join(x for _f, x in b.addrs)),
+                 a.text, ", ".join(x for _f, x in a.addrs),
+                 b.text, ", ".join(x for _f, x in b.addrs)),
              "%d handshakes per side in blocks of %d, alternating (A B, B A, ...), %.1f s"
              % (args.handshakes, args.block, elapsed),
              "client: %s" % ("ab-tls-client (connect to handshake complete, full handshakes)"
                              if args.mode == "tls" else
-                             "sshkex.py key exchange, connect to the server's KEX reply (no login)"),
+                             "sshkex.py key exchange, connect to the server's KEX reply "
+                             "(no login)"),
              ]
     for ep in eps:
         who = listener.describe(ep.port) if not remote else None
@@ -262,8 +267,9 @@ def run(args, outdir):
                 "%s %s %d" % (lab or "-", why, n) for (lab, why), n in sorted(
                     unused.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])) if n))
         if primary == "client":
-            notes.append("client latency decides: fewer than 80% of the handshakes were "
-                         "measured on the wire" if not args.metric else "client latency decides (--metric)")
+            notes.append("client latency decides (--metric)" if args.metric else
+                         "client latency decides: fewer than 80% of the handshakes were "
+                         "measured on the wire")
     else:
         notes.append("no capture (%s): client-side latency only" % cap_note)
     return abstats.write_report(outdir, title, metrics, primary, notes, rows, args.seed)

@@ -11,14 +11,13 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import handshakes  # noqa: E402
+import pcapread  # noqa: E402
 
 
 def latencies(kind, path, ports):
     """List of (server_port, start time in nanoseconds, latency_seconds or
     None) per connection to one of ports, in connection order."""
-    with open(path, "rb") as f:
-        data = f.read()
-    a = handshakes.analyse(data, [(p, None, p) for p in ports], kind)
+    a = handshakes.analyse(pcapread.map_file(path), [(p, None, p) for p in ports], kind)
     return list(a.connections)
 
 
@@ -28,7 +27,8 @@ def main(argv):
         print(__doc__.strip().splitlines()[-2], file=sys.stderr)
         return 2
     for port, t, lat in latencies(argv[1], argv[2], [int(p) for p in argv[3:]]):
-        print(port, "%d.%06d" % (t // 10**9, t % 10**9 // 1000), "-" if lat is None else "%.1f" % (lat * 1e6))
+        print(port, "%d.%06d" % (t // 10**9, t % 10**9 // 1000),
+              "-" if lat is None else "%.1f" % (lat * 1e6))
     return 0
 
 

@@ -39,10 +39,12 @@ class Conn:
         """One segment; SYN and FIN count one sequence number."""
         self.t += dt
         if from_client:
-            pkt = _ip_tcp(CLIENT, SERVER, self.cport, self.sport, self.cseq, self.sseq, flags, payload)
+            pkt = _ip_tcp(CLIENT, SERVER, self.cport, self.sport, self.cseq, self.sseq, flags,
+                          payload)
             self.cseq += len(payload) + (1 if flags & 0x03 else 0)
         else:
-            pkt = _ip_tcp(SERVER, CLIENT, self.sport, self.cport, self.sseq, self.cseq, flags, payload)
+            pkt = _ip_tcp(SERVER, CLIENT, self.sport, self.cport, self.sseq, self.cseq, flags,
+                          payload)
             self.sseq += len(payload) + (1 if flags & 0x03 else 0)
         self.out.append((self.t, pkt))
 
@@ -181,10 +183,10 @@ def damage(src, dst):
         data = bytearray(f.read())
     offs = []  # offsets of each record's length field
     if bytes(data[:4]) in pcapread.PCAP_MAGICS:
-        off = 24
+        off, endian = 24, pcapread.PCAP_MAGICS[bytes(data[:4])][0]
         while off + 16 <= len(data):
             offs.append(off + 8)
-            off += 16 + struct.unpack_from(pcapread.PCAP_MAGICS[bytes(data[:4])][0] + "I", data, off + 8)[0]
+            off += 16 + struct.unpack_from(endian + "I", data, off + 8)[0]
     else:
         off = 0
         while off + 12 <= len(data):

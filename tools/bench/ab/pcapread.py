@@ -5,6 +5,7 @@ only. The input is untrusted: every length is checked before it is used, and
 a file that is not a capture, is cut short or contradicts itself raises
 CaptureError with one sentence; nothing else may escape (tests/fuzz call
 tcp_segments on arbitrary bytes)."""
+import mmap
 import struct
 
 # Link types (tcpdump.org linktypes).
@@ -60,7 +61,8 @@ def _pcap_frames(data):
     while off < size:
         n += 1
         if off + 16 > size:
-            raise CaptureError("truncated: packet %d's record header is cut short at byte %d" % (n, off))
+            raise CaptureError("truncated: packet %d's record header is cut short at byte %d"
+                               % (n, off))
         sec, sub, incl, orig = rec.unpack_from(data, off)
         if incl > limit or incl > MAX_RECORD or sub * frac >= 1000000000:
             raise CaptureError("corrupt: packet %d at byte %d has an impossible record header "
@@ -106,7 +108,8 @@ def _pcapng_frames(data):
             elif bom == b"\x1a\x2b\x3c\x4d":
                 endian = ">"
             else:
-                raise CaptureError("corrupt: section header at byte %d has no byte-order magic" % off)
+                raise CaptureError("corrupt: section header at byte %d has no byte-order magic"
+                                   % off)
             ifaces = []
         blen = struct.unpack_from(endian + "I", data, off + 4)[0]
         if blen < 12 or blen % 4 or blen > MAX_RECORD + 64:
@@ -208,14 +211,36 @@ def tcp_of_ip(ts, ip, cut):
     return Segment(ts, src, sport, dst, dport, seq, seg[13], seg[doff:], cut)
 
 
-def tcp_segments(data):
-    """Every TCP segment of a capture held in data, in file order; raises
-    CaptureError for a file that is not a whole capture."""
-    out = []
+def map_file(path):
+    """The bytes of a capture file, memory-mapped (read-only) so that a large
+    capture is paged in as it is read; raises OSError."""
+    with open(path, "rb") as f:
+        size = os_size(f)
+        if size == 0:
+            return b""
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def os_size(f):
+    """Size in bytes of an open file."""
+    f.seek(0, 2)
+    size = f.tell()
+    f.seek(0)
+    return size
+
+
+def iter_tcp_segments(data):
+    """Yields every TCP segment of a capture held in data (bytes, or an mmap),
+    in file order; raises CaptureError where the file stops being a capture."""
     for ts, link, frame, cut in frames(data):
         ip = ip_of_frame(link, frame)
         if ip is not None:
             s = tcp_of_ip(ts, ip, cut)
             if s is not None:
-                out.append(s)
-    return out
+                yield s
+
+
+def tcp_segments(data):
+    """Every TCP segment of a capture held in data, in file order (a list);
+    raises CaptureError for a file that is not a whole capture."""
+    return list(iter_tcp_segments(data))
