@@ -103,16 +103,34 @@ static void ms_block(multi_shake *m, uint8_t *const *out)
         (m->w == 4 ? m->k->f1600_x4x1 : m->k->f1600_x8x1)(m->s, m->s1);
     else
         (m->w == 4 ? m->k->f1600_x4 : m->k->f1600_x8)(m->s);
-    unsigned xofs = m->n - (m->hj != NULL);
-    for (unsigned j = 0; j < xofs; j++) {
-        uint8_t *o = out[j];
-        if (m->n == 1 || j == m->w)
-            for (unsigned i = 0; i < m->rate / 8; i++)
-                cs_store64_le(o + 8 * i, m->s1[i]);
-        else
-            for (unsigned i = 0; i < m->rate / 8; i++)
-                cs_store64_le(o + 8 * i, m->s[m->w * i + j]);
+    unsigned xofs = m->n - (m->hj != NULL), lanes = m->rate / 8;
+    uint8_t spare[4][CS_SHAKE128_RATE];
+    for (unsigned g = 0; m->n > 1 && g < m->w && g < xofs; g += 4) {
+        /* streams g..g+3 of the vector state: 4x4 transposes of lanes, 32 bytes a store */
+        uint8_t *o[4];
+        for (unsigned j = 0; j < 4; j++)
+            o[j] = g + j < xofs && g + j < m->w ? out[g + j] : spare[j];
+        unsigned i = 0;
+        for (; i + 4 <= lanes; i += 4) {
+            const uint64_t *r = &m->s[m->w * i + g];
+            __m256i r0 = _mm256_loadu_si256((const __m256i *)r);
+            __m256i r1 = _mm256_loadu_si256((const __m256i *)(r + m->w));
+            __m256i r2 = _mm256_loadu_si256((const __m256i *)(r + 2 * m->w));
+            __m256i r3 = _mm256_loadu_si256((const __m256i *)(r + 3 * m->w));
+            __m256i t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
+            __m256i t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
+            _mm256_storeu_si256((__m256i *)(o[0] + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x20));
+            _mm256_storeu_si256((__m256i *)(o[1] + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x20));
+            _mm256_storeu_si256((__m256i *)(o[2] + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x31));
+            _mm256_storeu_si256((__m256i *)(o[3] + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x31));
+        }
+        for (; i < lanes; i++)
+            for (unsigned j = 0; j < 4; j++)
+                cs_store64_le(o[j] + 8 * i, m->s[m->w * i + g + j]);
     }
+    if ((m->n == 1 || m->n == m->w + 1) && xofs == m->n) /* an XOF stream in s1 */
+        for (unsigned i = 0; i < lanes; i++)
+            cs_store64_le(out[xofs - 1] + 8 * i, m->s1[i]);
     hash_job *h = m->hj;
     if (!h || !h->perms)
         return;
@@ -142,35 +160,50 @@ static unsigned batch_size(const cs_keccak_impl *k, unsigned n)
     return k->f1600_x8x1 ? 9 : 8;
 }
 
-/* Appends to r[have..] the 12-bit values below q of buf (len bytes, readable to len + 8);
- * 24 bytes (16 candidates) a step, compacted with a byte shuffle built from the accept mask
- * by pdep/pext, then the portable step for the tail. Public data. */
-unsigned cs_mlkem_rej_uniform_avx2(int16_t *r, unsigned have, const uint8_t *buf, size_t len)
+/* The values below q of the 16 12-bit candidates in 24 bytes at in (readable to in + 32),
+ * packed to dst[0..count) (dst has room for 16); returns count. One byte shuffle spreads
+ * the candidates to lanes; the accept mask, by pdep/pext, builds the compacting shuffle of
+ * each half. Public data. */
+static inline unsigned rej16(int16_t *dst, const uint8_t *in)
 {
     const __m256i idx = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11, 4, 5,
                                          5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
-    const __m256i q = _mm256_set1_epi16(CS_MLKEM_Q);
+    __m256i x = _mm256_loadu_si256((const __m256i *)in);
+    x = _mm256_permute4x64_epi64(x, 0x94); /* bytes 0-15 | 8-23 */
+    x = _mm256_shuffle_epi8(x, idx);
+    /* even lanes: low 12 bits; odd lanes: high 12 bits of their byte pair */
+    __m256i v = _mm256_blend_epi16(x, _mm256_srli_epi16(x, 4), 0xAA);
+    v = _mm256_and_si256(v, _mm256_set1_epi16(0xFFF));
+    uint32_t good = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi16(_mm256_set1_epi16(CS_MLKEM_Q), v));
+    good = _pext_u32(good, 0x55555555u); /* one bit a lane */
+    unsigned count = 0;
+    for (unsigned half = 0; half < 2; half++) {
+        uint32_t m8 = (good >> (8 * half)) & 0xFF;
+        uint64_t sel = _pext_u64(0x0706050403020100ull, _pdep_u64(m8, 0x0101010101010101ull) * 0xFF);
+        __m128i l = _mm_cvtepu8_epi16(_mm_cvtsi64_si128((long long)sel));
+        __m128i sh = _mm_add_epi16(_mm_mullo_epi16(l, _mm_set1_epi16(0x0202)), _mm_set1_epi16(0x0100));
+        __m128i h = half ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
+        _mm_storeu_si128((__m128i *)(dst + count), _mm_shuffle_epi8(h, sh));
+        count += (unsigned)__builtin_popcount(m8);
+    }
+    return count;
+}
+
+/* Appends to r[have..] the 12-bit values below q of buf (len bytes, readable to len + 8),
+ * 24 bytes a step (the last steps through a spare buffer, so r is never overrun), the
+ * portable step for a tail of under 24 bytes. Public data. */
+unsigned cs_mlkem_rej_uniform_avx2(int16_t *r, unsigned have, const uint8_t *buf, size_t len)
+{
     size_t pos = 0;
-    while (have + 16 <= CS_MLKEM_N && pos + 24 <= len) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(buf + pos));
-        x = _mm256_permute4x64_epi64(x, 0x94); /* bytes 0-15 | 8-23 */
-        x = _mm256_shuffle_epi8(x, idx);
-        /* even lanes: low 12 bits; odd lanes: high 12 bits of their byte pair */
-        __m256i v = _mm256_blend_epi16(x, _mm256_srli_epi16(x, 4), 0xAA);
-        v = _mm256_and_si256(v, _mm256_set1_epi16(0xFFF));
-        uint32_t good = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi16(q, v));
-        good = _pext_u32(good, 0x55555555u); /* one bit a lane */
-        for (unsigned half = 0; half < 2; half++) {
-            uint32_t m8 = (good >> (8 * half)) & 0xFF;
-            uint64_t sel = _pext_u64(0x0706050403020100ull, _pdep_u64(m8, 0x0101010101010101ull) * 0xFF);
-            __m128i l = _mm_cvtepu8_epi16(_mm_cvtsi64_si128((long long)sel));
-            __m128i sh = _mm_add_epi16(_mm_mullo_epi16(l, _mm_set1_epi16(0x0202)),
-                                       _mm_set1_epi16(0x0100));
-            __m128i h = half ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
-            _mm_storeu_si128((__m128i *)(r + have), _mm_shuffle_epi8(h, sh));
-            have += (unsigned)__builtin_popcount(m8);
-        }
-        pos += 24;
+    for (; have + 16 <= CS_MLKEM_N && pos + 24 <= len; pos += 24)
+        have += rej16(r + have, buf + pos);
+    for (; have < CS_MLKEM_N && pos + 24 <= len; pos += 24) {
+        int16_t last[16];
+        unsigned c = rej16(last, buf + pos);
+        if (c > CS_MLKEM_N - have)
+            c = CS_MLKEM_N - have;
+        memcpy(r + have, last, c * sizeof last[0]);
+        have += c;
     }
     return cs_mlkem_rej_uniform(r, have, buf + pos, len - pos);
 }
