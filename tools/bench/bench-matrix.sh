@@ -9,8 +9,9 @@
 # every cell below 0.97x in bold and marked "<", then the stock rates.
 #
 # Usage: tools/bench/bench-matrix.sh [-r ROUNDS] [-s SECONDS] [-v "30 35 36 40"]
-#            [-m "native noifma haswell"] [-o FILE]
-#   -v  30 is the system's openssl, NN runs build/opensslNN (make openssl-versions)
+#            [-m "native noifma haswell avx512f"] [-o FILE]
+#   -v  30 is the system's openssl, NN runs build/opensslNN (make openssl-versions; 11:
+#       1.1.1, which has no ffdh)
 #   -m  modes (docs/benchmarks.md, "CPU modes"): native; noifma (AVX-512 hidden
 #       from stock, IFMA from the shim: Zen 2/3 class); haswell (ADX and
 #       AVX-512 hidden from both); avx512f (IFMA only hidden: Skylake-SP class)
@@ -18,7 +19,7 @@
 # Holds /tmp/cryptoshim-bench.lock for the whole run (fuzz campaigns pause).
 set -eu
 cd "$(dirname "$0")/../.."
-rounds=3 secs=1 versions="30 35 36 40" modes="native noifma haswell" outfile=
+rounds=3 secs=1 versions="30 35 36 40" modes="native noifma haswell avx512f" outfile=
 while getopts r:s:v:m:o: o; do
     case $o in
         r) rounds=$OPTARG ;;
