@@ -26,7 +26,7 @@ demo: deps
 	@BUILD=$(BUILD) tools/bench/ab/demo.sh $(DEMO_OUT)
 
 # The benchmark matrix (tools/bench/bench-matrix.sh): shim/stock `openssl
-# speed` for OpenSSL 3.0, 3.5, 3.6 and 4.0 in native, noifma and haswell
+# speed` for OpenSSL 3.0, 3.5, 3.6 and 4.0 in native, noifma, haswell and avx512f
 # modes, one interleaved run (about 25 minutes on a quiet 2-core machine).
 # BENCH_MATRIX_ARGS passes options (-r ROUNDS -s SECONDS -v ... -m ... -o FILE).
 .PHONY: bench-matrix
