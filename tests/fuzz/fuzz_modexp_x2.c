@@ -16,14 +16,18 @@ struct half {
     BN_MONT_CTX *mont;
 };
 
-/* Size-class mode: a modulus of exactly RSA-2048/3072/4096's half sizes or
- * a few bits off them (the edges of a paired kernel's digit count), odd
- * unless bit 7 of the byte says otherwise. Returns the bit count. */
-static unsigned class_bits(unsigned c)
+/* Size-class mode: a modulus of RSA-2048/3072/4096's half sizes, a few bits
+ * off them, or (bit 6 of the class byte) anything within 256 bits of them,
+ * where the paired kernels' ranges end (each serves digit counts of its
+ * own: 987..1038, 1455..1662, 1871..2078 bits for IFMA, 999..1048 for
+ * FMA today), read from two more bytes. Odd unless bit 7 says otherwise.
+ * Returns the bit count. */
+static unsigned class_bits(fuzz_in *in, unsigned c)
 {
     static const unsigned sizes[3] = {1024, 1536, 2048};
     static const int offsets[8] = {0, -1, 1, -8, 8, -31, -52, 0};
-    return (unsigned)((int)sizes[c % 3] + offsets[(c >> 2) & 7]);
+    int off = c & 0x40 ? (int)(fuzz_u16(in) % 513) - 256 : offsets[(c >> 2) & 7];
+    return (unsigned)((int)sizes[c % 3] + off);
 }
 
 /* Reads one half; `last` gives the base every remaining byte. `mont_bit`
@@ -38,7 +42,7 @@ static void read_half(fuzz_in *in, struct half *h, int last, int mont_bit, int n
     if (size_class) {
         c = fuzz_byte(in);
         if (!*bits)
-            *bits = class_bits(c);
+            *bits = class_bits(in, c);
         mlen = (*bits + 7) / 8;
     } else {
         mlen = fuzz_len(in, CS_BN_MAX_BITS / 16 + 8); /* CRT halves: up to 4096 bits */
