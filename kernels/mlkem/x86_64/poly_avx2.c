@@ -243,21 +243,22 @@ void cs_mlkem_decompress_avx2(cs_mlkem_poly *p, const uint8_t *in, unsigned d)
     }
 }
 
-/* ByteEncode_12 of p mod q (|c| < q). */
+/* ByteEncode_12 of p mod q (|c| < q): per 16 values, a madd joins pairs into 24 bits and a
+ * byte shuffle keeps three bytes of each four; 12 bytes a 128-bit half. */
 void cs_mlkem_tobytes_avx2(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p)
 {
-    uint16_t y[CS_MLKEM_N] __attribute__((aligned(32)));
-    const __m256i q = _mm256_set1_epi16(CS_MLKEM_Q);
+    uint8_t buf[CS_MLKEM_POLY_BYTES + 16];
+    const __m256i q = _mm256_set1_epi16(CS_MLKEM_Q), pair = _mm256_set1_epi32(1 | 4096 << 16);
+    const __m256i keep = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                          0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
     for (unsigned i = 0; i < 16; i++) {
         __m256i x = load(p, i);
         x = _mm256_add_epi16(x, _mm256_and_si256(_mm256_srai_epi16(x, 15), q));
-        _mm256_store_si256((__m256i *)&y[16 * i], x);
+        x = _mm256_shuffle_epi8(_mm256_madd_epi16(x, pair), keep);
+        _mm_storeu_si128((__m128i *)(buf + 24 * i), _mm256_castsi256_si128(x));
+        _mm_storeu_si128((__m128i *)(buf + 24 * i + 12), _mm256_extracti128_si256(x, 1));
     }
-    for (unsigned g = 0; g < CS_MLKEM_N / 4; g++) {
-        uint64_t acc = (uint64_t)y[4 * g] | (uint64_t)y[4 * g + 1] << 12 |
-                       (uint64_t)y[4 * g + 2] << 24 | (uint64_t)y[4 * g + 3] << 36;
-        memcpy(out + 6 * g, &acc, 6);
-    }
+    memcpy(out, buf, CS_MLKEM_POLY_BYTES);
 }
 
 /* ByteDecode_12, unreduced: 24 bytes (16 values) a step, each 128-bit half holding the
