@@ -132,6 +132,8 @@ static void ms_block(multi_shake *m, uint8_t *const *out)
         for (unsigned i = 0; i < lanes; i++)
             cs_store64_le(out[xofs - 1] + 8 * i, m->s1[i]);
     hash_job *h = m->hj;
+    if (h)
+        cs_wipe(spare, sizeof spare); /* may hold the hash lane (J's state depends on z) */
     if (!h || !h->perms)
         return;
     for (unsigned i = 0; i < 25; i++)
