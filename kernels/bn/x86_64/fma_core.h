@@ -1,7 +1,7 @@
 /* The FMA kernel's arithmetic (fma.c), shared with its paired form
  * (fma_x2.c): 50-bit digits held exactly in doubles, products split by FMAs
  * against biased constants (see pair), and the almost-Montgomery product
- * scanning ps_core over NH independent numbers at once (one, or RSA's two
+ * scanning (ps_core in fma.c; ps_core2 for RSA's two
  * CRT halves, whose scalar q chains then overlap). Included only by sources
  * built with -mavx2 -mfma. Internal header. */
 #ifndef CRYPTOSHIM_BN_X86_FMA_CORE_H
@@ -208,16 +208,16 @@ q_block(double *qd, const int64_t *L, const int64_t *H, int64_t carry, uint64_t 
 }
 
 
-/* One number's operands in ps_core_n. */
+/* One number's operands in ps_core2. */
 struct ps_half {
     uint64_t *r;
     const uint64_t *a, *b, *m;
     uint64_t n0;
 };
 
-/* One number's running state in ps_core_n: its accumulators, its
+/* One number's running state in ps_core2: its accumulators, its
  * chain's carry and fixes, m_0..m_3 << (64 - W), n0, and its arrays (a
- * second number's lie a fixed distance further on, see ps_core_n). Passed
+ * second number's lie a fixed distance further on, see ps_core2). Passed
  * only to always-inline steps, so its fields stay in registers. */
 struct ps_state {
     __m256i L, H;
@@ -319,22 +319,29 @@ static inline __attribute__((always_inline)) void ps_out(uint64_t *r, const stru
         r[j] = 0;
 }
 
-/* r = a*b/R' mod m (< 2m, normalised digits) for each of the NH numbers
- * hv[0..NH-1] (NH is 1 or 2, a constant), all of D = iters digits in 4*nv
- * words. Columns are summed four at a time (block c: columns c..c+3) over
+/* The size the paired product scanning is built for: RSA-2048's CRT
+ * halves, 21 digits in 6 vectors (999..1048-bit moduli). Its arrays have
+ * this size fixed, so they sit at constant frame offsets rather than in
+ * run-time allocations whose addresses take registers (3-4% fewer cycles
+ * a paired squaring than with the arrays sized at run time). */
+#define PS2_NV 6
+#define PS2_ND 21
+#define PS2_K (4 * PS2_NV)
+
+/* r = a*b/R' mod m (< 2m, normalised digits) for both numbers hv[0] and
+ * hv[1], each of PS2_ND digits in PS2_K words. Columns are summed four at a time (block c: columns c..c+3) over
  * every product a_i b_j and q_i m_j landing there, with q_i from earlier
  * blocks; only the q digits of the block itself (a triangle of products
  * q_i m_j inside the block) are scalar. So the serial part per block is
  * four q digits, and the vector products of the next block do not wait on
  * it except for its last few rows. High parts stay in their own lanes (one
  * column up) until read; columns go to memory and the scalar parts read
- * them there. With NH = 2 the numbers' products share one loop (their
- * operands a fixed distance apart) and their independent q chains run side
- * by side. Loop bounds and every branch depend on sizes only. */
+ * them there. The two numbers' products share one loop (their operands a
+ * fixed distance apart) and their independent q chains run side by side. Loop bounds and every branch depend on sizes only. */
 static inline __attribute__((always_inline)) void
-ps_core_n(const struct ps_half *hv, const size_t nv, const size_t D, const int sq, const int NH)
+ps_core2(const struct ps_half *hv, const int sq)
 {
-    const size_t K = 4 * nv, KP = K + 2 * PAD;
+    enum { NH = 2, K = PS2_K, KP = PS2_K + 2 * PAD, D = PS2_ND, nv = PS2_NV };
     double ad[NH * K] __attribute__((aligned(32)));
     double qd[NH * K] __attribute__((aligned(32)));
     double Bp[NH * KP] __attribute__((aligned(32)));
@@ -343,12 +350,10 @@ ps_core_n(const struct ps_half *hv, const size_t nv, const size_t D, const int s
     int64_t Hm[NH * (2 * K + 12)] __attribute__((aligned(32)));
     /* Two named states rather than an array: each stays in registers. */
     struct ps_state s0 = {.ad = ad, .qd = qd, .Bp = Bp, .Mp = Mp, .Lm = Lm, .Hm = Hm};
-    struct ps_state s1 = {.ad = ad + (NH - 1) * K, .qd = qd + (NH - 1) * K,
-                          .Bp = Bp + (NH - 1) * KP, .Mp = Mp + (NH - 1) * KP,
-                          .Lm = Lm + (NH - 1) * (2 * K + 8), .Hm = Hm + (NH - 1) * (2 * K + 12)};
+    struct ps_state s1 = {.ad = ad + K, .qd = qd + K, .Bp = Bp + KP, .Mp = Mp + KP,
+                          .Lm = Lm + 2 * K + 8, .Hm = Hm + 2 * K + 12};
     ps_setup(&s0, &hv[0], nv, sq);
-    if (NH == 2)
-        ps_setup(&s1, &hv[NH - 1], nv, sq);
+    ps_setup(&s1, &hv[1], nv, sq);
     size_t gl = 0, gh = 0;
     const size_t cend = ((2 * D - 2) / 4 + 1) * 4; /* blocks up to column 2D-1 */
     /* Blocks below cl hold the columns below D (the q digits): a chain
@@ -367,8 +372,7 @@ ps_core_n(const struct ps_half *hv, const size_t nv, const size_t D, const int s
                       qhi - lo, NH);
         }
         ps_put(Lm, Hm, c, s0.L, s0.H, gl, gh);
-        if (NH == 2)
-            ps_put(s1.Lm, s1.Hm, c, s1.L, s1.H, gl, gh);
+        ps_put(s1.Lm, s1.Hm, c, s1.L, s1.H, gl, gh);
         /* Block c+4 but its last q rows, ahead of block c's q digits in
          * program order: their products keep the FMA ports busy while the
          * scalar chain below runs. */
@@ -382,16 +386,14 @@ ps_core_n(const struct ps_half *hv, const size_t nv, const size_t D, const int s
                       c - ilo, NH);
         }
         ps_qdigits(&s0, c, D);
-        if (NH == 2)
-            ps_qdigits(&s1, c, D);
+        ps_qdigits(&s1, c, D);
         /* A high block's a*b rows: more work independent of the chain. */
         if (cl + c < cend) {
             __m256i LA0 = _mm256_setzero_si256(), HA0 = LA0, LA1 = LA0, HA1 = LA0;
             size_t al = 0, ah = 0;
             ab_rows(&LA0, &HA0, &LA1, &HA1, &al, &ah, ad, Bp, K, KP, cl + c, D, sq, NH);
             ps_put(Lm, Hm, cl + c, LA0, HA0, al, ah);
-            if (NH == 2)
-                ps_put(s1.Lm, s1.Hm, cl + c, LA1, HA1, al, ah);
+            ps_put(s1.Lm, s1.Hm, cl + c, LA1, HA1, al, ah);
         }
     }
     /* High blocks: their q rows, all digits known; no chain between them. */
@@ -404,12 +406,10 @@ ps_core_n(const struct ps_half *hv, const size_t nv, const size_t D, const int s
         gl = gh = 0;
         prods(&L0, &H0, &L1, &H1, &gl, &gh, qd + ilo, Mp + PAD + c - ilo, K, KP, D - ilo, NH);
         ps_put(Lm, Hm, c, L0, H0, gl, gh);
-        if (NH == 2)
-            ps_put(s1.Lm, s1.Hm, c, L1, H1, gl, gh);
+        ps_put(s1.Lm, s1.Hm, c, L1, H1, gl, gh);
     }
     ps_out(hv[0].r, &s0, D, K);
-    if (NH == 2)
-        ps_out(hv[NH - 1].r, &s1, D, K);
+    ps_out(hv[1].r, &s1, D, K);
 }
 
 /* The FMA kernel's paired arithmetic (fma_x2.c): halves of one word count

@@ -2,7 +2,7 @@
  * secret exponents (RSA's CRT halves) in one instruction stream. A joined
  * number is the two halves' digit vectors one after the other; the
  * multiplication and squaring are fma.c's product scanning run over both
- * halves step by step (ps_core_n with NH = 2): one loop's control serves
+ * halves step by step (ps_core2, fma_core.h): one loop's control serves
  * both halves' products and the two scalar q chains overlap. Measured on
  * Zen 5 the single code is bound by instruction throughput (about 4200
  * instructions a 1024-bit multiplication, 5-6 a cycle), not by its chain's
@@ -11,14 +11,13 @@
  * (AVX2 and FMA present). */
 #include "fma_core.h"
 
-/* The halves the paired code serves: 21 digits each, in 6 vectors
- * (999..1048-bit moduli, RSA-2048's CRT halves). At 1536 bits the paired
- * code was 0.96x of two single calls, so other sizes (both halves of one
- * digit count) run each half's own single code in turn: as fast as two
+/* The halves the paired code serves: PS2_ND = 21 digits each, in PS2_K
+ * words (999..1048-bit moduli, RSA-2048's CRT halves). At 1536 bits a
+ * paired code was 0.96x of two single calls, so other sizes (both halves of
+ * one word count) run each half's own single code in turn: as fast as two
  * exp calls, and a forced FMA kernel still serves every pair it did. */
-#define NV 6
-#define K (4 * NV)
-#define ND 21
+#define K PS2_K
+#define ND PS2_ND
 
 /* The pair's moduli and constants (fixed: the paired code), else the
  * halves' own contexts, which outlive the call's pair context. */
@@ -30,34 +29,50 @@ typedef struct {
     int fixed;
 } pair_ctx;
 
+/* The paired code's multiplication and squaring of both halves. Not
+ * inlined into mul2 and sqr2: their frames (both halves' arrays) would then
+ * sit under the half-by-half calls too, past the stack the engine wipes
+ * (CS_BN_WIPE_STACK) at 4096 bits. */
+static __attribute__((noinline)) void paired_mul(cs_limb *r, const cs_limb *a, const cs_limb *b,
+                                                 const pair_ctx *pc)
+{
+    const struct ps_half hv[2] = {{r, a, b, pc->m[0], pc->n0[0]},
+                                  {r + K, a + K, b + K, pc->m[1], pc->n0[1]}};
+    ps_core2(hv, 0);
+}
+
+static __attribute__((noinline)) void paired_sqr(cs_limb *r, const cs_limb *a,
+                                                 const pair_ctx *pc)
+{
+    const struct ps_half hv[2] = {{r, a, a, pc->m[0], pc->n0[0]},
+                                  {r + K, a + K, a + K, pc->m[1], pc->n0[1]}};
+    ps_core2(hv, 1);
+}
+
 /* r = a*b/R' mod m for both halves of joined numbers (cs_bn_mul_fn). */
 static void mul2(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
     const pair_ctx *pc = ctx;
-    if (!pc->fixed) {
-        const size_t w = pc->half;
-        pc->p[0]->mul(r, a, b, pc->p[0]);
-        pc->p[1]->mul(r + w, a + w, b + w, pc->p[1]);
+    if (pc->fixed) {
+        paired_mul(r, a, b, pc);
         return;
     }
-    const struct ps_half hv[2] = {{r, a, b, pc->m[0], pc->n0[0]},
-                                  {r + K, a + K, b + K, pc->m[1], pc->n0[1]}};
-    ps_core_n(hv, NV, ND, 0, 2);
+    const size_t w = pc->half;
+    pc->p[0]->mul(r, a, b, pc->p[0]);
+    pc->p[1]->mul(r + w, a + w, b + w, pc->p[1]);
 }
 
 /* r = a^2/R' mod m for both halves (b unused). */
 static void sqr2(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
     const pair_ctx *pc = ctx;
-    if (!pc->fixed) {
-        const size_t w = pc->half;
-        pc->p[0]->sqr(r, a, a, pc->p[0]);
-        pc->p[1]->sqr(r + w, a + w, a + w, pc->p[1]);
+    if (pc->fixed) {
+        paired_sqr(r, a, pc);
         return;
     }
-    const struct ps_half hv[2] = {{r, a, a, pc->m[0], pc->n0[0]},
-                                  {r + K, a + K, a + K, pc->m[1], pc->n0[1]}};
-    ps_core_n(hv, NV, ND, 1, 2);
+    const size_t w = pc->half;
+    pc->p[0]->sqr(r, a, a, pc->p[0]);
+    pc->p[1]->sqr(r + w, a + w, a + w, pc->p[1]);
 }
 
 /* out = entry idx[0] of half 0 and entry idx[1] of half 1 (each half
