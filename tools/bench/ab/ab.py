@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-"""cryptoshim ab tls|nginx|ssh [options]: A/B handshake latency of one server
-binary and configuration run without the shim (A) and with it (B).
+"""cryptoshim ab tls|nginx|ssh|pcap: A/B handshake latency, without (A) and with the shim (B).
 
-Both servers run side by side on 127.0.0.1; handshakes alternate between them
+Three forms: harness-started servers (`ab tls|nginx|ssh`: one server binary
+and configuration run twice), running endpoints (`ab tls|ssh --a HOST:PORT
+--b HOST:PORT`: live.py) and captures (`ab pcap FILE... --a --b`: abpcap.py).
+Harness-started servers run side by side on 127.0.0.1; handshakes alternate between them
 in small blocks (A B, then B A, ...) so drift hits both. Client-side latency
 comes from ab-tls-client (connect to handshake complete) or timed `ssh`
 logins; server-side latency from a tcpdump capture on loopback. The report
