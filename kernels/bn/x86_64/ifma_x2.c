@@ -13,8 +13,12 @@
  * limit there: every shuffle, blend or store taken out of a step showed in
  * the timing. On Zen 5 (full-width 512-bit units; tools/bench/bn_rate.c x2)
  * the pair is 1.4x OpenSSL 3.5's paired code at 1024 bits, 1.8x at 1536 and
- * 1.9x at 2048, where that code works on 256-bit vectors. Built with IFMA flags (mk/kernels_bn.mk); called only when the
- * CPU has AVX512IFMA. The ladder is the engine's (../engine.c). */
+ * 1.9x at 2048, where that code works on 256-bit vectors (IFMA issues
+ * two a cycle at either width there). On that Zen 5 a step is bound by the
+ * q chain's latency at 20 and 32 digits (IFMA 4 cycles, lane shuffles 4-5)
+ * and by IFMA throughput at 40. Built with IFMA flags (mk/kernels_bn.mk);
+ * called only when the CPU has AVX512IFMA. The ladder is the engine's
+ * (../engine.c). */
 #define _GNU_SOURCE
 #include <immintrin.h>
 #include <string.h>
@@ -214,7 +218,7 @@ static inline __m128i column(const __m512i *acc, size_t c)
  * them, so no value makes a round trip through general registers (which
  * cost more than the three small IFMAs a step). */
 typedef struct {
-    __m256i n0, m0, m1, mask;
+    __m256i n0, m0, m1, m2, mask;
 } qconst;
 
 static inline qconst make_qconst(const pair_ctx *pc)
@@ -223,6 +227,7 @@ static inline qconst make_qconst(const pair_ctx *pc)
     k.n0 = _mm256_set_epi64x(0, 0, (long long)pc->n0[1], (long long)pc->n0[0]);
     k.m0 = _mm256_set_epi64x(0, 0, (long long)pc->m[1], (long long)pc->m[0]);
     k.m1 = _mm256_set_epi64x(0, 0, (long long)pc->m[3], (long long)pc->m[2]);
+    k.m2 = _mm256_set_epi64x(0, 0, (long long)pc->m[5], (long long)pc->m[4]);
     k.mask = _mm256_set1_epi64x((long long)M52);
     return k;
 }
@@ -243,6 +248,15 @@ static inline __m256i col_next(__m256i X, __m256i Q, __m256i Y, const qconst *k)
     return _mm256_add_epi64(t, _mm256_madd52lo_epu64(_mm256_setzero_si256(), k->m1, Q));
 }
 
+/* Step i's q products into column i+2, hi(m_1 q) + lo(m_2 q): with EARLY
+ * that column is read from the vectors before they land there, and they
+ * join it here. */
+static inline __m256i col_ahead(__m256i Q, const qconst *k)
+{
+    return _mm256_add_epi64(_mm256_madd52hi_epu64(_mm256_setzero_si256(), k->m1, Q),
+                            _mm256_madd52lo_epu64(_mm256_setzero_si256(), k->m2, Q));
+}
+
 /* Lanes 0, 1 of Q in every lane pair of a 512-bit vector. */
 static inline __m512i spread(__m256i Q)
 {
@@ -256,7 +270,7 @@ static inline __m512i spread(__m256i Q)
  * fixed columns. */
 static inline __attribute__((always_inline)) void
 amm2(uint64_t *r, const uint64_t *a, const uint64_t *b, const pair_ctx *pc, const size_t NV,
-     const size_t IT)
+     const size_t IT, const int EARLY)
 {
     shifted xs;
     make_shifted(xs, a, 0, NV);
@@ -289,6 +303,7 @@ UNROLL(32)
     __m256i X = _mm256_set_epi64x(0, 0, (long long)((a[1] * b[1]) & M52),
                                   (long long)((a[0] * b[0]) & M52));
     __m256i ahead = _mm256_setzero_si256(); /* column i+1 from steps before i */
+    __m256i qa = _mm256_setzero_si256();    /* with EARLY, q_{i-1}'s part of it */
 UNROLL(16)
     for (size_t u = 0; u < NV; u++) {
 UNROLL(4)
@@ -298,12 +313,18 @@ UNROLL(4)
                 break;
             const __m256i Q = col_q(X, &kq);
             step_full(acc, u, s, xa, pair_digit(b, i), NV, IT);
-            step_full(acc, u, s, ms, spread(Q), NV, IT);
             /* Column i+1: earlier steps, this step's b and q products, the
              * next step's b product into its lowest digit. */
             const __m256i Y = _mm256_add_epi64(
-                ahead, _mm256_zextsi128_si256(_mm_loadu_si128((const __m128i *)(bt + 2 * i))));
-            ahead = _mm256_zextsi128_si256(column(acc, i + 2));
+                _mm256_add_epi64(ahead, qa),
+                _mm256_zextsi128_si256(_mm_loadu_si128((const __m128i *)(bt + 2 * i))));
+            if (EARLY)
+                ahead = _mm256_zextsi128_si256(column(acc, i + 2));
+            step_full(acc, u, s, ms, spread(Q), NV, IT);
+            if (EARLY)
+                qa = col_ahead(Q, &kq);
+            else
+                ahead = _mm256_zextsi128_si256(column(acc, i + 2));
             X = col_next(X, Q, Y, &kq);
         }
     }
@@ -319,6 +340,15 @@ static inline __m512i above(size_t p, __m512i AI)
                                    AI);
 }
 
+/* Column c of a square: below column 8 its off-diagonal part (accs,
+ * counted twice) is added here, above it is in acc already. */
+static inline __m256i column_sq(const __m512i *acc, const __m512i *accs, size_t c)
+{
+    const __m128i col = c < 8 ? _mm_add_epi64(_mm_slli_epi64(column(accs, c), 1), column(acc, c))
+                              : column(acc, c);
+    return _mm256_zextsi128_si256(col);
+}
+
 /* r = a^2/R' mod m (almost) for both halves, interleaved, over fixed
  * columns as in amm2: the squares a_x^2 go in first, all at once; row i adds
  * a_i a_x for x > i once, into an accumulator that counts twice (added
@@ -326,7 +356,8 @@ static inline __m512i above(size_t p, __m512i AI)
  * products are amm2's. About 18 IFMAs a step against amm2's 23 at 20
  * digits. */
 static inline __attribute__((always_inline)) void
-asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc, const size_t NV, const size_t IT)
+asqr2(uint64_t *r, const uint64_t *a, const pair_ctx *pc, const size_t NV, const size_t IT,
+      const int EARLY)
 {
     shifted xs;
     make_shifted(xs, a, 0, NV);
@@ -358,7 +389,7 @@ UNROLL(32)
     /* Column 1 in full: row 0's a_1 a_0 twice and hi(a_0^2). */
     const __m256i col1 = _mm256_set_epi64x(0, 0, (long long)(2 * lo52(a11, a01) + hi52m(a01, a01)),
                                            (long long)(2 * lo52(a10, a00) + hi52m(a00, a00)));
-    __m256i ahead = _mm256_setzero_si256();
+    __m256i ahead = _mm256_setzero_si256(), qa = _mm256_setzero_si256();
 UNROLL(16)
     for (size_t u = 0; u < NV; u++) {
 UNROLL(4)
@@ -393,12 +424,14 @@ UNROLL(16)
                 const size_t w = (i - 1) / 2;
                 acc[w] = _mm512_add_epi64(acc[w], _mm512_slli_epi64(accs[w], 1));
             }
+            const __m256i Y = i == 0 ? col1 : _mm256_add_epi64(ahead, qa);
+            if (EARLY)
+                ahead = column_sq(acc, accs, i + 2);
             step_full(acc, u, s, ms, spread(Q), NV, IT);
-            const __m256i Y = i == 0 ? col1 : ahead;
-            const __m128i col = i + 2 < 8 ? _mm_add_epi64(_mm_slli_epi64(column(accs, i + 2), 1),
-                                                          column(acc, i + 2))
-                                          : column(acc, i + 2);
-            ahead = _mm256_zextsi128_si256(col);
+            if (EARLY)
+                qa = col_ahead(Q, &kq);
+            else
+                ahead = column_sq(acc, accs, i + 2);
             X = col_next(X, Q, Y, &kq);
         }
     }
@@ -477,28 +510,32 @@ static void split(cs_limb *d0, cs_limb *d1, const cs_limb *p, const void *ctx)
 }
 
 /* One size's multiplication and squaring (pair_mul_fn): NV vectors, IT
- * digits used. */
-#define PAIR_SIZE(NV, IT)                                                                   \
-    static void amm_##NV##_##IT(uint64_t *r, const uint64_t *a, const uint64_t *b,          \
+ * digits used; EARLY_MUL, EARLY_SQR: read column i+2 before step i's q
+ * products (their part joins in scalar, col_ahead), so the read does not
+ * wait on q_i. Measured on this Zen 5 (family 26), core cycles: squaring
+ * 406 -> 371 at 1024 bits, 624 -> 612 at 1536, 935 -> 982 at 2048 (the
+ * extra IFMAs then cost more than the wait); multiplication within 1%. */
+#define PAIR_SIZE(NV, IT, EARLY_MUL, EARLY_SQR)                                            \
+    static void amm_##NV##_##IT(uint64_t *r, const uint64_t *a, const uint64_t *b,         \
                                 const pair_ctx *pc)                                        \
     {                                                                                      \
-        amm2(r, a, b, pc, NV, IT);                                                         \
+        amm2(r, a, b, pc, NV, IT, EARLY_MUL);                                              \
     }                                                                                      \
-    static void asqr_##NV##_##IT(uint64_t *r, const uint64_t *a, const uint64_t *b,         \
+    static void asqr_##NV##_##IT(uint64_t *r, const uint64_t *a, const uint64_t *b,        \
                                  const pair_ctx *pc)                                       \
     {                                                                                      \
         (void)b;                                                                           \
-        asqr2(r, a, pc, NV, IT);                                                           \
+        asqr2(r, a, pc, NV, IT, EARLY_SQR);                                                \
     }
-PAIR_SIZE(5, 20)
-PAIR_SIZE(8, 29)
-PAIR_SIZE(8, 30)
-PAIR_SIZE(8, 31)
-PAIR_SIZE(8, 32)
-PAIR_SIZE(10, 37)
-PAIR_SIZE(10, 38)
-PAIR_SIZE(10, 39)
-PAIR_SIZE(10, 40)
+PAIR_SIZE(5, 20, 1, 1)
+PAIR_SIZE(8, 29, 0, 1)
+PAIR_SIZE(8, 30, 0, 1)
+PAIR_SIZE(8, 31, 0, 1)
+PAIR_SIZE(8, 32, 0, 1)
+PAIR_SIZE(10, 37, 0, 0)
+PAIR_SIZE(10, 38, 0, 0)
+PAIR_SIZE(10, 39, 0, 0)
+PAIR_SIZE(10, 40, 0, 0)
 
 /* The sizes served: digit vectors, digits used, and their arithmetic. */
 static const struct {
