@@ -67,6 +67,35 @@ $(FUZZ_CAMP_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ
 	$(FUZZ_CC) $(CFLAGS) $(WARN) -std=gnu11 -pthread -I. -O2 -g -fsanitize=fuzzer $(FUZZ_CAMP_SAN) \
 	    -o $@ $< $(FUZZ_CAMP_CORE) -lcrypto -ldl -pthread -lm
 
+# fuzz_mlkem_prov calls the provider's ML-KEM tables: it links those provider
+# objects, built by the fuzz (or campaign) build's recursive make beside its
+# core.
+FUZZ_PROV_SRCS := provider/mlkem_keymgmt.c provider/mlkem_kem.c provider/err.c provider/params.c \
+                  provider/rand.c
+FUZZ_PROV_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(FUZZ_PROV_SRCS))
+FUZZ_CAMP_PROV_OBJS := $(patsubst %.c,$(FUZZ_CAMP_BUILD)/obj/%.o,$(FUZZ_PROV_SRCS))
+.PHONY: fuzz-prov-objs fuzz-camp-prov-objs
+ifneq ($(BUILD),$(FUZZ_BUILD))
+fuzz-prov-objs: $(FUZZ_CORE)
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="-O1 -g" \
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_PROV_OBJS)
+$(FUZZ_PROV_OBJS): fuzz-prov-objs ;
+endif
+ifneq ($(BUILD),$(FUZZ_CAMP_BUILD))
+fuzz-camp-prov-objs: $(FUZZ_CAMP_CORE)
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_CAMP_BUILD) CC=$(FUZZ_CC) CFLAGS="-O2 -g" \
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_CAMP_SAN)" $(FUZZ_CAMP_PROV_OBJS)
+$(FUZZ_CAMP_PROV_OBJS): fuzz-camp-prov-objs ;
+endif
+$(FUZZ_BUILD)/fuzz_mlkem_prov: tests/fuzz/fuzz_mlkem_prov.c $(FUZZ_CORE) $(FUZZ_PROV_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS) $(WARN) -std=gnu11 -pthread -I. -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
+	    -o $@ $< $(FUZZ_PROV_OBJS) $(FUZZ_CORE) -lcrypto -ldl -pthread -lm
+$(FUZZ_CAMP_BUILD)/fuzz_mlkem_prov: tests/fuzz/fuzz_mlkem_prov.c $(FUZZ_CAMP_CORE) $(FUZZ_CAMP_PROV_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS) $(WARN) -std=gnu11 -pthread -I. -O2 -g -fsanitize=fuzzer $(FUZZ_CAMP_SAN) \
+	    -o $@ $< $(FUZZ_CAMP_PROV_OBJS) $(FUZZ_CAMP_CORE) -lcrypto -ldl -pthread -lm
+
 clean: fuzz-clean
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD) $(FUZZ_CAMP_BUILD)
