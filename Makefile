@@ -156,7 +156,7 @@ ct: tests-build
 
 # Unit and differential tests built with AddressSanitizer and UBSan.
 asan:
-	$(MAKE) BUILD=build/asan EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" \
+	$(MAKE) BUILD=build/asan EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -DCS_ROLL_LOOPS" \
 	    CFLAGS="-O1 -g" unit-build
 	@BUILD=build/asan VECTORS=$(VECTORS) CS_DIFF_COUNT=20000 scripts/run-tests.sh unit-diff
 

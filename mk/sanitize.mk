@@ -42,12 +42,12 @@ tests-build: fuzz-build
 ifneq ($(BUILD),$(FUZZ_BUILD))
 $(FUZZ_CORE): FORCE
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="-O1 -g" \
-	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_CORE)
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -DCS_ROLL_LOOPS" $(FUZZ_CORE)
 endif
 ifneq ($(BUILD),$(FUZZ_CAMP_BUILD))
 $(FUZZ_CAMP_CORE): FORCE
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_CAMP_BUILD) CC=$(FUZZ_CC) CFLAGS="-O2 -g" \
-	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_CAMP_SAN)" $(FUZZ_CAMP_CORE)
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_CAMP_SAN) -DCS_ROLL_LOOPS" $(FUZZ_CAMP_CORE)
 endif
 FORCE:
 
@@ -78,13 +78,13 @@ FUZZ_CAMP_PROV_OBJS := $(patsubst %.c,$(FUZZ_CAMP_BUILD)/obj/%.o,$(FUZZ_PROV_SRC
 ifneq ($(BUILD),$(FUZZ_BUILD))
 fuzz-prov-objs: $(FUZZ_CORE)
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="-O1 -g" \
-	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_PROV_OBJS)
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -DCS_ROLL_LOOPS" $(FUZZ_PROV_OBJS)
 $(FUZZ_PROV_OBJS): fuzz-prov-objs ;
 endif
 ifneq ($(BUILD),$(FUZZ_CAMP_BUILD))
 fuzz-camp-prov-objs: $(FUZZ_CAMP_CORE)
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_CAMP_BUILD) CC=$(FUZZ_CC) CFLAGS="-O2 -g" \
-	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_CAMP_SAN)" $(FUZZ_CAMP_PROV_OBJS)
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_CAMP_SAN) -DCS_ROLL_LOOPS" $(FUZZ_CAMP_PROV_OBJS)
 $(FUZZ_CAMP_PROV_OBJS): fuzz-camp-prov-objs ;
 endif
 $(FUZZ_BUILD)/fuzz_mlkem_prov: tests/fuzz/fuzz_mlkem_prov.c $(FUZZ_CORE) $(FUZZ_PROV_OBJS)
@@ -153,7 +153,7 @@ ifneq ($(BUILD),$(FUZZ_BUILD))
 # call for all).
 san-support: $(FUZZ_CORE)
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="-O1 -g" \
-	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(SAN_SUPPORT)
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -DCS_ROLL_LOOPS" $(SAN_SUPPORT)
 $(SAN_SUPPORT): san-support ;
 endif
 
@@ -169,7 +169,7 @@ ifneq ($(BUILD),$(TSAN_BUILD))
 # tracking.
 tsan-objs:
 	@$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) CC=$(FUZZ_CC) CFLAGS="-O1 -g" \
-	    EXTRA_CFLAGS="-fsanitize=thread" $(TSAN_OBJS)
+	    EXTRA_CFLAGS="-fsanitize=thread -DCS_ROLL_LOOPS" $(TSAN_OBJS)
 $(TSAN_OBJS): tsan-objs ;
 endif
 

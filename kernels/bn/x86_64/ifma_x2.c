@@ -29,10 +29,12 @@
 /* Loops over digit vectors and steps run unrolled, so every index and size
  * condition is a constant. The emulated build for the valgrind check
  * (mk/ctemu.mk) keeps them rolled: its intrinsics are plain C, and nine
- * sizes unrolled over them take gcc many minutes; the indices and
- * conditions are the same public ones either way. */
+ * sizes unrolled over them take gcc many minutes; the sanitizer builds
+ * (CS_ROLL_LOOPS, mk/sanitize.mk) too, where clang's instrumentation of the
+ * unrolled code took over ten minutes. The indices and conditions are the
+ * same public ones either way. */
 #define UNROLL_(x) _Pragma(#x)
-#ifdef CS_CT_EMULATE_AVX512
+#if defined(CS_CT_EMULATE_AVX512) || defined(CS_ROLL_LOOPS)
 #define UNROLL(n) UNROLL_(GCC unroll 1)
 #else
 #define UNROLL(n) UNROLL_(GCC unroll n)
