@@ -9,6 +9,7 @@
 #include "kernels/cpu_features.h"
 #include "runtime/controls.h"
 #include "runtime/dispatch.h"
+#include "runtime/dispatch_mlkem.h"
 #include "runtime/stats.h"
 #include "runtime/route.h"
 #include "bn_util.h"
@@ -105,6 +106,13 @@ static void print_dispatch(void)
         printf("  ML-DSA-%d            %s (with OpenSSL 3.5 or later)\n", sets[i],
                impl ? cs_mldsa_impl_name(impl) : "none");
     }
+    /* ML-KEM: offered by the provider only where measured faster than
+     * libcrypto's own (runtime/dispatch_mlkem.h). */
+    static const int kem_sets[] = {512, 768, 1024};
+    for (size_t i = 0; i < 3; i++)
+        printf("  ML-KEM-%-4d          %s (with OpenSSL 3.5 or later)%s\n", kem_sets[i],
+               cs_dispatch_mlkem(kem_sets[i])->name,
+               cs_dispatch_mlkem_serves() ? "" : ": not offered, libcrypto's own serves");
 }
 
 /* OpenSSL_version(OPENSSL_VERSION) of the loaded object at path, or NULL. */

@@ -111,7 +111,7 @@ static int set_str(const cs_prov *prov, OSSL_PARAM *p, const char *s)
 static int get_params(void *provctx, OSSL_PARAM params[])
 {
     OSSL_PARAM *p;
-    if ((p = cs_param_locate_mut(params, "name")) && !set_str(provctx, p, "cryptoshim ML-DSA provider"))
+    if ((p = cs_param_locate_mut(params, "name")) && !set_str(provctx, p, "cryptoshim provider (ML-DSA, ML-KEM)"))
         return 0;
     if ((p = cs_param_locate_mut(params, "version")) && !set_str(provctx, p, CS_PROVIDER_VERSION))
         return 0;

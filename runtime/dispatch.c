@@ -8,6 +8,7 @@
 #include "controls.h"
 #include "cpu.h"
 #include "dispatch.h"
+#include "dispatch_mlkem.h"
 #include "policy.h"
 
 #define POLICY_MAX 64
@@ -60,6 +61,8 @@ void cs_dispatch_refresh(void)
     __atomic_store_n(&published, next, __ATOMIC_RELEASE);
     /* Streamed mu hashes on the picked implementation's Keccak too. */
     cs_mldsa_impl_use_keccak(next->mldsa[0]);
+    /* ML-KEM decides on first use: from the controls as they are now. */
+    cs_dispatch_mlkem_refresh();
 }
 
 void cs_dispatch_init_with(const char *system_path)
