@@ -37,7 +37,8 @@ static void hj_load(hash_job *h)
     size_t from1 = h->pos < h->l1 ? h->l1 - h->pos : 0; /* bytes still in m1 */
     if (from1 > take)
         from1 = take;
-    memcpy(blk, h->m1 + h->pos, from1);
+    if (from1)
+        memcpy(blk, h->m1 + h->pos, from1);
     if (take > from1)
         memcpy(blk + from1, h->m2 + (h->pos + from1 - h->l1), take - from1);
     h->pos += take;
