@@ -34,6 +34,17 @@ static void hj_load(hash_job *h)
     uint8_t blk[CS_SHAKE256_RATE];
     size_t len = h->l1 + h->l2;
     size_t take = len - h->pos < CS_SHAKE256_RATE ? len - h->pos : CS_SHAKE256_RATE;
+    const uint8_t *whole = NULL; /* a full block lying inside m1 or inside m2 */
+    if (take == CS_SHAKE256_RATE && h->pos + take <= h->l1)
+        whole = h->m1 + h->pos;
+    else if (take == CS_SHAKE256_RATE && h->pos >= h->l1)
+        whole = h->m2 + (h->pos - h->l1);
+    if (whole) {
+        for (unsigned i = 0; i < CS_SHAKE256_RATE / 8; i++)
+            h->st[i] ^= cs_load64_le(whole + 8 * i);
+        h->pos += take;
+        return;
+    }
     size_t from1 = h->pos < h->l1 ? h->l1 - h->pos : 0; /* bytes still in m1 */
     if (from1 > take)
         from1 = take;
@@ -79,7 +90,7 @@ static void ms_init(multi_shake *m, const cs_keccak_impl *k, unsigned n, const u
 {
     m->k = k, m->n = n, m->rate = rate, m->hj = hj;
     m->w = n <= 5 && !(n == 5 && k->f1600_x8) ? 4 : 8;
-    memset(m->s, 0, sizeof m->s);
+    memset(m->s, 0, m->w * 25 * sizeof m->s[0]);
     memset(m->s1, 0, sizeof m->s1);
     for (unsigned j = 0; j < n - (hj != NULL); j++) {
         for (unsigned i = 0; i < 4; i++)
