@@ -14,9 +14,11 @@ status=0
 for name in "$@"; do
     corpus=$dir/corpus/$name findings=$dir/findings/$name log=$dir/logs/$name.log
     mkdir -p "$corpus" "$findings" "$(dirname "$log")"
+    seeds=tests/fuzz/corpus/$name
+    [ -d "$seeds" ] || seeds= # a target whose campaign has not run yet
     # shellcheck disable=SC2046
     nice -n "${FUZZ_NICE:-0}" "${FUZZ_BIN:-$dir}/$name" $(fuzz_options "$name") -max_total_time="$secs" \
-        -artifact_prefix="$findings/" "$corpus" "tests/fuzz/corpus/$name" >"$log" 2>&1
+        -artifact_prefix="$findings/" "$corpus" $seeds >"$log" 2>&1
     rc=$?
     runs=$(awk '/^stat::number_of_executed_units/ { print $2 }' "$log")
     if [ "$rc" -eq 0 ]; then
