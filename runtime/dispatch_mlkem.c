@@ -11,9 +11,10 @@ static const cs_mlkem_impl *chosen; /* NULL: not decided yet */
 /* Implementations measured faster than libcrypto's own ML-KEM (keygen,
  * encaps and decaps, every parameter set) with `openssl speed -mr
  * ML-KEM-512 ML-KEM-768 ML-KEM-1024`, stock and shimmed interleaved, on an
- * AMD EPYC Zen 5 (family 26): against 3.5.9, ML-KEM-768 avx2 3.5x / 2.1x /
- * 2.9x, avx512 4.0x / 2.3x / 3.4x (the same against 3.6.5 and 4.0.3, whose
- * ML-KEM is the same C). The portable C is not (encaps 19.3k/s against
+ * AMD EPYC Zen 5 (family 26): against 3.5.9, ML-KEM-768 with the final
+ * kernels of issue 27, avx2 3.4-3.7x / 2.6x / 4.2-4.3x, avx512 4.3-4.5x /
+ * 2.8-3.2x / 5.2-5.4x (first kernels: at least 2.1x; the same against 3.6.5
+ * and 4.0.3, whose ML-KEM is the same C; docs/benchmarks.md). The portable C is not (encaps 19.3k/s against
  * 37.5k/s): it serves only when CRYPTOSHIM_KERNELS names it. */
 static const char *const faster_than_libcrypto[] = {"avx2", "avx512", NULL};
 
