@@ -20,9 +20,12 @@ int cs_rsa_api_complete(const cs_rsa_api *r)
  * paired function when it serves the pair (it builds one per call when
  * given none: about 6 us a prime here, 1-2% of an RSA-3072 signature). Per
  * thread, so never shared or freed under another thread; a slot is reused
- * round robin and its old context freed. */
+ * round robin and its old context freed. Each slot belongs to the libcrypto
+ * that made it (their BN_MONT_CTX layouts differ). */
 #define MONT_SLOTS 4
 static __thread struct {
+    const cs_ossl *api;
+    const cs_rsa_api *r;
     BIGNUM *m;
     BN_MONT_CTX *mont;
 } slots[MONT_SLOTS] __attribute__((tls_model("initial-exec")));
@@ -36,7 +39,7 @@ static BN_MONT_CTX *mont_for(const cs_ossl *api, const cs_rsa_api *r, const BIGN
     if (!api->mont_ctx_new || !api->mont_ctx_set || !api->mont_ctx_free)
         return NULL;
     for (unsigned i = 0; i < MONT_SLOTS; i++)
-        if (slots[i].m && r->cmp(slots[i].m, m) == 0)
+        if (slots[i].api == api && slots[i].m && r->cmp(slots[i].m, m) == 0)
             return slots[i].mont;
     unsigned i = next_slot++ % MONT_SLOTS;
     BIGNUM *copy = r->dup(m);
@@ -48,11 +51,11 @@ static BN_MONT_CTX *mont_for(const cs_ossl *api, const cs_rsa_api *r, const BIGN
             r->bn_free(copy);
         return NULL;
     }
-    if (slots[i].m) {
-        r->bn_free(slots[i].m);
-        api->mont_ctx_free(slots[i].mont);
+    if (slots[i].m) { /* freed by the library that made them */
+        slots[i].api->mont_ctx_free(slots[i].mont);
+        slots[i].r->bn_free(slots[i].m);
     }
-    slots[i].m = copy, slots[i].mont = mont;
+    slots[i].api = api, slots[i].r = r, slots[i].m = copy, slots[i].mont = mont;
     return mont;
 }
 
