@@ -35,28 +35,32 @@ int cs_dispatch_op_index(const char *op)
     return -1;
 }
 
-/* Whether the CPU (as CRYPTOSHIM_CPU leaves it) has any feature of a comma
- * list of names. Unknown names count as absent. */
-static int cpu_has_any(const char *list)
+/* How many features of a comma list of names the CPU (as CRYPTOSHIM_CPU
+ * leaves it) has; *named gets how many the list names. Unknown names count
+ * as absent. */
+static unsigned cpu_count(const char *list, unsigned *named)
 {
     char buf[48];
+    unsigned have = 0;
+    *named = 0;
     snprintf(buf, sizeof buf, "%s", list);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        if (cs_cpu_features() & cs_cpu_feature_by_name(tok, strlen(tok)))
-            return 1;
-    return 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        ++*named;
+        have += (cs_cpu_features() & cs_cpu_feature_by_name(tok, strlen(tok))) != 0;
+    }
+    return have;
 }
 
-/* Whether the CPU (as CRYPTOSHIM_CPU leaves it) has every feature of a comma
- * list of names (an empty list: yes). Unknown names count as absent. */
+/* Whether the CPU has any feature of the list / every one (empty: yes). */
+static int cpu_has_any(const char *list)
+{
+    unsigned named;
+    return cpu_count(list, &named) > 0;
+}
 static int cpu_has_all(const char *list)
 {
-    char buf[48];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        if (!(cs_cpu_features() & cs_cpu_feature_by_name(tok, strlen(tok))))
-            return 0;
-    return 1;
+    unsigned named;
+    return cpu_count(list, &named) == named;
 }
 
 /* Table code of the kernel named `name` (cs_bn_kernels order), or -1. */
