@@ -5,21 +5,21 @@
 #include "../../keccak/keccak_internal.h"
 #include "mlkem_x86.h"
 
+/* The arithmetic both tables share: they differ only in their Keccak and
+ * the samplers built on it. */
+#define AVX2_ARITHMETIC                                                                          \
+    .ntt = cs_mlkem_ntt_avx2, .invntt = cs_mlkem_invntt_avx2,                                    \
+    .basemul_acc = cs_mlkem_basemul_acc_avx2, .tobytes = cs_mlkem_tobytes_avx2,                  \
+    .frombytes = cs_mlkem_frombytes_avx2, .compress = cs_mlkem_compress_avx2,                    \
+    .decompress = cs_mlkem_decompress_avx2, .add_reduce = cs_mlkem_add_reduce_avx2,              \
+    .sub_reduce = cs_mlkem_sub_reduce_avx2, .tomont_add = cs_mlkem_tomont_add_avx2
+
 static const cs_mlkem_ops ops_avx2 = {
     .keccak = &cs_keccak_avx2,
     .gen_matrix = cs_mlkem_gen_matrix_avx2,
     .gen_matrix_hash = cs_mlkem_gen_matrix_hash_avx2,
     .sample_noise = cs_mlkem_sample_noise_avx2,
-    .ntt = cs_mlkem_ntt_avx2,
-    .invntt = cs_mlkem_invntt_avx2,
-    .basemul_acc = cs_mlkem_basemul_acc_avx2,
-    .tobytes = cs_mlkem_tobytes_avx2,
-    .frombytes = cs_mlkem_frombytes_avx2,
-    .compress = cs_mlkem_compress_avx2,
-    .decompress = cs_mlkem_decompress_avx2,
-    .add_reduce = cs_mlkem_add_reduce_avx2,
-    .sub_reduce = cs_mlkem_sub_reduce_avx2,
-    .tomont_add = cs_mlkem_tomont_add_avx2,
+    AVX2_ARITHMETIC,
 };
 
 static const cs_mlkem_ops ops_avx512 = {
@@ -27,16 +27,7 @@ static const cs_mlkem_ops ops_avx512 = {
     .gen_matrix = cs_mlkem_gen_matrix_avx512,
     .gen_matrix_hash = cs_mlkem_gen_matrix_hash_avx512,
     .sample_noise = cs_mlkem_sample_noise_avx512,
-    .ntt = cs_mlkem_ntt_avx2,
-    .invntt = cs_mlkem_invntt_avx2,
-    .basemul_acc = cs_mlkem_basemul_acc_avx2,
-    .tobytes = cs_mlkem_tobytes_avx2,
-    .frombytes = cs_mlkem_frombytes_avx2,
-    .compress = cs_mlkem_compress_avx2,
-    .decompress = cs_mlkem_decompress_avx2,
-    .add_reduce = cs_mlkem_add_reduce_avx2,
-    .sub_reduce = cs_mlkem_sub_reduce_avx2,
-    .tomont_add = cs_mlkem_tomont_add_avx2,
+    AVX2_ARITHMETIC,
 };
 
 /* The three operations of each table on its ops. */
