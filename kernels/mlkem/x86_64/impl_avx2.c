@@ -22,12 +22,20 @@ static const cs_mlkem_ops ops_avx2 = {
     AVX2_ARITHMETIC,
 };
 
+/* The avx512 table's arithmetic (ntt_avx512.c, poly_avx512.c). */
+#define AVX512_ARITHMETIC                                                                        \
+    .ntt = cs_mlkem_ntt_avx512, .invntt = cs_mlkem_invntt_avx512,                                \
+    .basemul_acc = cs_mlkem_basemul_acc_avx512, .tobytes = cs_mlkem_tobytes_avx512,              \
+    .frombytes = cs_mlkem_frombytes_avx512, .compress = cs_mlkem_compress_avx512,                \
+    .decompress = cs_mlkem_decompress_avx512, .add_reduce = cs_mlkem_add_reduce_avx512,          \
+    .sub_reduce = cs_mlkem_sub_reduce_avx512, .tomont_add = cs_mlkem_tomont_add_avx512
+
 static const cs_mlkem_ops ops_avx512 = {
     .keccak = &cs_keccak_avx512,
     .gen_matrix = cs_mlkem_gen_matrix_avx512,
     .gen_matrix_hash = cs_mlkem_gen_matrix_hash_avx512,
     .sample_noise = cs_mlkem_sample_noise_avx512,
-    AVX2_ARITHMETIC,
+    AVX512_ARITHMETIC,
 };
 
 /* The three operations of each table on its ops. */

@@ -22,6 +22,22 @@ void cs_mlkem_decompress_avx2(cs_mlkem_poly *p, const uint8_t *in, unsigned d);
 void cs_mlkem_tobytes_avx2(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
 void cs_mlkem_frombytes_avx2(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
 
+/* ntt_avx512.c and poly_avx512.c: the same entries in AVX-512 F/BW (32 coefficients a
+ * vector; d = 5 and 11 of compress/decompress are the AVX2 coders'). */
+void cs_mlkem_ntt_avx512(cs_mlkem_poly *p);
+void cs_mlkem_invntt_avx512(cs_mlkem_poly *p);
+void cs_mlkem_basemul_acc_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
+                                 const cs_mlkem_poly *b, unsigned k);
+void cs_mlkem_add_reduce_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
+                                const cs_mlkem_poly *b);
+void cs_mlkem_sub_reduce_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
+                                const cs_mlkem_poly *b);
+void cs_mlkem_tomont_add_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *e);
+void cs_mlkem_compress_avx512(uint8_t *out, const cs_mlkem_poly *p, unsigned d);
+void cs_mlkem_decompress_avx512(cs_mlkem_poly *p, const uint8_t *in, unsigned d);
+void cs_mlkem_tobytes_avx512(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
+void cs_mlkem_frombytes_avx512(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
+
 /* sample_avx2.c: A_hat with the AVX2 4-way SHAKE128 and noise with the 4-way SHAKE256. */
 void cs_mlkem_gen_matrix_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
                               int transposed);
