@@ -21,7 +21,7 @@ OBJCOPY ?= objcopy
 NM ?= nm
 
 CTEMU_SRCS := $(wildcard kernels/bn/x86_64/ifma*.c kernels/mldsa/x86_64/*avx512*.c \
-                          kernels/keccak/x86_64/*avx512*.c)
+                          kernels/keccak/x86_64/*avx512*.c kernels/mlkem/x86_64/*avx512*.c)
 CTEMU_NATIVE := $(call obj,$(CTEMU_SRCS))
 CTEMU_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/obj/ctemu/%,$(CTEMU_NATIVE))
 # The kernel objects with the AVX-512 ones swapped for their emulations.
@@ -42,6 +42,7 @@ CTEMU_FLAGS := -DCS_CT_EMULATE_AVX512 -include tests/unit/ctemu/avx512_emul.h
 $(BUILD)/obj/ctemu/kernels/bn/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi2
 $(BUILD)/obj/ctemu/kernels/mldsa/x86_64/%.o: OBJ_CFLAGS += $(MLDSA_X86_FLAGS)
 $(BUILD)/obj/ctemu/kernels/keccak/x86_64/%.o: OBJ_CFLAGS += $(KECCAK_X86_FLAGS)
+$(BUILD)/obj/ctemu/kernels/mlkem/x86_64/%.o: OBJ_CFLAGS += $(MLKEM_X86_FLAGS)
 
 $(BUILD)/obj/ctemu/%.o: %.c tests/unit/ctemu/avx512_emul.h
 	@mkdir -p $(dir $@)
@@ -76,8 +77,9 @@ $(BUILD)/tests/kernel_avx512emu: tests/unit/ctemu/emul_diff.c $(CTEMU_INTRIN) $(
 tests-build: $(BUILD)/tests/ct_bn_x86_avx512emu $(BUILD)/tests/ct_mldsa_avx512emu \
              $(BUILD)/tests/kernel_avx512emu
 
-# ML-KEM: the avx512 table's own code is AVX2; its 8-way and 8+1-way Keccak
-# (kernels/keccak/x86_64/*avx512*.c) are the emulated objects above.
+# ML-KEM: the avx512 table's arithmetic (kernels/mlkem/x86_64/*avx512*.c) and
+# its 8-way and 8+1-way Keccak (kernels/keccak/x86_64/*avx512*.c) are the
+# emulated objects above.
 $(BUILD)/tests/ct_mlkem_avx512emu: tests/unit/ct_mlkem.c $(CTEMU_KERNEL_OBJS) $(TEST_SUPPORT)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DCT_AVX512_EMULATED -o $@ $^ -lm

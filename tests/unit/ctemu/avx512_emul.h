@@ -798,6 +798,167 @@ CS_EMU __m128i cs_emu_mm512_cvtepi64_epi8(cs_emu_m512i a)
     return r.v;
 }
 
+/* ---- 16-bit lanes: the ML-KEM arithmetic (kernels/mlkem/x86_64, the avx512 files) ---- */
+
+#define CS_EMU_LANEWISE16(NAME, EXPR)                                                 \
+    CS_EMU cs_emu_m512i cs_emu_mm512_##NAME(cs_emu_m512i a, cs_emu_m512i b)            \
+    {                                                                                 \
+        for (int i = 0; i < 32; i++)                                                  \
+            a.w[i] = (uint16_t)(EXPR);                                                \
+        return a;                                                                     \
+    }
+CS_EMU_LANEWISE16(add_epi16, a.w[i] + b.w[i])
+CS_EMU_LANEWISE16(sub_epi16, a.w[i] - b.w[i])
+/* vpmulhw: the high half of the signed product. */
+CS_EMU_LANEWISE16(mulhi_epi16, ((int32_t)(int16_t)a.w[i] * (int16_t)b.w[i]) >> 16)
+/* vpmulhrsw: the signed product rounded to bits 15-30. */
+CS_EMU_LANEWISE16(mulhrs_epi16, ((((int32_t)(int16_t)a.w[i] * (int16_t)b.w[i]) >> 14) + 1) >> 1)
+/* vpsrlvw: each word shifted right by its own count (>= 16 gives 0). */
+CS_EMU_LANEWISE16(srlv_epi16, (a.w[i] >> (b.w[i] & 15)) & (0 - (uint32_t)(b.w[i] < 16)))
+#undef CS_EMU_LANEWISE16
+
+CS_EMU cs_emu_m512i cs_emu_mm512_set1_epi16(short x)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 32; i++)
+        r.w[i] = (uint16_t)x;
+    return r;
+}
+
+/* Arguments from lane 0 up. */
+CS_EMU cs_emu_m512i cs_emu_mm512_setr_epi64(long long e0, long long e1, long long e2,
+                                            long long e3, long long e4, long long e5,
+                                            long long e6, long long e7)
+{
+    cs_emu_m512i r;
+    r.q[0] = (uint64_t)e0, r.q[1] = (uint64_t)e1, r.q[2] = (uint64_t)e2, r.q[3] = (uint64_t)e3;
+    r.q[4] = (uint64_t)e4, r.q[5] = (uint64_t)e5, r.q[6] = (uint64_t)e6, r.q[7] = (uint64_t)e7;
+    return r;
+}
+
+/* The upper half is undefined for the instruction; zero here. */
+CS_EMU cs_emu_m512i cs_emu_mm512_castsi256_si512(__m256i a)
+{
+    cs_emu_m512i r;
+    r.y[0] = a;
+    r.y[1] = _mm256_setzero_si256();
+    return r;
+}
+
+/* Word shifts by a constant; counts >= 16 give zero (logical) or the sign. */
+CS_EMU cs_emu_m512i cs_emu_mm512_slli_epi16(cs_emu_m512i a, unsigned n)
+{
+    for (int i = 0; i < 32; i++)
+        a.w[i] = (uint16_t)(n > 15 ? 0 : a.w[i] << n);
+    return a;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_srai_epi16(cs_emu_m512i a, unsigned n)
+{
+    for (int i = 0; i < 32; i++)
+        a.w[i] = (uint16_t)((int16_t)a.w[i] >> (n > 15 ? 15 : n));
+    return a;
+}
+
+/* vpsllvd: each dword shifted left by its own count (>= 32 gives 0). */
+CS_EMU cs_emu_m512i cs_emu_mm512_sllv_epi32(cs_emu_m512i a, cs_emu_m512i n)
+{
+    for (int i = 0; i < 16; i++) {
+        uint32_t c = n.d[i];
+        a.d[i] = (a.d[i] << (c & 31)) & (0 - (uint32_t)(c < 32));
+    }
+    return a;
+}
+
+/* vprold by a constant. */
+CS_EMU cs_emu_m512i cs_emu_mm512_rol_epi32(cs_emu_m512i a, unsigned n)
+{
+    n &= 31;
+    for (int i = 0; i < 16; i++)
+        a.d[i] = (a.d[i] << n) | (a.d[i] >> ((32 - n) & 31));
+    return a;
+}
+
+/* vpmaddwd: signed word pairs multiplied and summed into dwords. */
+CS_EMU cs_emu_m512i cs_emu_mm512_madd_epi16(cs_emu_m512i a, cs_emu_m512i b)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 16; i++)
+        r.d[i] = (uint32_t)((int32_t)(int16_t)a.w[2 * i] * (int16_t)b.w[2 * i] +
+                            (int32_t)(int16_t)a.w[2 * i + 1] * (int16_t)b.w[2 * i + 1]);
+    return r;
+}
+
+/* vpblendmw: lane i from b where bit i of k is set, else from a; no branch. */
+CS_EMU cs_emu_m512i cs_emu_mm512_mask_blend_epi16(__mmask32 k, cs_emu_m512i a, cs_emu_m512i b)
+{
+    for (int i = 0; i < 32; i++) {
+        uint16_t m = (uint16_t)(0 - ((k >> i) & 1));
+        a.w[i] = (uint16_t)((a.w[i] & ~m) | (b.w[i] & m));
+    }
+    return a;
+}
+
+/* vpmovw2m: the sign bit of each word. */
+CS_EMU __mmask32 cs_emu_mm512_movepi16_mask(cs_emu_m512i a)
+{
+    uint32_t k = 0;
+    for (int i = 0; i < 32; i++)
+        k |= (uint32_t)(a.w[i] >> 15) << i;
+    return (__mmask32)k;
+}
+
+/* vpmovzxwd / vpmovzxbd: zero-extended to dwords. */
+CS_EMU cs_emu_m512i cs_emu_mm512_cvtepu16_epi32(__m256i a)
+{
+    uint16_t w[16];
+    cs_emu_m512i r;
+    __builtin_memcpy(w, &a, 32);
+    for (int i = 0; i < 16; i++)
+        r.d[i] = w[i];
+    return r;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_cvtepu8_epi32(__m128i a)
+{
+    cs_emu_u128 x = {.v = a};
+    cs_emu_m512i r;
+    for (int i = 0; i < 16; i++)
+        r.d[i] = x.b[i];
+    return r;
+}
+
+/* vpmovdw / vpmovdb: each dword truncated to a word or a byte. */
+CS_EMU __m256i cs_emu_mm512_cvtepi32_epi16(cs_emu_m512i a)
+{
+    uint16_t w[16];
+    __m256i r;
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint16_t)a.d[i];
+    __builtin_memcpy(&r, w, 32);
+    return r;
+}
+
+CS_EMU __m128i cs_emu_mm512_cvtepi32_epi8(cs_emu_m512i a)
+{
+    cs_emu_u128 r;
+    for (int i = 0; i < 16; i++)
+        r.b[i] = (uint8_t)a.d[i];
+    return r.v;
+}
+
+/* Masked dword load (branches on the mask, as the other masked loads). */
+CS_EMU cs_emu_m512i cs_emu_mm512_maskz_loadu_epi32(__mmask16 k, const void *p)
+{
+    cs_emu_m512i r;
+    for (int i = 0; i < 16; i++) {
+        r.d[i] = 0;
+        if ((k >> i) & 1)
+            __builtin_memcpy(&r.d[i], (const char *)p + 4 * i, 4);
+    }
+    return r;
+}
+
 #ifdef CS_CT_EMULATE_AVX512
 /* Redirect the intrinsic names to the emulations (#undef first: some
  * compilers define intrinsics as macros). */
@@ -971,6 +1132,47 @@ CS_EMU __m128i cs_emu_mm512_cvtepi64_epi8(cs_emu_m512i a)
 #define _mm512_cmpgt_epi32_mask cs_emu_mm512_cmpgt_epi32_mask
 #undef _mm512_cmpeq_epi32_mask
 #define _mm512_cmpeq_epi32_mask cs_emu_mm512_cmpeq_epi32_mask
+/* 16-bit lanes (ML-KEM) */
+#undef _mm512_add_epi16
+#define _mm512_add_epi16 cs_emu_mm512_add_epi16
+#undef _mm512_sub_epi16
+#define _mm512_sub_epi16 cs_emu_mm512_sub_epi16
+#undef _mm512_mulhi_epi16
+#define _mm512_mulhi_epi16 cs_emu_mm512_mulhi_epi16
+#undef _mm512_mulhrs_epi16
+#define _mm512_mulhrs_epi16 cs_emu_mm512_mulhrs_epi16
+#undef _mm512_srlv_epi16
+#define _mm512_srlv_epi16 cs_emu_mm512_srlv_epi16
+#undef _mm512_set1_epi16
+#define _mm512_set1_epi16 cs_emu_mm512_set1_epi16
+#undef _mm512_setr_epi64
+#define _mm512_setr_epi64 cs_emu_mm512_setr_epi64
+#undef _mm512_castsi256_si512
+#define _mm512_castsi256_si512 cs_emu_mm512_castsi256_si512
+#undef _mm512_slli_epi16
+#define _mm512_slli_epi16 cs_emu_mm512_slli_epi16
+#undef _mm512_srai_epi16
+#define _mm512_srai_epi16 cs_emu_mm512_srai_epi16
+#undef _mm512_sllv_epi32
+#define _mm512_sllv_epi32 cs_emu_mm512_sllv_epi32
+#undef _mm512_rol_epi32
+#define _mm512_rol_epi32 cs_emu_mm512_rol_epi32
+#undef _mm512_madd_epi16
+#define _mm512_madd_epi16 cs_emu_mm512_madd_epi16
+#undef _mm512_mask_blend_epi16
+#define _mm512_mask_blend_epi16 cs_emu_mm512_mask_blend_epi16
+#undef _mm512_movepi16_mask
+#define _mm512_movepi16_mask cs_emu_mm512_movepi16_mask
+#undef _mm512_cvtepu16_epi32
+#define _mm512_cvtepu16_epi32 cs_emu_mm512_cvtepu16_epi32
+#undef _mm512_cvtepu8_epi32
+#define _mm512_cvtepu8_epi32 cs_emu_mm512_cvtepu8_epi32
+#undef _mm512_cvtepi32_epi16
+#define _mm512_cvtepi32_epi16 cs_emu_mm512_cvtepi32_epi16
+#undef _mm512_cvtepi32_epi8
+#define _mm512_cvtepi32_epi8 cs_emu_mm512_cvtepi32_epi8
+#undef _mm512_maskz_loadu_epi32
+#define _mm512_maskz_loadu_epi32 cs_emu_mm512_maskz_loadu_epi32
 #endif
 
 #endif

@@ -12,6 +12,7 @@
 #include "../../../kernels/bn/bn_kernel.h"
 #include "../../../kernels/bn/x86_64/x86_kernels.h"
 #include "../../../kernels/mldsa/mldsa_backend.h"
+#include "../../../kernels/mlkem/x86_64/mlkem_x86.h"
 #include "runtime/cpu.h"
 #include "../support/tap.h"
 #include "../support/rand_limbs.h"
@@ -35,6 +36,21 @@ extern const cs_mldsa_impl ctemu_cs_mldsa_avx512;
 void ctemu_cs_keccakf1600_x4_avx512(uint64_t s[100]);
 void ctemu_cs_keccakf1600_x8_avx512(uint64_t s[200]);
 void ctemu_cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25]);
+
+/* The ML-KEM avx512 arithmetic (ntt_avx512.c, poly_avx512.c), emulated. */
+void ctemu_cs_mlkem_ntt_avx512(cs_mlkem_poly *p);
+void ctemu_cs_mlkem_invntt_avx512(cs_mlkem_poly *p);
+void ctemu_cs_mlkem_basemul_acc_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
+                                       const cs_mlkem_poly *b, unsigned k);
+void ctemu_cs_mlkem_add_reduce_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
+                                      const cs_mlkem_poly *b);
+void ctemu_cs_mlkem_sub_reduce_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
+                                      const cs_mlkem_poly *b);
+void ctemu_cs_mlkem_tomont_add_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *e);
+void ctemu_cs_mlkem_compress_avx512(uint8_t *out, const cs_mlkem_poly *p, unsigned d);
+void ctemu_cs_mlkem_decompress_avx512(cs_mlkem_poly *p, const uint8_t *in, unsigned d);
+void ctemu_cs_mlkem_tobytes_avx512(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
+void ctemu_cs_mlkem_frombytes_avx512(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
 
 static cs_mont mont;
 
@@ -175,6 +191,63 @@ static int mldsa_cases(int ps, unsigned trials)
     return ok;
 }
 
+/* Random |c| < q coefficients. */
+static void mlkem_rand(cs_mlkem_poly *p)
+{
+    for (unsigned i = 0; i < CS_MLKEM_N; i++)
+        p->c[i] = (int16_t)((int)(tap_rng_u64() % (2 * CS_MLKEM_Q - 1)) - (CS_MLKEM_Q - 1));
+}
+
+/* The ML-KEM avx512 pieces, emulated and native, on n random inputs: the same
+ * polynomials and bytes. */
+static int mlkem_cases(unsigned n)
+{
+    static const unsigned ds[] = {1, 4, 5, 10, 11};
+    int ok = 1;
+    for (unsigned t = 0; t < n; t++) {
+        cs_mlkem_poly a[4], b[4], r1, r2;
+        uint8_t o1[CS_MLKEM_POLY_BYTES], o2[CS_MLKEM_POLY_BYTES];
+        for (unsigned i = 0; i < 4; i++)
+            mlkem_rand(&a[i]), mlkem_rand(&b[i]);
+        r1 = a[0], r2 = a[0];
+        cs_mlkem_ntt_avx512(&r1);
+        ctemu_cs_mlkem_ntt_avx512(&r2);
+        ok &= !memcmp(&r1, &r2, sizeof r1);
+        r1 = a[1], r2 = a[1];
+        cs_mlkem_invntt_avx512(&r1);
+        ctemu_cs_mlkem_invntt_avx512(&r2);
+        ok &= !memcmp(&r1, &r2, sizeof r1);
+        cs_mlkem_basemul_acc_avx512(&r1, a, b, 1 + t % 4);
+        ctemu_cs_mlkem_basemul_acc_avx512(&r2, a, b, 1 + t % 4);
+        ok &= !memcmp(&r1, &r2, sizeof r1);
+        cs_mlkem_add_reduce_avx512(&r1, &a[2], &b[2]);
+        ctemu_cs_mlkem_add_reduce_avx512(&r2, &a[2], &b[2]);
+        ok &= !memcmp(&r1, &r2, sizeof r1);
+        cs_mlkem_sub_reduce_avx512(&r1, &a[2], &b[2]);
+        ctemu_cs_mlkem_sub_reduce_avx512(&r2, &a[2], &b[2]);
+        ok &= !memcmp(&r1, &r2, sizeof r1);
+        r1 = a[3], r2 = a[3];
+        cs_mlkem_tomont_add_avx512(&r1, &b[3]);
+        ctemu_cs_mlkem_tomont_add_avx512(&r2, &b[3]);
+        ok &= !memcmp(&r1, &r2, sizeof r1);
+        cs_mlkem_tobytes_avx512(o1, &a[0]);
+        ctemu_cs_mlkem_tobytes_avx512(o2, &a[0]);
+        ok &= !memcmp(o1, o2, sizeof o1);
+        tap_rng_bytes(o1, sizeof o1);
+        cs_mlkem_frombytes_avx512(&r1, o1);
+        ctemu_cs_mlkem_frombytes_avx512(&r2, o1);
+        ok &= !memcmp(&r1, &r2, sizeof r1);
+        unsigned d = ds[t % 5];
+        cs_mlkem_compress_avx512(o1, &a[1], d);
+        ctemu_cs_mlkem_compress_avx512(o2, &a[1], d);
+        ok &= !memcmp(o1, o2, 32 * d);
+        cs_mlkem_decompress_avx512(&r1, o1, d);
+        ctemu_cs_mlkem_decompress_avx512(&r2, o1, d);
+        ok &= !memcmp(&r1, &r2, sizeof r1);
+    }
+    return ok;
+}
+
 int main(void)
 {
     tap_rng_seed(0x6374656d75ULL);
@@ -207,6 +280,8 @@ int main(void)
     }
     tap_ok(keccak_cases(600), "keccak x4/x8/x8x1 avx512 emulated == native, 600 states");
     tap_ok(rej_cases(3000), "rej_uniform/rej_eta avx512 emulated == native, 3000 buffers");
+    tap_ok(mlkem_cases(500), "ML-KEM avx512 arithmetic emulated == native: NTTs, products, "
+                             "sums, coders, Compress/Decompress, 500 inputs");
     static const int sets[3] = {44, 65, 87};
     for (int s = 0; s < 3; s++)
         tap_ok(mldsa_cases(sets[s], 40),

@@ -109,6 +109,72 @@ static __attribute__((noinline)) int dshuf_all(const cs_emu_m512i *pa, const cs_
     return ok;
 }
 
+/* The ML-KEM 16-bit lane functions on iters random inputs (words mixed with 0, 1,
+ * -1, 0x7FFF, 0x8000 and q-sized values), every shift count the instructions
+ * distinguish, random masks and count vectors. */
+static int word_lanes(unsigned iters)
+{
+    static const uint16_t edge[] = {0, 1, 0xFFFF, 0x7FFF, 0x8000, 3329, 0xF2FF, 1664};
+    int ok = 1;
+    for (unsigned it = 0; it < iters; it++) {
+        cs_emu_m512i a, b, cnt, cnt32;
+        rnd(a.q, 8), rnd(b.q, 8);
+        for (int i = 0; i < 32; i++) {
+            uint64_t r = tap_rng_u64();
+            if ((r & 3) == 0)
+                a.w[i] = edge[(r >> 2) & 7];
+            if ((r & 12) == 0)
+                b.w[i] = edge[(r >> 5) & 7];
+            cnt.w[i] = (uint16_t)((r >> 8) % 20);
+        }
+        for (int i = 0; i < 16; i++)
+            cnt32.d[i] = (uint32_t)(tap_rng_u64() % 41);
+        __m512i A = nat512(&a), B = nat512(&b), CNT = nat512(&cnt), CNT32 = nat512(&cnt32);
+        __mmask32 k = (__mmask32)tap_rng_u64();
+        __m256i h = _mm512_castsi512_si256(A);
+        __m128i x = _mm512_castsi512_si128(A);
+        ok &= eq512(_mm512_add_epi16(A, B), cs_emu_mm512_add_epi16(a, b));
+        ok &= eq512(_mm512_sub_epi16(A, B), cs_emu_mm512_sub_epi16(a, b));
+        ok &= eq512(_mm512_mulhi_epi16(A, B), cs_emu_mm512_mulhi_epi16(a, b));
+        ok &= eq512(_mm512_mulhrs_epi16(A, B), cs_emu_mm512_mulhrs_epi16(a, b));
+        ok &= eq512(_mm512_srlv_epi16(A, CNT), cs_emu_mm512_srlv_epi16(a, cnt));
+        ok &= eq512(_mm512_sllv_epi32(A, CNT32), cs_emu_mm512_sllv_epi32(a, cnt32));
+        ok &= eq512(_mm512_madd_epi16(A, B), cs_emu_mm512_madd_epi16(a, b));
+        ok &= eq512(_mm512_mask_blend_epi16(k, A, B), cs_emu_mm512_mask_blend_epi16(k, a, b));
+        ok &= _mm512_movepi16_mask(A) == cs_emu_mm512_movepi16_mask(a);
+        ok &= eq512(_mm512_cvtepu16_epi32(h), cs_emu_mm512_cvtepu16_epi32(h));
+        ok &= eq512(_mm512_cvtepu8_epi32(x), cs_emu_mm512_cvtepu8_epi32(x));
+        ok &= eq256(_mm512_cvtepi32_epi16(A), cs_emu_mm512_cvtepi32_epi16(a));
+        ok &= eq128(_mm512_cvtepi32_epi8(A), cs_emu_mm512_cvtepi32_epi8(a));
+        ok &= eq512(_mm512_set1_epi16((short)a.w[0]), cs_emu_mm512_set1_epi16((short)a.w[0]));
+        ok &= eq512(_mm512_setr_epi64((long long)a.q[0], 1, 2, 3, 4, 5, 6, (long long)b.q[7]),
+                    cs_emu_mm512_setr_epi64((long long)a.q[0], 1, 2, 3, 4, 5, 6,
+                                            (long long)b.q[7]));
+        {
+            cs_emu_m512i lo = cs_emu_mm512_castsi256_si512(h); /* upper half: zero here */
+            ok &= eq256(_mm512_castsi512_si256(_mm512_castsi256_si512(h)),
+                        cs_emu_mm512_castsi512_si256(lo));
+        }
+        {
+            uint8_t buf[64];
+            memcpy(buf, b.b, 64);
+            __mmask16 k16 = (__mmask16)k;
+            ok &= eq512(_mm512_maskz_loadu_epi32(k16, buf), cs_emu_mm512_maskz_loadu_epi32(k16, buf));
+        }
+#define WSH(i)                                                                             \
+    ok &= eq512(_mm512_slli_epi16(A, i), cs_emu_mm512_slli_epi16(a, i));                   \
+    ok &= eq512(_mm512_srai_epi16(A, i), cs_emu_mm512_srai_epi16(a, i));                   \
+    ok &= eq512(_mm512_rol_epi32(A, i), cs_emu_mm512_rol_epi32(a, i));
+        if (it < 4) {
+            R16(WSH, 0)
+            R16(WSH, 16)
+            WSH(32) WSH(100)
+        }
+#undef WSH
+    }
+    return ok;
+}
+
 void ctemu_check_intrinsics(unsigned iters)
 {
     int ifma = 1, tern = 1, rot = 1, shift = 1, lanes = 1, logic = 1, mask = 1, halves = 1;
@@ -298,6 +364,10 @@ void ctemu_check_intrinsics(unsigned iters)
         dword &= _mm512_cmpeq_epi32_mask(A, I32) == cs_emu_mm512_cmpeq_epi32_mask(a, i32);
     }
     tap_ok(ifma, "emulated vpmadd52luq/huq (256, 512) match the instructions");
+    tap_ok(word_lanes(iters), "emulated word lanes (ML-KEM): add/sub, vpmulhw, vpmulhrsw, "
+                              "vpsrlvw, vpsllvd, vpmaddwd, vpblendmw, vpmovw2m, widening and "
+                              "narrowing moves, word shifts and vprold (all counts), "
+                              "masked dword load");
     tap_ok(tern, "emulated vpternlogq (256, 512), all 256 immediates");
     tap_ok(rot, "emulated vprolq/vprorq (256, 512), counts 0..65, 100, 255");
     tap_ok(shift, "emulated vpsllq/vpsrlq/vpsraq immediates (256, 512)");
