@@ -1,5 +1,6 @@
 /* `cryptoshim bench mlkem [-n N] [-r ROUNDS] [-p 512|768|1024]`: in-process
- * timings of ML-KEM keygen, encapsulation and decapsulation for every
+ * timings of ML-KEM keygen, encapsulation and decapsulation, unprepared and
+ * on a prepared key (prepare: what a public-key import adds), for every
  * implementation this CPU may run (CPU features, CRYPTOSHIM_CPU,
  * CRYPTOSHIM_KERNELS), per parameter set. The implementations take turns
  * within each round (interleaved, so a busy neighbour slows all alike); per
@@ -23,8 +24,9 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-enum { OP_KEYGEN, OP_ENCAPS, OP_DECAPS, OPS };
-static const char *const op_names[OPS] = {"keygen", "encaps", "decaps"};
+enum { OP_KEYGEN, OP_ENCAPS, OP_DECAPS, OP_PREPARE, OP_ENCAPS_PREP, OP_DECAPS_PREP, OPS };
+static const char *const op_names[OPS] = {"keygen", "encaps", "decaps",
+                                          "prepare", "enc.prep", "dec.prep"};
 
 /* One round: n calls of op on im for parameter set ps; the median ticks into *median and the
  * CPU seconds into *secs. Returns -1 if a call failed or decapsulation disagreed. */
@@ -33,7 +35,8 @@ static int run(const cs_mlkem_impl *im, int ps, int op, unsigned n, uint64_t *t,
 {
     static uint8_t ek[1568], dk[3168], ct[1568];
     uint8_t d[32] = {42}, z[32] = {43}, m[32] = {44}, ss[32], ss2[32];
-    int bad = im->keygen(ps, ek, dk, d, z) || im->encaps(ps, ct, ss, ek, m);
+    cs_mlkem_prepared *pr = cs_mlkem_prepared_new(ps);
+    int bad = !pr || im->keygen_prepared(ps, ek, dk, d, z, pr) || im->encaps(ps, ct, ss, ek, m);
     double c0 = cs_timer_thread_cpu();
     for (unsigned i = 0; i < n; i++) {
         d[1] = m[1] = (uint8_t)i;
@@ -46,15 +49,25 @@ static int run(const cs_mlkem_impl *im, int ps, int op, unsigned n, uint64_t *t,
         case OP_ENCAPS:
             bad |= im->encaps(ps, ct, ss, ek, m);
             break;
-        default: /* the same valid ciphertext each time */
+        case OP_DECAPS: /* the same valid ciphertext each time */
             bad |= im->decaps(ps, ss2, ct, dk);
+            break;
+        case OP_PREPARE:
+            bad |= im->prepare(ps, pr, ek);
+            break;
+        case OP_ENCAPS_PREP:
+            bad |= im->encaps_prepared(pr, ct, ss, m);
+            break;
+        default:
+            bad |= im->decaps_prepared(pr, ss2, ct, dk);
             break;
         }
         t[i] = cs_timer_ticks() - t0;
     }
     *secs = cs_timer_thread_cpu() - c0;
-    if (op == OP_DECAPS)
+    if (op == OP_DECAPS || op == OP_DECAPS_PREP)
         bad |= memcmp(ss, ss2, 32) != 0;
+    cs_mlkem_prepared_free(pr);
     qsort(t, n, sizeof t[0], cmp_u64);
     *median = t[n / 2];
     return bad ? -1 : 0;
@@ -95,7 +108,7 @@ int cli_bench_mlkem(int argc, char **argv)
         return 1;
     static const int sets[3] = {512, 768, 1024};
     int status = 0;
-    printf("%-10s %-12s %-7s %14s %22s %12s\n", "kernel", "set", "op",
+    printf("%-10s %-12s %-8s %14s %22s %12s\n", "kernel", "set", "op",
            "median " CS_TIMER_TICK_UNIT, "range of rounds", "ops/s (cpu)");
     for (unsigned s = 0; s < 3; s++) {
         if (only && only != sets[s])
@@ -114,7 +127,7 @@ int cli_bench_mlkem(int argc, char **argv)
                 char set[16];
                 snprintf(set, sizeof set, "ML-KEM-%d", sets[s]);
                 if (failed[k]) {
-                    printf("%-10s %-12s %-7s FAILED\n", use[k]->name, set, op_names[op]);
+                    printf("%-10s %-12s %-8s FAILED\n", use[k]->name, set, op_names[op]);
                     status = 1;
                     continue;
                 }
@@ -122,7 +135,7 @@ int cli_bench_mlkem(int argc, char **argv)
                 char range[48];
                 snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)med[k][0],
                          (unsigned long long)med[k][rounds - 1]);
-                printf("%-10s %-12s %-7s %14llu %22s %12.0f\n", use[k]->name, set, op_names[op],
+                printf("%-10s %-12s %-8s %14llu %22s %12.0f\n", use[k]->name, set, op_names[op],
                        (unsigned long long)med[k][rounds / 2], range,
                        secs[k] > 0 ? rounds * n / secs[k] : 0);
             }

@@ -41,17 +41,30 @@ static size_t secret_bytes(int ps)
     return CS_MLKEM_SEED_BYTES + cs_mlkem_dk_bytes(ps);
 }
 
+/* The key's prepared data if impl made it; NULL when the dispatcher has
+ * changed its pick since (another layout: the unprepared entry serves). */
+static const cs_mlkem_prepared *prepared_for(const cs_mlkem_key *key, const cs_mlkem_impl *impl)
+{
+    return key->prep && cs_mlkem_prepared_impl(key->prep) == impl ? key->prep : NULL;
+}
+
 int cs_mlkem_key_encaps(const cs_mlkem_key *key, uint8_t *ct, uint8_t ss[32], const uint8_t m[32])
 {
     const cs_mlkem_impl *impl = cs_dispatch_mlkem(key->ps);
+    const cs_mlkem_prepared *pr = prepared_for(key, impl);
     cs_stats_count(CS_OP_MLKEM_ENCAPS, impl->name, (unsigned)key->ps);
+    if (pr)
+        return impl->encaps_prepared(pr, ct, ss, m) == 0;
     return impl->encaps(key->ps, ct, ss, key->ek, m) == 0;
 }
 
 int cs_mlkem_key_decaps(const cs_mlkem_key *key, uint8_t ss[32], const uint8_t *ct)
 {
     const cs_mlkem_impl *impl = cs_dispatch_mlkem(key->ps);
+    const cs_mlkem_prepared *pr = prepared_for(key, impl);
     cs_stats_count(CS_OP_MLKEM_DECAPS, impl->name, (unsigned)key->ps);
+    if (pr)
+        return impl->decaps_prepared(pr, ss, ct, key->dk) == 0;
     return impl->decaps(key->ps, ss, ct, key->dk) == 0;
 }
 
@@ -86,6 +99,8 @@ static int key_secret(cs_mlkem_key *key)
 static void key_reset(cs_mlkem_key *key)
 {
     key->has_pub = key->has_priv = key->has_seed = 0;
+    cs_mlkem_prepared_free(key->prep); /* public: nothing to wipe */
+    key->prep = NULL;
     if (key->secret)
         cs_prov_cleanse(key->secret, secret_bytes(key->ps));
 }
@@ -97,16 +112,30 @@ static void km_free(void *vkey)
     if (!key)
         return;
     cs_prov_secret_free(key->prov, key->secret, secret_bytes(key->ps));
+    cs_mlkem_prepared_free(key->prep);
     free(key);
 }
 
-/* Runs KeyGen_internal(d, z) from key->seed on the dispatched kernel and
- * counts it; the key then holds seed, dk and ek. */
+/* Gives the key an empty prepared block (dropping an old one); without
+ * memory the key simply stays unprepared. */
+static cs_mlkem_prepared *key_new_prepared(cs_mlkem_key *key)
+{
+    cs_mlkem_prepared_free(key->prep);
+    key->prep = cs_mlkem_prepared_new(key->ps);
+    return key->prep;
+}
+
+/* Runs KeyGen_internal(d, z) from key->seed on the dispatched kernel,
+ * filling the prepared key from its matrix and H(ek), and counts it; the
+ * key then holds seed, dk and ek. */
 static int key_from_seed(cs_mlkem_key *key)
 {
     const cs_mlkem_impl *impl = cs_dispatch_mlkem(key->ps);
+    const uint8_t *d = key->seed, *z = key->seed + CS_MLKEM_SYM_BYTES;
+    cs_mlkem_prepared *pr = key_new_prepared(key);
     cs_stats_count(CS_OP_MLKEM_KEYGEN, impl->name, (unsigned)key->ps);
-    if (impl->keygen(key->ps, key->ek, key->dk, key->seed, key->seed + CS_MLKEM_SYM_BYTES) != 0)
+    if ((pr ? impl->keygen_prepared(key->ps, key->ek, key->dk, d, z, pr)
+            : impl->keygen(key->ps, key->ek, key->dk, d, z)) != 0)
         return 0;
     key->has_seed = key->has_priv = key->has_pub = 1;
     return 1;
@@ -136,6 +165,12 @@ static int key_from_ek(cs_mlkem_key *key, const uint8_t *ek)
         return 0;
     }
     memcpy(key->ek, ek, cs_mlkem_ek_bytes(key->ps));
+    cs_mlkem_prepared *pr = key_new_prepared(key);
+    const cs_mlkem_impl *impl = cs_dispatch_mlkem(key->ps);
+    if (pr && impl->prepare(key->ps, pr, key->ek) != 0) {
+        cs_mlkem_prepared_free(pr);
+        key->prep = NULL;
+    }
     key->has_pub = 1;
     return 1;
 }
@@ -153,7 +188,11 @@ static int key_from_dk(cs_mlkem_key *key, const uint8_t *dk)
     }
     if (!key_from_ek(key, dk + (size_t)k * 384))
         return 0;
-    if (!cs_mlkem_check_dk(key->ps, dk)) {
+    /* the prepared key has H(ek) already */
+    const uint8_t *dk_h = dk + (size_t)k * 384 + cs_mlkem_ek_bytes(key->ps);
+    int hash_ok = key->prep ? !memcmp(cs_mlkem_prepared_h(key->prep), dk_h, 32)
+                            : cs_mlkem_check_dk(key->ps, dk);
+    if (!hash_ok) {
         key->has_pub = 0;
         CS_RAISE(key->prov, CS_LIB_PROV, CS_PROV_R_INVALID_KEY, "%s public key hash mismatch", alg);
         return 0;
@@ -500,6 +539,10 @@ static void *km_dup(const void *vsrc, int selection)
         selection &= ~OSSL_KEYMGMT_SELECT_PRIVATE_KEY;
     if (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) {
         memcpy(key->ek, src->ek, cs_mlkem_ek_bytes(src->ps));
+        if (src->prep && !(key->prep = cs_mlkem_prepared_dup(src->prep))) {
+            km_free(key);
+            return NULL;
+        }
         key->has_pub = 1;
     }
     if (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) {

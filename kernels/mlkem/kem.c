@@ -29,16 +29,23 @@ static void matrix_and_hash(const cs_mlkem_ops *ops, const cs_mlkem_params *p,
         cs_mlkem_hash_h(ops->keccak, out, m1, l1); /* m2 is empty here */
 }
 
-/* K-PKE.Encrypt(ek, m, r) into ct (FIPS 203 algorithm 14), with a = A_hat^T of ek. */
+/* t_hat of ek decoded into t (the layout of the ops' NTT). */
+static void decode_t(const cs_mlkem_ops *ops, const cs_mlkem_params *p, cs_mlkem_poly *t,
+                     const uint8_t *ek)
+{
+    for (unsigned i = 0; i < p->k; i++)
+        ops->frombytes(&t[i], ek + CS_MLKEM_POLY_BYTES * i);
+}
+
+/* K-PKE.Encrypt(ek, m, r) into ct (FIPS 203 algorithm 14), with a = A_hat^T and t = t_hat
+ * of ek. */
 static void pke_encrypt(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8_t *ct,
-                        const cs_mlkem_poly *a, const uint8_t *ek, const uint8_t m[32],
+                        const cs_mlkem_poly *a, const cs_mlkem_poly *t, const uint8_t m[32],
                         const uint8_t r[32])
 {
     const unsigned k = p->k;
-    cs_mlkem_poly t[K_MAX], noise[2 * K_MAX + 1], u, v, mu;
+    cs_mlkem_poly noise[2 * K_MAX + 1], u, v, mu;
 
-    for (unsigned i = 0; i < k; i++)
-        ops->frombytes(&t[i], ek + CS_MLKEM_POLY_BYTES * i);
     /* y = noise[0..k), e1 = noise[k..2k), e2 = noise[2k] */
     ops->sample_noise(noise, 2 * k + 1, k, p->eta1, p->eta2, r, 0);
     for (unsigned i = 0; i < k; i++)
@@ -82,15 +89,13 @@ static void pke_decrypt(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8
     cs_wipe(&w, sizeof w);
 }
 
-/* ML-KEM.KeyGen_internal(d, z) (FIPS 203 algorithms 13 and 16). */
-int cs_mlkem_keygen_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ek, uint8_t *dk,
-                        const uint8_t d[32], const uint8_t z[32])
+/* ML-KEM.KeyGen_internal(d, z) (FIPS 203 algorithms 13 and 16), leaving A_hat (not
+ * transposed; public) in a. */
+static void keygen_core(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8_t *ek,
+                        uint8_t *dk, const uint8_t d[32], const uint8_t z[32], cs_mlkem_poly *a)
 {
-    const cs_mlkem_params *p = cs_mlkem_params_of(ps);
-    if (!p)
-        return -1;
     const unsigned k = p->k;
-    cs_mlkem_poly a[K_MAX * K_MAX], se[2 * K_MAX], t;
+    cs_mlkem_poly se[2 * K_MAX], t;
     uint8_t kbyte = (uint8_t)k, rs[64]; /* rho || sigma */
 
     cs_mlkem_hash_g(ops->keccak, rs, d, 32, &kbyte, 1);
@@ -114,45 +119,61 @@ int cs_mlkem_keygen_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ek, uint8_t *d
     cs_wipe(se, sizeof se);
     cs_wipe(&t, sizeof t);
     cs_wipe(rs, sizeof rs);
+}
+
+/* KeyGen with the matrix in a local. */
+int cs_mlkem_keygen_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ek, uint8_t *dk,
+                        const uint8_t d[32], const uint8_t z[32])
+{
+    const cs_mlkem_params *p = cs_mlkem_params_of(ps);
+    if (!p)
+        return -1;
+    cs_mlkem_poly a[K_MAX * K_MAX];
+    keygen_core(ops, p, ek, dk, d, z, a);
     return 0;
 }
 
-/* ML-KEM.Encaps_internal(ek, m) (FIPS 203 algorithm 17): (K, r) = G(m || H(ek)). */
+/* ML-KEM.Encaps_internal (FIPS 203 algorithm 17), (K, r) = G(m || h), on ek's A_hat^T
+ * at, t_hat t and h = H(ek). */
+static void encaps_core(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8_t *ct,
+                        uint8_t ss[32], const cs_mlkem_poly *at, const cs_mlkem_poly *t,
+                        const uint8_t h[32], const uint8_t m[32])
+{
+    uint8_t kr[64];
+    cs_mlkem_hash_g(ops->keccak, kr, m, 32, h, 32);
+    pke_encrypt(ops, p, ct, at, t, m, kr + 32);
+    memcpy(ss, kr, 32);
+    cs_wipe(kr, sizeof kr);
+}
+
+/* Encaps deriving A_hat^T, H(ek) (in the same Keccak calls) and t_hat from ek. */
 int cs_mlkem_encaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ct, uint8_t ss[32],
                         const uint8_t *ek, const uint8_t m[32])
 {
     const cs_mlkem_params *p = cs_mlkem_params_of(ps);
     if (!p)
         return -1;
-    cs_mlkem_poly at[K_MAX * K_MAX];
-    uint8_t h[32], kr[64];
+    cs_mlkem_poly at[K_MAX * K_MAX], t[K_MAX];
+    uint8_t h[32];
     matrix_and_hash(ops, p, at, ek, 0, ek, p->ek_bytes, NULL, 0, h);
-    cs_mlkem_hash_g(ops->keccak, kr, m, 32, h, 32);
-    pke_encrypt(ops, p, ct, at, ek, m, kr + 32);
-    memcpy(ss, kr, 32);
-    cs_wipe(kr, sizeof kr);
+    decode_t(ops, p, t, ek);
+    encaps_core(ops, p, ct, ss, at, t, h, m);
     return 0;
 }
 
-/* ML-KEM.Decaps_internal(dk, ct) (FIPS 203 algorithm 18): re-encrypts the
- * decrypted message and returns K' if the ciphertexts match, else
- * J(z || ct), chosen by mask. */
-int cs_mlkem_decaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t ss[32], const uint8_t *ct,
-                        const uint8_t *dk)
+/* ML-KEM.Decaps_internal(dk, ct) (FIPS 203 algorithm 18) on the A_hat^T at and t_hat t of
+ * dk's ek, with kbar = J(z || ct): re-encrypts the decrypted message and returns K' if the
+ * ciphertexts match, else kbar, chosen by mask. */
+static void decaps_core(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8_t ss[32],
+                        const uint8_t *ct, const uint8_t *dk, const cs_mlkem_poly *at,
+                        const cs_mlkem_poly *t, const uint8_t kbar[32])
 {
-    const cs_mlkem_params *p = cs_mlkem_params_of(ps);
-    if (!p)
-        return -1;
-    const uint8_t *ek = dk + CS_MLKEM_POLY_BYTES * p->k;
-    const uint8_t *h = ek + p->ek_bytes, *z = h + 32;
-    uint8_t m[32], kr[64], kbar[32], ct2[1568];
-
-    cs_mlkem_poly at[K_MAX * K_MAX];
+    const uint8_t *h = dk + CS_MLKEM_POLY_BYTES * p->k + p->ek_bytes;
+    uint8_t m[32], kr[64], ct2[1568];
 
     pke_decrypt(ops, p, m, dk, ct);
     cs_mlkem_hash_g(ops->keccak, kr, m, 32, h, 32);
-    matrix_and_hash(ops, p, at, ek, 1, z, 32, ct, p->ct_bytes, kbar);
-    pke_encrypt(ops, p, ct2, at, ek, m, kr + 32);
+    pke_encrypt(ops, p, ct2, at, t, m, kr + 32);
     uint64_t diff = 0; /* 8 bytes a step: every ciphertext size is a multiple of 32 */
     for (size_t i = 0; i < p->ct_bytes; i += 8) {
         uint64_t a, b;
@@ -165,8 +186,96 @@ int cs_mlkem_decaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t ss[32], const u
         ss[i] = (uint8_t)((kr[i] & same) | (kbar[i] & ~same));
     cs_wipe(m, sizeof m);
     cs_wipe(kr, sizeof kr);
-    cs_wipe(kbar, sizeof kbar);
     cs_wipe(ct2, sizeof ct2);
+}
+
+/* J(z || ct) rides in the Keccak calls of the matrix. */
+int cs_mlkem_decaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t ss[32], const uint8_t *ct,
+                        const uint8_t *dk)
+{
+    const cs_mlkem_params *p = cs_mlkem_params_of(ps);
+    if (!p)
+        return -1;
+    const uint8_t *ek = dk + CS_MLKEM_POLY_BYTES * p->k;
+    const uint8_t *z = ek + p->ek_bytes + 32;
+    cs_mlkem_poly at[K_MAX * K_MAX], t[K_MAX];
+    uint8_t kbar[32];
+    matrix_and_hash(ops, p, at, ek, 1, z, 32, ct, p->ct_bytes, kbar);
+    decode_t(ops, p, t, ek);
+    decaps_core(ops, p, ss, ct, dk, at, t, kbar);
+    cs_wipe(kbar, sizeof kbar);
+    return 0;
+}
+
+/* The prepared key's A_hat^T and t_hat. */
+static cs_mlkem_poly *prep_at(const cs_mlkem_prepared *pr)
+{
+    return (cs_mlkem_poly *)pr->poly;
+}
+
+static cs_mlkem_poly *prep_t(const cs_mlkem_prepared *pr)
+{
+    return (cs_mlkem_poly *)pr->poly + pr->p->k * pr->p->k;
+}
+
+/* Fills pr from ek: the matrix and H(ek) together (matrix_and_hash), t_hat decoded. */
+int cs_mlkem_prepare_ops(const cs_mlkem_ops *ops, const cs_mlkem_impl *impl, int ps,
+                         cs_mlkem_prepared *pr, const uint8_t *ek)
+{
+    const cs_mlkem_params *p = pr->p;
+    if (p->ps != ps)
+        return -1;
+    matrix_and_hash(ops, p, prep_at(pr), ek, 0, ek, p->ek_bytes, NULL, 0, pr->h);
+    decode_t(ops, p, prep_t(pr), ek);
+    pr->impl = impl;
+    pr->ops = ops;
+    return 0;
+}
+
+/* KeyGen's A_hat, transposed polynomial by polynomial (a layout is per polynomial), and
+ * its H(ek) fill pr; t_hat is decoded from the ek written, as prepare decodes it. */
+int cs_mlkem_keygen_prepared_ops(const cs_mlkem_ops *ops, const cs_mlkem_impl *impl, int ps,
+                                 uint8_t *ek, uint8_t *dk, const uint8_t d[32],
+                                 const uint8_t z[32], cs_mlkem_prepared *pr)
+{
+    const cs_mlkem_params *p = pr->p;
+    if (p->ps != ps)
+        return -1;
+    const unsigned k = p->k;
+    cs_mlkem_poly a[K_MAX * K_MAX], *at = prep_at(pr);
+    keygen_core(ops, p, ek, dk, d, z, a);
+    for (unsigned i = 0; i < k; i++)
+        for (unsigned j = 0; j < k; j++)
+            at[j * k + i] = a[i * k + j];
+    decode_t(ops, p, prep_t(pr), ek);
+    memcpy(pr->h, dk + CS_MLKEM_POLY_BYTES * k + p->ek_bytes, 32);
+    pr->impl = impl;
+    pr->ops = ops;
+    return 0;
+}
+
+/* Encaps on pr's A_hat^T, t_hat and H(ek). */
+int cs_mlkem_encaps_prepared_ops(const cs_mlkem_ops *ops, const cs_mlkem_prepared *pr,
+                                 uint8_t *ct, uint8_t ss[32], const uint8_t m[32])
+{
+    if (pr->ops != ops)
+        return -1;
+    encaps_core(ops, pr->p, ct, ss, prep_at(pr), prep_t(pr), pr->h, m);
+    return 0;
+}
+
+/* J(z || ct) on its own: no matrix to ride in. */
+int cs_mlkem_decaps_prepared_ops(const cs_mlkem_ops *ops, const cs_mlkem_prepared *pr,
+                                 uint8_t ss[32], const uint8_t *ct, const uint8_t *dk)
+{
+    if (pr->ops != ops)
+        return -1;
+    const cs_mlkem_params *p = pr->p;
+    const uint8_t *z = dk + p->dk_bytes - 32;
+    uint8_t kbar[32];
+    cs_mlkem_hash_j(ops->keccak, kbar, z, 32, ct, p->ct_bytes);
+    decaps_core(ops, p, ss, ct, dk, prep_at(pr), prep_t(pr), kbar);
+    cs_wipe(kbar, sizeof kbar);
     return 0;
 }
 

@@ -75,6 +75,17 @@ typedef struct cs_mlkem_ops {
 
 extern const cs_mlkem_ops cs_mlkem_portable_ops;
 
+/* The prepared key of mlkem.h: filled by the driver on one implementation's ops, whose
+ * layout poly[] is in (A_hat^T as gen_matrix transposed gives it, then t_hat as
+ * frombytes gives it). impl and ops are NULL until filled. */
+struct cs_mlkem_prepared {
+    const cs_mlkem_impl *impl;
+    const cs_mlkem_ops *ops;
+    const cs_mlkem_params *p;
+    uint8_t h[32];                      /* H(ek) */
+    cs_mlkem_poly poly[];               /* at[k*k], then t[k] */
+};
+
 /* The FIPS 203 driver (kem.c) on ops: the three operations of cs_mlkem_impl. */
 int cs_mlkem_keygen_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ek, uint8_t *dk,
                         const uint8_t d[32], const uint8_t z[32]);
@@ -82,6 +93,67 @@ int cs_mlkem_encaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ct, uint8_t ss
                         const uint8_t *ek, const uint8_t m[32]);
 int cs_mlkem_decaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t ss[32], const uint8_t *ct,
                         const uint8_t *dk);
+
+/* The prepared entries of cs_mlkem_impl on ops, for the implementation impl whose ops
+ * they are (recorded in pr, and checked by the encaps and decaps: -1 for another's). */
+int cs_mlkem_prepare_ops(const cs_mlkem_ops *ops, const cs_mlkem_impl *impl, int ps,
+                         cs_mlkem_prepared *pr, const uint8_t *ek);
+int cs_mlkem_keygen_prepared_ops(const cs_mlkem_ops *ops, const cs_mlkem_impl *impl, int ps,
+                                 uint8_t *ek, uint8_t *dk, const uint8_t d[32],
+                                 const uint8_t z[32], cs_mlkem_prepared *pr);
+int cs_mlkem_encaps_prepared_ops(const cs_mlkem_ops *ops, const cs_mlkem_prepared *pr,
+                                 uint8_t *ct, uint8_t ss[32], const uint8_t m[32]);
+int cs_mlkem_decaps_prepared_ops(const cs_mlkem_ops *ops, const cs_mlkem_prepared *pr,
+                                 uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
+
+/* Defines const cs_mlkem_impl cs_mlkem_NAME: every entry the driver above on OPS (a
+ * cs_mlkem_ops object), needing the CS_CPU_* bits FEATURES. */
+#define CS_MLKEM_IMPL(NAME, OPS, FEATURES)                                                     \
+    extern const cs_mlkem_impl cs_mlkem_##NAME;                                                \
+    static int keygen_##NAME(int ps, uint8_t *ek, uint8_t *dk, const uint8_t d[32],            \
+                             const uint8_t z[32])                                               \
+    {                                                                                           \
+        return cs_mlkem_keygen_ops(&OPS, ps, ek, dk, d, z);                                     \
+    }                                                                                           \
+    static int encaps_##NAME(int ps, uint8_t *ct, uint8_t ss[32], const uint8_t *ek,           \
+                             const uint8_t m[32])                                               \
+    {                                                                                           \
+        return cs_mlkem_encaps_ops(&OPS, ps, ct, ss, ek, m);                                    \
+    }                                                                                           \
+    static int decaps_##NAME(int ps, uint8_t ss[32], const uint8_t *ct, const uint8_t *dk)     \
+    {                                                                                           \
+        return cs_mlkem_decaps_ops(&OPS, ps, ss, ct, dk);                                       \
+    }                                                                                           \
+    static int prepare_##NAME(int ps, cs_mlkem_prepared *pr, const uint8_t *ek)                \
+    {                                                                                           \
+        return cs_mlkem_prepare_ops(&OPS, &cs_mlkem_##NAME, ps, pr, ek);                        \
+    }                                                                                           \
+    static int keygen_prepared_##NAME(int ps, uint8_t *ek, uint8_t *dk, const uint8_t d[32],   \
+                                      const uint8_t z[32], cs_mlkem_prepared *pr)              \
+    {                                                                                           \
+        return cs_mlkem_keygen_prepared_ops(&OPS, &cs_mlkem_##NAME, ps, ek, dk, d, z, pr);      \
+    }                                                                                           \
+    static int encaps_prepared_##NAME(const cs_mlkem_prepared *pr, uint8_t *ct, uint8_t ss[32],\
+                                      const uint8_t m[32])                                      \
+    {                                                                                           \
+        return cs_mlkem_encaps_prepared_ops(&OPS, pr, ct, ss, m);                               \
+    }                                                                                           \
+    static int decaps_prepared_##NAME(const cs_mlkem_prepared *pr, uint8_t ss[32],             \
+                                      const uint8_t *ct, const uint8_t *dk)                     \
+    {                                                                                           \
+        return cs_mlkem_decaps_prepared_ops(&OPS, pr, ss, ct, dk);                              \
+    }                                                                                           \
+    const cs_mlkem_impl cs_mlkem_##NAME = {                                                     \
+        .name = #NAME,                                                                          \
+        .cpu_features = FEATURES,                                                               \
+        .keygen = keygen_##NAME,                                                                \
+        .encaps = encaps_##NAME,                                                                \
+        .decaps = decaps_##NAME,                                                                \
+        .prepare = prepare_##NAME,                                                              \
+        .keygen_prepared = keygen_prepared_##NAME,                                              \
+        .encaps_prepared = encaps_prepared_##NAME,                                              \
+        .decaps_prepared = decaps_prepared_##NAME,                                              \
+    };
 
 /* Hashes of FIPS 203 4.1 on keccak k (hash.c): H = SHA3-256, G = SHA3-512 of a || b,
  * J = SHAKE256(a || b, 32). */

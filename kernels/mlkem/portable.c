@@ -18,31 +18,7 @@ const cs_mlkem_ops cs_mlkem_portable_ops = {
     .tomont_add = cs_mlkem_tomont_add_portable,
 };
 
-/* The three operations on the portable table. */
-static int keygen_portable(int ps, uint8_t *ek, uint8_t *dk, const uint8_t d[32],
-                           const uint8_t z[32])
-{
-    return cs_mlkem_keygen_ops(&cs_mlkem_portable_ops, ps, ek, dk, d, z);
-}
-
-static int encaps_portable(int ps, uint8_t *ct, uint8_t ss[32], const uint8_t *ek,
-                           const uint8_t m[32])
-{
-    return cs_mlkem_encaps_ops(&cs_mlkem_portable_ops, ps, ct, ss, ek, m);
-}
-
-static int decaps_portable(int ps, uint8_t ss[32], const uint8_t *ct, const uint8_t *dk)
-{
-    return cs_mlkem_decaps_ops(&cs_mlkem_portable_ops, ps, ss, ct, dk);
-}
-
-const cs_mlkem_impl cs_mlkem_portable = {
-    .name = "portable",
-    .cpu_features = 0,
-    .keygen = keygen_portable,
-    .encaps = encaps_portable,
-    .decaps = decaps_portable,
-};
+CS_MLKEM_IMPL(portable, cs_mlkem_portable_ops, 0)
 
 /* Per-ISA backends add their table here under their architecture's #if,
  * fastest first; portable is always last. */

@@ -38,29 +38,5 @@ static const cs_mlkem_ops ops_avx512 = {
     AVX512_ARITHMETIC,
 };
 
-/* The three operations of each table on its ops. */
-#define MLKEM_TABLE(NAME, OPS, FEATURES)                                                        \
-    static int keygen_##NAME(int ps, uint8_t *ek, uint8_t *dk, const uint8_t d[32],           \
-                             const uint8_t z[32])                                              \
-    {                                                                                          \
-        return cs_mlkem_keygen_ops(&OPS, ps, ek, dk, d, z);                                    \
-    }                                                                                          \
-    static int encaps_##NAME(int ps, uint8_t *ct, uint8_t ss[32], const uint8_t *ek,          \
-                             const uint8_t m[32])                                              \
-    {                                                                                          \
-        return cs_mlkem_encaps_ops(&OPS, ps, ct, ss, ek, m);                                   \
-    }                                                                                          \
-    static int decaps_##NAME(int ps, uint8_t ss[32], const uint8_t *ct, const uint8_t *dk)    \
-    {                                                                                          \
-        return cs_mlkem_decaps_ops(&OPS, ps, ss, ct, dk);                                      \
-    }                                                                                          \
-    const cs_mlkem_impl cs_mlkem_##NAME = {                                                    \
-        .name = #NAME,                                                                         \
-        .cpu_features = FEATURES,                                                              \
-        .keygen = keygen_##NAME,                                                               \
-        .encaps = encaps_##NAME,                                                               \
-        .decaps = decaps_##NAME,                                                               \
-    };
-
-MLKEM_TABLE(avx2, ops_avx2, CS_CPU_AVX2)
-MLKEM_TABLE(avx512, ops_avx512, CS_CPU_AVX2 | CS_CPU_AVX512IFMA)
+CS_MLKEM_IMPL(avx2, ops_avx2, CS_CPU_AVX2)
+CS_MLKEM_IMPL(avx512, ops_avx512, CS_CPU_AVX2 | CS_CPU_AVX512IFMA)
