@@ -14,3 +14,15 @@ $(BUILD)/tests/e2e/mlkem_stock_driver40: tests/bats/helpers/mlkem_stock_driver.c
 
 tests-build: $(BUILD)/tests/e2e/mlkem_stock_driver $(BUILD)/tests/e2e/mlkem_stock_driver40
 endif
+
+# The provider's prepared keys (tests/unit/diff_mlkem_prepared.c) call its
+# ML-KEM tables directly: the test links those provider objects beside the
+# core archive (the Makefile's diff_% rule links the core alone).
+ifeq ($(CROSS),)
+MLKEM_PROV_OBJS := $(call obj,provider/mlkem_keymgmt.c provider/mlkem_kem.c provider/err.c \
+                              provider/params.c provider/rand.c)
+$(BUILD)/tests/diff_mlkem_prepared: tests/unit/diff_mlkem_prepared.c $(TEST_SUPPORT) \
+                                    $(MLKEM_PROV_OBJS) $(CORE_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcrypto -ldl -pthread -lm
+endif

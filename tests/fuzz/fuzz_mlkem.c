@@ -11,7 +11,10 @@
  *    ciphertext to the same secret everywhere;
  *  - ciphertexts: the same secret everywhere; the unedited one gives the
  *    encapsulated secret, an edited one the implicit rejection secret
- *    J(z || c) (a re-encryption matching other bytes is negligible).
+ *    J(z || c) (a re-encryption matching other bytes is negligible);
+ *  - each of these also on the implementation's prepared entries (mlkem.h:
+ *    the key prepared from the ek, or from the ek inside the dk), which
+ *    must give the unprepared bytes.
  * Input: parameter set and mode (byte), implementation (byte), then edits
  * (count, then per edit a region, an offset and a byte; in a key, some set
  * a 12-bit field to q's edge). */
@@ -119,6 +122,15 @@ static unsigned edit(kf_in *in, uint8_t *buf, size_t start, size_t len, int fiel
     return changed;
 }
 
+/* The key ek (which passed check_ek) prepared by im; stops the run if that fails. */
+static cs_mlkem_prepared *prepared(const cs_mlkem_impl *im, int ps, const uint8_t *ek)
+{
+    cs_mlkem_prepared *pr = cs_mlkem_prepared_new(ps);
+    KF_CHECK(pr && !im->prepare(ps, pr, ek) && cs_mlkem_prepared_impl(pr) == im, im, ps,
+             "prepare");
+    return pr;
+}
+
 /* FIPS 203 7.2: ByteEncode_12(ByteDecode_12(ek)) == ek, i.e. every 12-bit
  * field of the k encoded polynomials is below q. */
 static int ref_check_ek(const struct fixed *fx, const uint8_t *ek)
@@ -170,6 +182,11 @@ static void ek_case(kf_in *in, const struct fixed *fx, const cs_mlkem_impl *im)
                  !cs_mlkem_portable.encaps(fx->ps, ct2, ss2, ek, m) &&
                  !memcmp(ct1, ct2, fx->ctb) && !memcmp(ss1, ss2, 32),
              im, fx->ps, "encaps with an edited key");
+    cs_mlkem_prepared *pr = prepared(im, fx->ps, ek);
+    KF_CHECK(!im->encaps_prepared(pr, ct1, ss1, m) && !memcmp(ct1, ct2, fx->ctb) &&
+                 !memcmp(ss1, ss2, 32),
+             im, fx->ps, "encaps_prepared with an edited key");
+    cs_mlkem_prepared_free(pr);
 }
 
 /* A decapsulation key edited in one region (dk_PKE, ek, H(ek), z): its
@@ -191,6 +208,13 @@ static void dk_case(kf_in *in, const struct fixed *fx, const cs_mlkem_impl *im)
     KF_CHECK(!im->decaps(fx->ps, ss1, fx->ct, dk) &&
                  !cs_mlkem_portable.decaps(fx->ps, ss2, fx->ct, dk) && !memcmp(ss1, ss2, 32),
              im, fx->ps, "decaps with an edited key");
+    const uint8_t *ek = dk + pke;
+    if (!cs_mlkem_check_ek(fx->ps, ek))
+        return; /* an ek edited to >= q whose H(ek) still matches: negligible */
+    cs_mlkem_prepared *pr = prepared(im, fx->ps, ek);
+    KF_CHECK(!im->decaps_prepared(pr, ss1, fx->ct, dk) && !memcmp(ss1, ss2, 32), im, fx->ps,
+             "decaps_prepared with an edited key");
+    cs_mlkem_prepared_free(pr);
 }
 
 /* An edited ciphertext decapsulated with the fixed key. */
@@ -202,6 +226,10 @@ static void ct_case(kf_in *in, const struct fixed *fx, const cs_mlkem_impl *im)
     KF_CHECK(!im->decaps(fx->ps, ss1, ct, fx->dk) &&
                  !cs_mlkem_portable.decaps(fx->ps, ss2, ct, fx->dk) && !memcmp(ss1, ss2, 32),
              im, fx->ps, "decaps of an edited ciphertext");
+    cs_mlkem_prepared *pr = prepared(im, fx->ps, fx->ek);
+    KF_CHECK(!im->decaps_prepared(pr, ss1, ct, fx->dk) && !memcmp(ss1, ss2, 32), im, fx->ps,
+             "decaps_prepared of an edited ciphertext");
+    cs_mlkem_prepared_free(pr);
     if (memcmp(ct, fx->ct, fx->ctb))
         digest(EVP_shake256(), 1, want, fx->dk + fx->dkb - 32, 32, ct, fx->ctb);
     else

@@ -1,9 +1,12 @@
-/* Constant-time check of ML-KEM keygen, encapsulation and decapsulation
- * under valgrind memcheck (run by scripts/run-tests.sh with
- * --error-exitcode): d, z, m, the decapsulation key and the ciphertext
- * given to decapsulation are marked undefined, so any branch or memory
- * index that depends on them is reported. The kernels declassify only
- * rho and the encapsulation key written by keygen (kernels/mlkem/kem.c).
+/* Constant-time check of ML-KEM keygen, encapsulation and decapsulation,
+ * unprepared and prepared (keygen_prepared, prepare, encaps_prepared,
+ * decaps_prepared), under valgrind memcheck (run by scripts/run-tests.sh
+ * with --error-exitcode): d, z, m, the decapsulation key and the
+ * ciphertext given to decapsulation are marked undefined, so any branch or
+ * memory index that depends on them is reported. The kernels declassify
+ * only rho and the encapsulation key written by keygen
+ * (kernels/mlkem/kem.c); the prepared key keygen fills must come out
+ * public (defined) too.
  * Every implementation this CPU runs is checked; without valgrind the
  * client requests are no-ops and only the results are checked. Valgrind
  * 3.19 executes no AVX-512: the second build of this file,
@@ -16,11 +19,68 @@
 #include <valgrind/memcheck.h>
 
 #include "kernels/mlkem/mlkem.h"
+#include "kernels/mlkem/mlkem_backend.h"
 #include "runtime/cpu.h"
 #include "support/tap.h"
 
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+
+/* The prepared entries of im for ps, with d, z, m, dk and the ciphertext
+ * undefined: keygen_prepared (its ek and prepared key must be public),
+ * prepare of the public ek, encaps_prepared on either key, and
+ * decaps_prepared of the ciphertext and of a corrupted one. */
+static void check_prepared(const cs_mlkem_impl *im, int ps)
+{
+    uint8_t d[32], z[32], m[32], ek[1568], dk[3168], ct[1568], ct2[1568], ss[32], ss2[32],
+        ss3[32], ss4[32];
+    size_t ekn = cs_mlkem_ek_bytes(ps), dkn = cs_mlkem_dk_bytes(ps), ctn = cs_mlkem_ct_bytes(ps);
+    cs_mlkem_prepared *pg = cs_mlkem_prepared_new(ps), *pp = cs_mlkem_prepared_new(ps);
+    if (!pg || !pp) {
+        tap_ok(0, "no memory");
+        return;
+    }
+    size_t polys = (pg->p->k * pg->p->k + pg->p->k) * sizeof(cs_mlkem_poly);
+    tap_rng_bytes(d, 32);
+    tap_rng_bytes(z, 32);
+    tap_rng_bytes(m, 32);
+
+    SECRET(d, 32);
+    SECRET(z, 32);
+    int rc = im->keygen_prepared(ps, ek, dk, d, z, pg);
+    PUBLIC(&rc, sizeof rc);
+    tap_ok(rc == 0 && VALGRIND_CHECK_MEM_IS_DEFINED(ek, ekn) == 0 &&
+               VALGRIND_CHECK_MEM_IS_DEFINED(pg->poly, polys) == 0 &&
+               VALGRIND_CHECK_MEM_IS_DEFINED(pg->h, 32) == 0,
+           "%s: ML-KEM-%d keygen_prepared, ek and prepared key public", im->name, ps);
+    rc = im->prepare(ps, pp, ek);
+    PUBLIC(&rc, sizeof rc);
+
+    SECRET(m, 32);
+    rc |= im->encaps_prepared(pg, ct, ss, m);
+    rc |= im->encaps_prepared(pp, ct2, ss2, m);
+    PUBLIC(&rc, sizeof rc);
+    PUBLIC(ct, ctn);
+    PUBLIC(ct2, ctn);
+    PUBLIC(ss, 32);
+    PUBLIC(ss2, 32);
+    tap_ok(rc == 0 && !memcmp(ct, ct2, ctn) && !memcmp(ss, ss2, 32),
+           "%s: ML-KEM-%d prepare, encaps_prepared", im->name, ps);
+
+    SECRET(dk, dkn);
+    SECRET(ct, ctn);
+    rc = im->decaps_prepared(pg, ss3, ct, dk);
+    PUBLIC(&rc, sizeof rc);
+    ct[ctn / 3] ^= 2;
+    rc |= im->decaps_prepared(pp, ss4, ct, dk);
+    PUBLIC(&rc, sizeof rc);
+    PUBLIC(ss3, 32);
+    PUBLIC(ss4, 32);
+    tap_ok(rc == 0 && !memcmp(ss, ss3, 32) && memcmp(ss, ss4, 32),
+           "%s: ML-KEM-%d decaps_prepared and implicit rejection", im->name, ps);
+    cs_mlkem_prepared_free(pg);
+    cs_mlkem_prepared_free(pp);
+}
 
 /* One keygen, encaps and two decapsulations (the ciphertext, and a corrupted one
  * that takes implicit rejection) of parameter set ps with secrets undefined. */
@@ -56,6 +116,7 @@ static void check(const cs_mlkem_impl *im, int ps)
     PUBLIC(ss3, 32);
     tap_ok(rc == 0 && !memcmp(ss, ss2, 32) && memcmp(ss, ss3, 32),
            "%s: ML-KEM-%d decaps and implicit rejection", im->name, ps);
+    check_prepared(im, ps);
 }
 
 int main(void)
