@@ -37,17 +37,22 @@ static void decode_t(const cs_mlkem_ops *ops, const cs_mlkem_params *p, cs_mlkem
         ops->frombytes(&t[i], ek + CS_MLKEM_POLY_BYTES * i);
 }
 
+/* The noise of K-PKE.Encrypt from r: y = noise[0..k), e1 = noise[k..2k), e2 = noise[2k]. */
+static void encrypt_noise(const cs_mlkem_ops *ops, const cs_mlkem_params *p,
+                          cs_mlkem_poly *noise, const uint8_t r[32])
+{
+    ops->sample_noise(noise, 2 * p->k + 1, p->k, p->eta1, p->eta2, r, 0);
+}
+
 /* K-PKE.Encrypt(ek, m, r) into ct (FIPS 203 algorithm 14), with a = A_hat^T and t = t_hat
- * of ek. */
+ * of ek and the noise encrypt_noise gives for r (consumed: y is transformed in place). */
 static void pke_encrypt(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8_t *ct,
                         const cs_mlkem_poly *a, const cs_mlkem_poly *t, const uint8_t m[32],
-                        const uint8_t r[32])
+                        cs_mlkem_poly *noise)
 {
     const unsigned k = p->k;
-    cs_mlkem_poly noise[2 * K_MAX + 1], u, v, mu;
+    cs_mlkem_poly u, v, mu;
 
-    /* y = noise[0..k), e1 = noise[k..2k), e2 = noise[2k] */
-    ops->sample_noise(noise, 2 * k + 1, k, p->eta1, p->eta2, r, 0);
     for (unsigned i = 0; i < k; i++)
         ops->ntt(&noise[i]);
     for (unsigned i = 0; i < k; i++) {
@@ -62,7 +67,6 @@ static void pke_encrypt(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8
     ops->add_reduce(&v, &v, &noise[2 * k]);
     ops->add_reduce(&v, &v, &mu);
     ops->compress(ct + 32 * p->du * k, &v, p->dv);
-    cs_wipe(noise, sizeof noise);
     cs_wipe(&u, sizeof u);
     cs_wipe(&v, sizeof v);
     cs_wipe(&mu, sizeof mu);
@@ -139,14 +143,16 @@ static void encaps_core(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8
                         uint8_t ss[32], const cs_mlkem_poly *at, const cs_mlkem_poly *t,
                         const uint8_t h[32], const uint8_t m[32])
 {
+    cs_mlkem_poly noise[2 * K_MAX + 1];
     uint8_t kr[64];
     cs_mlkem_hash_g(ops->keccak, kr, m, 32, h, 32);
-    pke_encrypt(ops, p, ct, at, t, m, kr + 32);
+    encrypt_noise(ops, p, noise, kr + 32);
+    pke_encrypt(ops, p, ct, at, t, m, noise);
     memcpy(ss, kr, 32);
+    cs_wipe(noise, sizeof noise);
     cs_wipe(kr, sizeof kr);
 }
 
-/* Encaps deriving A_hat^T, H(ek) (in the same Keccak calls) and t_hat from ek. */
 int cs_mlkem_encaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ct, uint8_t ss[32],
                         const uint8_t *ek, const uint8_t m[32])
 {
@@ -162,18 +168,31 @@ int cs_mlkem_encaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ct, uint8_t ss
 }
 
 /* ML-KEM.Decaps_internal(dk, ct) (FIPS 203 algorithm 18) on the A_hat^T at and t_hat t of
- * dk's ek, with kbar = J(z || ct): re-encrypts the decrypted message and returns K' if the
+ * dk's ek, with kbar = J(z || ct) given, or computed here (NULL: in the Keccak calls of G
+ * and the noise where the ops can): re-encrypts the decrypted message and returns K' if the
  * ciphertexts match, else kbar, chosen by mask. */
 static void decaps_core(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8_t ss[32],
                         const uint8_t *ct, const uint8_t *dk, const cs_mlkem_poly *at,
-                        const cs_mlkem_poly *t, const uint8_t kbar[32])
+                        const cs_mlkem_poly *t, const uint8_t *kbar_given)
 {
-    const uint8_t *h = dk + CS_MLKEM_POLY_BYTES * p->k + p->ek_bytes;
-    uint8_t m[32], kr[64], ct2[1568];
+    const uint8_t *h = dk + CS_MLKEM_POLY_BYTES * p->k + p->ek_bytes, *z = h + 32;
+    cs_mlkem_poly noise[2 * K_MAX + 1];
+    uint8_t m[32], kr[64], kbar[32], ct2[1568];
 
     pke_decrypt(ops, p, m, dk, ct);
-    cs_mlkem_hash_g(ops->keccak, kr, m, 32, h, 32);
-    pke_encrypt(ops, p, ct2, at, t, m, kr + 32);
+    if (kbar_given) {
+        memcpy(kbar, kbar_given, 32);
+        cs_mlkem_hash_g(ops->keccak, kr, m, 32, h, 32);
+        encrypt_noise(ops, p, noise, kr + 32);
+    } else if (ops->g_noise_j) {
+        ops->g_noise_j(noise, 2 * p->k + 1, p->k, p->eta1, p->eta2, kr, m, h, z, ct,
+                       p->ct_bytes, kbar);
+    } else {
+        cs_mlkem_hash_j(ops->keccak, kbar, z, 32, ct, p->ct_bytes);
+        cs_mlkem_hash_g(ops->keccak, kr, m, 32, h, 32);
+        encrypt_noise(ops, p, noise, kr + 32);
+    }
+    pke_encrypt(ops, p, ct2, at, t, m, noise);
     uint64_t diff = 0; /* 8 bytes a step: every ciphertext size is a multiple of 32 */
     for (size_t i = 0; i < p->ct_bytes; i += 8) {
         uint64_t a, b;
@@ -184,8 +203,10 @@ static void decaps_core(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8
     uint8_t same = (uint8_t)cs_ct_eq_mask(diff, 0);
     for (unsigned i = 0; i < 32; i++)
         ss[i] = (uint8_t)((kr[i] & same) | (kbar[i] & ~same));
+    cs_wipe(noise, sizeof noise);
     cs_wipe(m, sizeof m);
     cs_wipe(kr, sizeof kr);
+    cs_wipe(kbar, sizeof kbar);
     cs_wipe(ct2, sizeof ct2);
 }
 
@@ -264,18 +285,13 @@ int cs_mlkem_encaps_prepared_ops(const cs_mlkem_ops *ops, const cs_mlkem_prepare
     return 0;
 }
 
-/* J(z || ct) on its own: no matrix to ride in. */
+/* No matrix for J(z || ct) to ride in: decaps_core computes it. */
 int cs_mlkem_decaps_prepared_ops(const cs_mlkem_ops *ops, const cs_mlkem_prepared *pr,
                                  uint8_t ss[32], const uint8_t *ct, const uint8_t *dk)
 {
     if (pr->ops != ops)
         return -1;
-    const cs_mlkem_params *p = pr->p;
-    const uint8_t *z = dk + p->dk_bytes - 32;
-    uint8_t kbar[32];
-    cs_mlkem_hash_j(ops->keccak, kbar, z, 32, ct, p->ct_bytes);
-    decaps_core(ops, p, ss, ct, dk, prep_at(pr), prep_t(pr), kbar);
-    cs_wipe(kbar, sizeof kbar);
+    decaps_core(ops, pr->p, ss, ct, dk, prep_at(pr), prep_t(pr), NULL);
     return 0;
 }
 

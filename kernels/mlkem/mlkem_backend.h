@@ -47,6 +47,12 @@ typedef struct cs_mlkem_ops {
     void (*gen_matrix_hash)(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32], int transposed,
                             int shake, const uint8_t *m1, size_t l1, const uint8_t *m2,
                             size_t l2, uint8_t out[32]);
+    /* Optional (NULL: the driver hashes and samples on its own), for decapsulation: kr =
+     * G(m || h), r = sample_noise(n, n1, eta1, eta2, kr + 32, 0), and kbar = J(z || ct) (ctlen
+     * bytes) in spare lanes of the same Keccak calls. m, z, kr, r, kbar are secret. */
+    void (*g_noise_j)(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1, unsigned eta2,
+                      uint8_t kr[64], const uint8_t m[32], const uint8_t h[32],
+                      const uint8_t z[32], const uint8_t *ct, size_t ctlen, uint8_t kbar[32]);
     /* r[i] = SamplePolyCBD_eta(PRF_eta(seed, nonce + i)) for i < n, eta = eta1 for i < n1
      * and eta2 after; plain coefficient order. seed is secret. */
     void (*sample_noise)(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1, unsigned eta2,

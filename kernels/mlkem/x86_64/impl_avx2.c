@@ -19,6 +19,7 @@ static const cs_mlkem_ops ops_avx2 = {
     .gen_matrix = cs_mlkem_gen_matrix_avx2,
     .gen_matrix_hash = cs_mlkem_gen_matrix_hash_avx2,
     .sample_noise = cs_mlkem_sample_noise_avx2,
+    .g_noise_j = cs_mlkem_g_noise_j_avx2,
     AVX2_ARITHMETIC,
 };
 
@@ -35,6 +36,7 @@ static const cs_mlkem_ops ops_avx512 = {
     .gen_matrix = cs_mlkem_gen_matrix_avx512,
     .gen_matrix_hash = cs_mlkem_gen_matrix_hash_avx512,
     .sample_noise = cs_mlkem_sample_noise_avx512,
+    .g_noise_j = cs_mlkem_g_noise_j_avx512,
     AVX512_ARITHMETIC,
 };
 

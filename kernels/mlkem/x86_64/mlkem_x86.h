@@ -38,7 +38,8 @@ void cs_mlkem_decompress_avx512(cs_mlkem_poly *p, const uint8_t *in, unsigned d)
 void cs_mlkem_tobytes_avx512(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
 void cs_mlkem_frombytes_avx512(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
 
-/* sample_avx2.c: A_hat with the AVX2 4-way SHAKE128 and noise with the 4-way SHAKE256. */
+/* sample_avx2.c: A_hat with the AVX2 4-way SHAKE128 and noise with the 4-way SHAKE256
+ * (g_noise_j: with G and J, as cs_mlkem_ops.g_noise_j). */
 void cs_mlkem_gen_matrix_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
                               int transposed);
 void cs_mlkem_gen_matrix_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
@@ -46,6 +47,10 @@ void cs_mlkem_gen_matrix_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t r
                                    const uint8_t *m2, size_t l2, uint8_t out[32]);
 void cs_mlkem_sample_noise_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
                                 unsigned eta2, const uint8_t seed[32], uint8_t nonce);
+void cs_mlkem_g_noise_j_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
+                             unsigned eta2, uint8_t kr[64], const uint8_t m[32],
+                             const uint8_t h[32], const uint8_t z[32], const uint8_t *ct,
+                             size_t ctlen, uint8_t kbar[32]);
 /* The AVX2 rejection step (as cs_mlkem_rej_uniform) and CBD (as cs_mlkem_cbd). */
 unsigned cs_mlkem_rej_uniform_avx2(int16_t *r, unsigned have, const uint8_t *buf, size_t len);
 void cs_mlkem_cbd_avx2(cs_mlkem_poly *p, const uint8_t *buf, unsigned eta);
@@ -58,5 +63,9 @@ void cs_mlkem_gen_matrix_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t
                                      const uint8_t *m2, size_t l2, uint8_t out[32]);
 void cs_mlkem_sample_noise_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
                                   unsigned eta2, const uint8_t seed[32], uint8_t nonce);
+void cs_mlkem_g_noise_j_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
+                               unsigned eta2, uint8_t kr[64], const uint8_t m[32],
+                               const uint8_t h[32], const uint8_t z[32], const uint8_t *ct,
+                               size_t ctlen, uint8_t kbar[32]);
 
 #endif

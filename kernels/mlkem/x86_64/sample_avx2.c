@@ -63,6 +63,18 @@ static void hj_load(hash_job *h)
     cs_wipe(blk, sizeof blk);
 }
 
+/* After a permutation of the job's state: its digest if that was the last, else its next
+ * block XORed in. */
+static void hj_next(hash_job *h)
+{
+    if (--h->perms == 0) {
+        for (unsigned i = 0; i < 4; i++)
+            cs_store64_le(h->out + 8 * i, h->st[i]);
+        return;
+    }
+    hj_load(h);
+}
+
 /* Up to nine SHAKE streams in one vector state (w lanes, interleaved as keccak.h says) and
  * one scalar state s1: streams 0..w-1 in the vector state, stream w in s1; a lone stream
  * uses s1 alone. With a hash job, the last stream is the hash. */
@@ -150,13 +162,8 @@ static void ms_block(multi_shake *m, uint8_t *const *out)
         return;
     for (unsigned i = 0; i < 25; i++)
         h->st[i] = *lane(m, m->n - 1, i);
-    if (--h->perms == 0) {
-        for (unsigned i = 0; i < 4; i++)
-            cs_store64_le(h->out + 8 * i, h->st[i]);
-        return;
-    }
-    hj_load(h);
-    for (unsigned i = 0; i < 25; i++)
+    hj_next(h);
+    for (unsigned i = 0; h->perms && i < 25; i++)
         *lane(m, m->n - 1, i) = h->st[i];
 }
 
@@ -336,22 +343,41 @@ void cs_mlkem_cbd_avx2(cs_mlkem_poly *p, const uint8_t *buf, unsigned eta)
         cbd3_avx2(p, buf);
 }
 
-/* r[i] = SamplePolyCBD(PRF(seed, nonce + i)), the n streams in batches on kt. */
+/* Runs the job's remaining permutations alone on kt's scalar permutation. */
+static void hj_finish(const cs_keccak_impl *kt, hash_job *hj)
+{
+    static const uint8_t nokey[32], nosuf[1][2];
+    multi_shake m;
+    uint8_t *out[1] = {NULL};
+    if (!hj->perms)
+        return;
+    ms_init(&m, kt, 1, nokey, nosuf, 1, CS_SHAKE256_RATE, hj);
+    while (hj->perms)
+        ms_block(&m, out);
+    cs_wipe(&m, sizeof m);
+}
+
+/* r[i] = SamplePolyCBD(PRF(seed, nonce + i)), the n streams in batches on kt; with hj, the
+ * hash job rides in one more slot of each batch while it lasts (the caller finishes it). */
 static void sample_noise(const cs_keccak_impl *kt, cs_mlkem_poly *r, unsigned n, unsigned n1,
-                         unsigned eta1, unsigned eta2, const uint8_t seed[32], uint8_t nonce)
+                         unsigned eta1, unsigned eta2, const uint8_t seed[32], uint8_t nonce,
+                         hash_job *hj)
 {
     uint8_t buf[MAX_STREAMS][2 * CS_SHAKE256_RATE], suf[MAX_STREAMS][2];
     uint8_t *out[MAX_STREAMS];
     multi_shake m;
     for (unsigned t0 = 0, b; t0 < n; t0 += b) {
+        hash_job *h = hj && hj->perms ? hj : NULL;
         b = batch_size(kt, n - t0);
+        if (h && b > (kt->f1600_x8 ? 8u : 4u))
+            b = kt->f1600_x8 ? 8 : 4; /* the fused slot goes to the hash */
         unsigned blocks = 1;
         for (unsigned j = 0; j < b; j++) {
             suf[j][0] = (uint8_t)(nonce + t0 + j);
             if ((t0 + j < n1 ? eta1 : eta2) == 3)
                 blocks = 2; /* 192 bytes */
         }
-        ms_init(&m, kt, b, seed, suf, 1, CS_SHAKE256_RATE, NULL);
+        ms_init(&m, kt, b + (h != NULL), seed, suf, 1, CS_SHAKE256_RATE, h);
         for (unsigned blk = 0; blk < blocks; blk++) {
             for (unsigned j = 0; j < b; j++)
                 out[j] = buf[j] + blk * CS_SHAKE256_RATE;
@@ -364,6 +390,30 @@ static void sample_noise(const cs_keccak_impl *kt, cs_mlkem_poly *r, unsigned n,
     cs_wipe(buf, sizeof buf);
 }
 
+/* kr = G(m || h) (SHA3-512: one block at rate 72) in lane 0 of one 4-way call whose lane
+ * 1 runs the job's next permutation (lanes 2 and 3 idle): on both x86-64 tables a 4-way
+ * call costs about two single ones or less. */
+static void g_with_job(const cs_keccak_impl *kt, uint8_t kr[64], const uint8_t m[32],
+                       const uint8_t h[32], hash_job *hj)
+{
+    uint64_t s[4 * 25] __attribute__((aligned(64)));
+    memset(s, 0, sizeof s);
+    for (unsigned i = 0; i < 4; i++) {
+        s[4 * i] = cs_load64_le(m + 8 * i);
+        s[4 * (4 + i)] = cs_load64_le(h + 8 * i);
+    }
+    s[4 * 8] = 0x06 | (uint64_t)0x80 << 56; /* SHA3 domain bits and pad10*1 of 72 bytes */
+    for (unsigned i = 0; i < 25; i++)
+        s[4 * i + 1] = hj->st[i];
+    kt->f1600_x4(s);
+    for (unsigned i = 0; i < 8; i++)
+        cs_store64_le(kr + 8 * i, s[4 * i]);
+    for (unsigned i = 0; i < 25; i++)
+        hj->st[i] = s[4 * i + 1];
+    hj_next(hj);
+    cs_wipe(s, sizeof s);
+}
+
 /* The hash job of cs_mlkem_ops.gen_matrix_hash: digest of m1 || m2 into out. */
 static hash_job job(int shake, const uint8_t *m1, size_t l1, const uint8_t *m2, size_t l2,
                     uint8_t out[32])
@@ -372,6 +422,19 @@ static hash_job job(int shake, const uint8_t *m1, size_t l1, const uint8_t *m2, 
                   (uint8_t)(shake ? 0x1F : 0x06), out};
     hj_load(&h);
     return h;
+}
+
+/* cs_mlkem_ops.g_noise_j on kt: J's job takes a lane of G's call and of the noise's. */
+static void g_noise_j(const cs_keccak_impl *kt, cs_mlkem_poly *r, unsigned n, unsigned n1,
+                      unsigned eta1, unsigned eta2, uint8_t kr[64], const uint8_t m[32],
+                      const uint8_t h[32], const uint8_t z[32], const uint8_t *ct, size_t ctlen,
+                      uint8_t kbar[32])
+{
+    hash_job hj = job(1, z, 32, ct, ctlen, kbar);
+    g_with_job(kt, kr, m, h, &hj);
+    sample_noise(kt, r, n, n1, eta1, eta2, kr + 32, 0, &hj);
+    hj_finish(kt, &hj);
+    cs_wipe(&hj, sizeof hj);
 }
 
 /* The ops entries on the AVX2 Keccak table. */
@@ -390,10 +453,18 @@ void cs_mlkem_gen_matrix_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t r
     cs_wipe(&h, sizeof h);
 }
 
+void cs_mlkem_g_noise_j_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
+                             unsigned eta2, uint8_t kr[64], const uint8_t m[32],
+                             const uint8_t h[32], const uint8_t z[32], const uint8_t *ct,
+                             size_t ctlen, uint8_t kbar[32])
+{
+    g_noise_j(&cs_keccak_avx2, r, n, n1, eta1, eta2, kr, m, h, z, ct, ctlen, kbar);
+}
+
 void cs_mlkem_sample_noise_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
                                 unsigned eta2, const uint8_t seed[32], uint8_t nonce)
 {
-    sample_noise(&cs_keccak_avx2, r, n, n1, eta1, eta2, seed, nonce);
+    sample_noise(&cs_keccak_avx2, r, n, n1, eta1, eta2, seed, nonce, NULL);
 }
 
 /* The same on the AVX-512 Keccak table (8-way and 8+1-way permutations). */
@@ -412,8 +483,16 @@ void cs_mlkem_gen_matrix_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t
     cs_wipe(&h, sizeof h);
 }
 
+void cs_mlkem_g_noise_j_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
+                               unsigned eta2, uint8_t kr[64], const uint8_t m[32],
+                               const uint8_t h[32], const uint8_t z[32], const uint8_t *ct,
+                               size_t ctlen, uint8_t kbar[32])
+{
+    g_noise_j(&cs_keccak_avx512, r, n, n1, eta1, eta2, kr, m, h, z, ct, ctlen, kbar);
+}
+
 void cs_mlkem_sample_noise_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
                                   unsigned eta2, const uint8_t seed[32], uint8_t nonce)
 {
-    sample_noise(&cs_keccak_avx512, r, n, n1, eta1, eta2, seed, nonce);
+    sample_noise(&cs_keccak_avx512, r, n, n1, eta1, eta2, seed, nonce, NULL);
 }
