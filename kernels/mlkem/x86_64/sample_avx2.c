@@ -229,6 +229,16 @@ unsigned cs_mlkem_rej_uniform_avx2(int16_t *r, unsigned have, const uint8_t *buf
     return cs_mlkem_rej_uniform(r, have, buf + pos, len - pos);
 }
 
+/* Runs the job's remaining permutations alone on kt's scalar permutation, straight on its
+ * state (no stream set-up around a lone state). */
+static void hj_finish(const cs_keccak_impl *kt, hash_job *hj)
+{
+    while (hj->perms) {
+        kt->f1600(hj->st);
+        hj_next(hj);
+    }
+}
+
 /* A_hat[i][j] = SampleNTT(rho || j || i) into a[i*k + j] (transposed: a[j*k + i]), the
  * k*k streams in batches on keccak table kt; with hj, the hash job rides in one more slot
  * of each batch until it is done, and finishes alone if the matrix ends first. */
@@ -274,11 +284,8 @@ static void gen_matrix(const cs_keccak_impl *kt, cs_mlkem_poly *a, unsigned k,
             }
         }
     }
-    if (hj && hj->perms) {
-        ms_init(&m, kt, 1, rho, suf, 2, CS_SHAKE128_RATE, hj);
-        while (hj->perms)
-            ms_block(&m, out);
-    }
+    if (hj)
+        hj_finish(kt, hj);
 }
 
 /* SamplePolyCBD_2 of 128 bytes in AVX2: per byte, two 2-bit popcount pairs. */
@@ -341,20 +348,6 @@ void cs_mlkem_cbd_avx2(cs_mlkem_poly *p, const uint8_t *buf, unsigned eta)
         cbd2_avx2(p, buf);
     else
         cbd3_avx2(p, buf);
-}
-
-/* Runs the job's remaining permutations alone on kt's scalar permutation. */
-static void hj_finish(const cs_keccak_impl *kt, hash_job *hj)
-{
-    static const uint8_t nokey[32], nosuf[1][2];
-    multi_shake m;
-    uint8_t *out[1] = {NULL};
-    if (!hj->perms)
-        return;
-    ms_init(&m, kt, 1, nokey, nosuf, 1, CS_SHAKE256_RATE, hj);
-    while (hj->perms)
-        ms_block(&m, out);
-    cs_wipe(&m, sizeof m);
 }
 
 /* r[i] = SamplePolyCBD(PRF(seed, nonce + i)), the n streams in batches on kt; with hj, the
