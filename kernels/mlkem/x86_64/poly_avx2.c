@@ -81,26 +81,35 @@ static void compress_values(uint16_t y[CS_MLKEM_N], const cs_mlkem_poly *p, unsi
     }
 }
 
-/* ByteEncode_d of 256 d-bit values: eight values make d bytes. */
-static inline void pack(uint8_t *out, const uint16_t *y, const unsigned d)
+/* ByteEncode_d of 256 values for d = 5 or 11 (ML-KEM-1024), whose four values, 4d bits,
+ * end mid-byte: per 16, a madd joins pairs into 2d bits, a variable shift and a 64-bit shift
+ * join those into 4d, the odd 64-bit lanes move up four bits so their bytes line up with the
+ * even lanes' last half byte, and two byte shuffles ORed give d bytes per 128-bit lane. */
+static void pack_odd(uint8_t *out, const uint16_t *y, const unsigned d)
 {
-    for (unsigned g = 0; g < CS_MLKEM_N / 8; g++) {
-        unsigned __int128 acc = 0;
-        for (unsigned j = 0; j < 8; j++)
-            acc |= (unsigned __int128)y[8 * g + j] << (d * j);
-        memcpy(out + d * g, &acc, d);
+    uint8_t buf[32 * 11 + 16];
+    const int n = (int)d; /* whole bytes of an even 64-bit lane */
+    const __m256i pair = _mm256_set1_epi32(1 | 1 << (d + 16));
+    const __m256i sh = _mm256_setr_epi32(32 - 2 * n, 0, 32 - 2 * n, 0, 32 - 2 * n, 0, 32 - 2 * n, 0);
+    const __m128i sh64 = _mm_cvtsi32_si128(32 - 2 * n);
+    const __m256i up = _mm256_setr_epi64x(0, 4, 0, 4);
+    /* d = 5: bytes 0-2 | 8-10 at 2-4; d = 11: bytes 0-5 | 8-13 at 5-10 */
+    const __m256i even = d == 5 ? _mm256_setr_epi8(0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                                   0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+                                : _mm256_setr_epi8(0, 1, 2, 3, 4, 5, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                                   0, 1, 2, 3, 4, 5, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m256i odd = d == 5 ? _mm256_setr_epi8(-1, -1, 8, 9, 10, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                                  -1, -1, 8, 9, 10, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+                               : _mm256_setr_epi8(-1, -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, -1, -1, -1, -1, -1,
+                                                  -1, -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, -1, -1, -1, -1, -1);
+    for (unsigned i = 0; i < 16; i++) {
+        __m256i v = _mm256_madd_epi16(_mm256_load_si256((const __m256i *)&y[16 * i]), pair);
+        v = _mm256_sllv_epi64(_mm256_srl_epi64(_mm256_sllv_epi32(v, sh), sh64), up);
+        v = _mm256_or_si256(_mm256_shuffle_epi8(v, even), _mm256_shuffle_epi8(v, odd));
+        _mm_storeu_si128((__m128i *)(buf + 2 * d * i), _mm256_castsi256_si128(v));
+        _mm_storeu_si128((__m128i *)(buf + 2 * d * i + d), _mm256_extracti128_si256(v, 1));
     }
-}
-
-/* ByteDecode_d: the inverse of pack. */
-static inline void unpack(uint16_t *y, const uint8_t *in, const unsigned d)
-{
-    for (unsigned g = 0; g < CS_MLKEM_N / 8; g++) {
-        unsigned __int128 acc = 0;
-        memcpy(&acc, in + d * g, d);
-        for (unsigned j = 0; j < 8; j++)
-            y[8 * g + j] = (uint16_t)((acc >> (d * j)) & ((1u << d) - 1));
-    }
+    memcpy(out, buf, 32 * d);
 }
 
 /* ByteEncode_10 of 256 values: per 16, a madd joins pairs into 20 bits, a variable shift
@@ -150,9 +159,9 @@ void cs_mlkem_compress_avx2(uint8_t *out, const cs_mlkem_poly *p, unsigned d)
         }
         break;
     case 4: pack4(out, y); break;
-    case 5: pack(out, y, 5); break;
+    case 5: pack_odd(out, y, 5); break;
     case 10: pack10(out, y); break;
-    default: pack(out, y, 11); break;
+    default: pack_odd(out, y, 11); break;
     }
 }
 
@@ -195,8 +204,49 @@ static void decompress4(cs_mlkem_poly *p, const uint8_t in[128])
     }
 }
 
-/* Decompress_d(ByteDecode_d(in)): d = 1, 10 and 4 (ML-KEM-512 and 768) by shuffles; the
- * others unpacked eight values to a 128-bit word, then (y q + 2^(d-1)) >> d by madd. */
+/* Decompress_5(ByteDecode_5(in)): five bytes per eight values, each value's two bytes
+ * shuffled into its lane and aligned by a multiply, as decompress10. */
+static void decompress5(cs_mlkem_poly *p, const uint8_t in[160])
+{
+    uint8_t buf[160 + 16];
+    memcpy(buf, in, 160);
+    const __m256i idx = _mm256_setr_epi8(0, 1, 0, 1, 1, 2, 1, 2, 2, 3, 3, 4, 3, 4, 4, 5, 0, 1, 0, 1,
+                                         1, 2, 1, 2, 2, 3, 3, 4, 3, 4, 4, 5);
+    const __m256i mul = _mm256_setr_epi16(2048, 64, 512, 16, 128, 1024, 32, 256, 2048, 64, 512, 16,
+                                          128, 1024, 32, 256);
+    const __m256i m = _mm256_set1_epi16(0x7C00);
+    for (unsigned i = 0; i < 16; i++) {
+        __m256i x = _mm256_loadu2_m128i((const __m128i *)(buf + 10 * i + 5),
+                                        (const __m128i *)(buf + 10 * i));
+        x = _mm256_mullo_epi16(_mm256_shuffle_epi8(x, idx), mul); /* value at bits 11-15 */
+        store(p, i, decompress_shifted(_mm256_and_si256(_mm256_srli_epi16(x, 1), m)));
+    }
+}
+
+/* Decompress_11(ByteDecode_11(in)): eight values (11 bytes) a register of 32-bit lanes, each
+ * lane given the three bytes its value spans and shifted by its own count; then (y q + 2^10)
+ * >> 11 by madd. */
+static void decompress11(cs_mlkem_poly *p, const uint8_t in[352])
+{
+    uint8_t buf[352 + 16];
+    memcpy(buf, in, 352);
+    const __m256i idx = _mm256_setr_epi8(0, 1, 2, -1, 1, 2, 3, -1, 2, 3, 4, -1, 4, 5, 6, -1, 5, 6,
+                                         7, -1, 6, 7, 8, -1, 8, 9, 10, -1, 9, 10, 11, -1);
+    const __m256i shift = _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5);
+    const __m256i mask = _mm256_set1_epi32(0x7FF), one = _mm256_set1_epi32(1 << 16);
+    const __m256i k = _mm256_set1_epi32(CS_MLKEM_Q | 1024 << 16);
+    for (unsigned i = 0; i < 16; i++) {
+        __m256i v[2];
+        for (unsigned h = 0; h < 2; h++) {
+            __m128i b = _mm_loadu_si128((const __m128i *)(buf + 22 * i + 11 * h));
+            __m256i x = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(b), idx);
+            x = _mm256_or_si256(_mm256_and_si256(_mm256_srlv_epi32(x, shift), mask), one);
+            v[h] = _mm256_srli_epi32(_mm256_madd_epi16(x, k), 11); /* [y, 1] . [q, 2^10] */
+        }
+        store(p, i, _mm256_permute4x64_epi64(_mm256_packus_epi32(v[0], v[1]), 0xD8));
+    }
+}
+
 /* Decompress_1(ByteDecode_1(in)), the message: each bit selects (q + 1) / 2 by mask. */
 static void decompress1(cs_mlkem_poly *p, const uint8_t in[32])
 {
@@ -210,36 +260,15 @@ static void decompress1(cs_mlkem_poly *p, const uint8_t in[32])
     }
 }
 
+/* Decompress_d(ByteDecode_d(in)), d = 1, 4, 5, 10, 11, each by shuffles. */
 void cs_mlkem_decompress_avx2(cs_mlkem_poly *p, const uint8_t *in, unsigned d)
 {
-    if (d == 1) {
-        decompress1(p, in);
-        return;
-    }
-    if (d == 10) {
-        decompress10(p, in);
-        return;
-    }
-    if (d == 4) {
-        decompress4(p, in);
-        return;
-    }
-    uint16_t y[CS_MLKEM_N] __attribute__((aligned(32)));
     switch (d) {
-    case 5: unpack(y, in, 5); break;
-    default: unpack(y, in, 11); break;
-    }
-    const __m256i k = _mm256_set1_epi32(CS_MLKEM_Q | (1 << (d - 1)) << 16);
-    const __m256i one = _mm256_set1_epi32(1 << 16);
-    const __m128i s = _mm_cvtsi32_si128((int)d);
-    for (unsigned i = 0; i < 16; i++) {
-        __m256i v = _mm256_load_si256((const __m256i *)&y[16 * i]);
-        /* [y, 1] pairs times [q, 2^(d-1)] */
-        __m256i lo = _mm256_or_si256(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(v)), one);
-        __m256i hi = _mm256_or_si256(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(v, 1)), one);
-        lo = _mm256_srl_epi32(_mm256_madd_epi16(lo, k), s);
-        hi = _mm256_srl_epi32(_mm256_madd_epi16(hi, k), s);
-        store(p, i, _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8));
+    case 1: decompress1(p, in); break;
+    case 4: decompress4(p, in); break;
+    case 5: decompress5(p, in); break;
+    case 10: decompress10(p, in); break;
+    default: decompress11(p, in); break;
     }
 }
 
