@@ -55,7 +55,11 @@ void cs_mlkem_g_noise_j_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned
 unsigned cs_mlkem_rej_uniform_avx2(int16_t *r, unsigned have, const uint8_t *buf, size_t len);
 void cs_mlkem_cbd_avx2(cs_mlkem_poly *p, const uint8_t *buf, unsigned eta);
 
-/* The same samplers on the 8-way (and 8+1-way) AVX-512 Keccak (sample_avx2.c too). */
+/* rej_avx512.c: the rejection step in AVX-512 F/BW (as cs_mlkem_rej_uniform). */
+unsigned cs_mlkem_rej_uniform_avx512(int16_t *r, unsigned have, const uint8_t *buf, size_t len);
+
+/* The same samplers on the 8-way (and 8+1-way) AVX-512 Keccak and that rejection step
+ * (sample_avx2.c too). */
 void cs_mlkem_gen_matrix_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
                                 int transposed);
 void cs_mlkem_gen_matrix_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],

@@ -239,10 +239,14 @@ static void hj_finish(const cs_keccak_impl *kt, hash_job *hj)
     }
 }
 
+/* A rejection step (as cs_mlkem_rej_uniform, buf readable to len + 8). */
+typedef unsigned (*rej_fn)(int16_t *r, unsigned have, const uint8_t *buf, size_t len);
+
 /* A_hat[i][j] = SampleNTT(rho || j || i) into a[i*k + j] (transposed: a[j*k + i]), the
- * k*k streams in batches on keccak table kt; with hj, the hash job rides in one more slot
- * of each batch until it is done, and finishes alone if the matrix ends first. */
-static void gen_matrix(const cs_keccak_impl *kt, cs_mlkem_poly *a, unsigned k,
+ * k*k streams in batches on keccak table kt, values by the rejection step rej; with hj, the
+ * hash job rides in one more slot of each batch until it is done, and finishes alone if the
+ * matrix ends first. */
+static void gen_matrix(const cs_keccak_impl *kt, rej_fn rej, cs_mlkem_poly *a, unsigned k,
                        const uint8_t rho[32], int transposed, hash_job *hj)
 {
     static const size_t bytes = MATRIX_BLOCKS * CS_SHAKE128_RATE;
@@ -269,7 +273,7 @@ static void gen_matrix(const cs_keccak_impl *kt, cs_mlkem_poly *a, unsigned k,
         }
         unsigned done = 1;
         for (unsigned j = 0; j < n; j++) {
-            have[j] = cs_mlkem_rej_uniform_avx2(a[t0 + j].c, 0, buf[j], bytes);
+            have[j] = rej(a[t0 + j].c, 0, buf[j], bytes);
             done &= have[j] == CS_MLKEM_N;
         }
         while (!done) {
@@ -278,8 +282,7 @@ static void gen_matrix(const cs_keccak_impl *kt, cs_mlkem_poly *a, unsigned k,
             ms_block(&m, out);
             done = 1;
             for (unsigned j = 0; j < n; j++) {
-                have[j] = cs_mlkem_rej_uniform_avx2(a[t0 + j].c, have[j], buf[j],
-                                                    CS_SHAKE128_RATE);
+                have[j] = rej(a[t0 + j].c, have[j], buf[j], CS_SHAKE128_RATE);
                 done &= have[j] == CS_MLKEM_N;
             }
         }
@@ -434,7 +437,7 @@ static void g_noise_j(const cs_keccak_impl *kt, cs_mlkem_poly *r, unsigned n, un
 void cs_mlkem_gen_matrix_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
                               int transposed)
 {
-    gen_matrix(&cs_keccak_avx2, a, k, rho, transposed, NULL);
+    gen_matrix(&cs_keccak_avx2, cs_mlkem_rej_uniform_avx2, a, k, rho, transposed, NULL);
 }
 
 void cs_mlkem_gen_matrix_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
@@ -442,7 +445,7 @@ void cs_mlkem_gen_matrix_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t r
                                    const uint8_t *m2, size_t l2, uint8_t out[32])
 {
     hash_job h = job(shake, m1, l1, m2, l2, out);
-    gen_matrix(&cs_keccak_avx2, a, k, rho, transposed, &h);
+    gen_matrix(&cs_keccak_avx2, cs_mlkem_rej_uniform_avx2, a, k, rho, transposed, &h);
     cs_wipe(&h, sizeof h);
 }
 
@@ -464,7 +467,7 @@ void cs_mlkem_sample_noise_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsig
 void cs_mlkem_gen_matrix_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
                                 int transposed)
 {
-    gen_matrix(&cs_keccak_avx512, a, k, rho, transposed, NULL);
+    gen_matrix(&cs_keccak_avx512, cs_mlkem_rej_uniform_avx512, a, k, rho, transposed, NULL);
 }
 
 void cs_mlkem_gen_matrix_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
@@ -472,7 +475,7 @@ void cs_mlkem_gen_matrix_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t
                                      const uint8_t *m2, size_t l2, uint8_t out[32])
 {
     hash_job h = job(shake, m1, l1, m2, l2, out);
-    gen_matrix(&cs_keccak_avx512, a, k, rho, transposed, &h);
+    gen_matrix(&cs_keccak_avx512, cs_mlkem_rej_uniform_avx512, a, k, rho, transposed, &h);
     cs_wipe(&h, sizeof h);
 }
 
