@@ -13,6 +13,7 @@ static size_t prepared_bytes(const cs_mlkem_params *p)
     return (n + 63) & ~(size_t)63;
 }
 
+/* An unfilled block for ps: parameters set, impl and ops NULL. */
 cs_mlkem_prepared *cs_mlkem_prepared_new(int ps)
 {
     const cs_mlkem_params *p = cs_mlkem_params_of(ps);
@@ -26,6 +27,7 @@ cs_mlkem_prepared *cs_mlkem_prepared_new(int ps)
     return pr;
 }
 
+/* A byte copy: the polynomials are position-independent. */
 cs_mlkem_prepared *cs_mlkem_prepared_dup(const cs_mlkem_prepared *pr)
 {
     size_t n = prepared_bytes(pr->p);
@@ -35,16 +37,19 @@ cs_mlkem_prepared *cs_mlkem_prepared_dup(const cs_mlkem_prepared *pr)
     return c;
 }
 
+/* Public data: freed without wiping. */
 void cs_mlkem_prepared_free(cs_mlkem_prepared *pr)
 {
     free(pr);
 }
 
+/* The implementation recorded by the driver when it filled pr. */
 const cs_mlkem_impl *cs_mlkem_prepared_impl(const cs_mlkem_prepared *pr)
 {
     return pr->impl;
 }
 
+/* H(ek), as filled. */
 const uint8_t *cs_mlkem_prepared_h(const cs_mlkem_prepared *pr)
 {
     return pr->h;

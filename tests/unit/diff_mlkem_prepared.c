@@ -32,6 +32,7 @@ static void (*fn(const OSSL_DISPATCH *t, int id))(void)
     abort();
 }
 
+/* The key management table of parameter set ps. */
 static const OSSL_DISPATCH *keymgmt_of(int ps)
 {
     return ps == 512 ? cs_mlkem512_keymgmt : ps == 768 ? cs_mlkem768_keymgmt : cs_mlkem1024_keymgmt;
@@ -73,12 +74,14 @@ static cs_mlkem_key *import(int ps, const char *name, const uint8_t *data, size_
     return NULL;
 }
 
+/* The keymgmt's dup of the whole key. */
 static cs_mlkem_key *dup(int ps, const cs_mlkem_key *key)
 {
     return ((void *(*)(const void *, int))fn(keymgmt_of(ps), OSSL_FUNC_KEYMGMT_DUP))(
         key, OSSL_KEYMGMT_SELECT_ALL);
 }
 
+/* The keymgmt's free. */
 static void key_free(int ps, cs_mlkem_key *key)
 {
     ((void (*)(void *))fn(keymgmt_of(ps), OSSL_FUNC_KEYMGMT_FREE))(key);
