@@ -15,7 +15,7 @@
 #   -c  a shim configuration: NAME and the environment it adds, e.g.
 #       -c fma=CRYPTOSHIM_KERNELS=x86_64-fma or -c cal=CRYPTOSHIM_POLICY=/tmp/p.
 #       Default: one configuration "shim" with the built-in policy.
-#   ALG as `openssl speed` takes them (rsa3072 ffdh2048 dsa2048, ML-DSA-65).
+#   ALG as `openssl speed` takes them (rsa3072 ffdh2048 dsa2048, ML-DSA-65, ML-KEM-768).
 # Rates come from the self-describing -mr lines (+DTP then +R: count, time),
 # which every version from 3.0 to 4.0 prints alike; 1.1.1 has none.
 set -eu
@@ -63,14 +63,14 @@ run() {
     "${env[@]}" $(ossl "$ver") speed -mr -seconds "$secs" $algs 2>&1 | awk -v pre="$ver $side $round" -F: '
         /^\+DTP:/ {
             # +DTP:BITS:private:rsa:N (3.0), +DTP:BITS:private:rsa sign:N (3.5+),
-            # +DTP:BITS:sign:dsa:N, +DTP:BITS::ffdh:N, +DTP:ML-DSA-65:signs:N
-            # (and +DTP:rsa2048:keygen from 3.5: skipped).
+            # +DTP:BITS:sign:dsa:N, +DTP:BITS::ffdh:N, +DTP:ML-DSA-65:signs:N,
+            # +DTP:ML-KEM-768:encaps:N (and +DTP:rsa2048:keygen from 3.5: skipped).
             if ($2 ~ /^[0-9]+$/) {
                 if ($4 == "rsa") { op = "rsa" $2 "_" ($3 == "private" ? "sign" : "verify") }
                 else if ($4 ~ /^rsa /) { op = "rsa" $2 "_" substr($4, 5) }
                 else if ($4 == "ffdh") { op = "ffdh" $2 }
                 else { op = $4 $2 "_" $3 }
-            } else if ($2 ~ /^ML-DSA/) { op = $2 "_" ($3 == "signs" ? "sign" : $3) }
+            } else if ($2 ~ /^ML-(DSA|KEM)/) { op = $2 "_" ($3 == "signs" ? "sign" : $3) }
             else { op = "" }
             next
         }
