@@ -7,10 +7,13 @@
  * copy and serves after the original is freed; and once the dispatcher
  * picks another implementation (CRYPTOSHIM_KERNELS re-read, as
  * cs_dispatch_refresh does), keys prepared before still give the same
- * bytes (the unprepared path) while new keys are prepared by the new pick.
- * Per parameter set, for every implementation this CPU runs. */
+ * bytes (the unprepared path) while new keys are prepared by the new pick;
+ * and four threads sharing one key (no lock: a key never changes once it
+ * holds material) all get the reference bytes. Per parameter set, for every
+ * implementation this CPU runs. */
 #include <openssl/core_dispatch.h>
 #include <openssl/crypto.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +205,46 @@ static void under(const cs_mlkem_impl *im, const cs_mlkem_impl *const *all, unsi
         key_free(ps, priv);
 }
 
+/* One thread's share of the shared-key check. */
+typedef struct sharer {
+    cs_mlkem_key *key;
+    const ref *r;
+    int ok;
+} sharer;
+
+/* Encapsulates and decapsulates 200 times with the shared key. */
+static void *share(void *arg)
+{
+    sharer *s = arg;
+    s->ok = 1;
+    for (int i = 0; i < 200; i++)
+        s->ok &= serves(s->key, s->r, 1);
+    return NULL;
+}
+
+/* Four threads on one generated key at once, under the implementation dispatched now. */
+static void shared_key(int ps)
+{
+    ref r;
+    make_ref(&r, ps);
+    cs_mlkem_key *key = generate(ps, r.seed);
+    sharer s[4];
+    pthread_t t[4];
+    int ok = key != NULL, started = 0;
+    for (int i = 0; ok && i < 4; i++, started++) {
+        s[i] = (sharer){key, &r, 0};
+        ok = pthread_create(&t[i], NULL, share, &s[i]) == 0;
+    }
+    for (int i = 0; i < started; i++) {
+        pthread_join(t[i], NULL);
+        ok &= s[i].ok;
+    }
+    tap_ok(ok, "%s: ML-KEM-%d four threads share one prepared key: 4 x 200 encapsulations and "
+           "decapsulations with the portable kernel's bytes", cs_dispatch_mlkem(ps)->name, ps);
+    if (key)
+        key_free(ps, key);
+}
+
 int main(void)
 {
     static const int sets[] = {512, 768, 1024};
@@ -220,5 +263,8 @@ int main(void)
     for (unsigned j = 0; j < n; j++)
         for (unsigned s = 0; s < 3; s++)
             under(all[j], all, n, sets[s]);
+    force(all[0]->name);
+    for (unsigned s = 0; s < 3; s++)
+        shared_key(sets[s]);
     return tap_done();
 }
