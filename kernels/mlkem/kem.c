@@ -3,7 +3,9 @@
  * algorithms over them (16-18: the FO transform with implicit rejection),
  * running on an implementation's cs_mlkem_ops. Secrets (d, z, m, r, s, the
  * noise, the decrypted message) decide no branch or index; rho, ek and the
- * ciphertext written are public and declassified for the ct tests. */
+ * ciphertext written are public and declassified for the ct tests. Each
+ * operation also runs on a prepared key (mlkem.h): its A_hat^T, t_hat and
+ * H(ek) in place of those derived from ek per call. */
 #include "../ct.h"
 #include "mlkem_backend.h"
 
@@ -153,6 +155,8 @@ static void encaps_core(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8
     cs_wipe(kr, sizeof kr);
 }
 
+/* Encaps deriving A_hat^T and H(ek) (in the same Keccak calls where the ops can) and t_hat
+ * from ek. */
 int cs_mlkem_encaps_ops(const cs_mlkem_ops *ops, int ps, uint8_t *ct, uint8_t ss[32],
                         const uint8_t *ek, const uint8_t m[32])
 {
@@ -234,6 +238,7 @@ static cs_mlkem_poly *prep_at(const cs_mlkem_prepared *pr)
     return (cs_mlkem_poly *)pr->poly;
 }
 
+/* (The t_hat part.) */
 static cs_mlkem_poly *prep_t(const cs_mlkem_prepared *pr)
 {
     return (cs_mlkem_poly *)pr->poly + pr->p->k * pr->p->k;
