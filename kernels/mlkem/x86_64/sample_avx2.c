@@ -290,8 +290,10 @@ static void gen_matrix(const cs_keccak_impl *kt, rej_fn rej, cs_mlkem_poly *a, u
             }
         }
     }
-    if (hj)
+    if (hj) {
         hj_finish(kt, hj);
+        cs_wipe(&m, sizeof m); /* its last lane held the hash's state (J's depends on z) */
+    }
 }
 
 /* SamplePolyCBD_2 of 128 bytes in AVX2: per byte, two 2-bit popcount pairs. */
