@@ -95,35 +95,60 @@ static void pke_decrypt(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8
     cs_wipe(&w, sizeof w);
 }
 
+/* What keygen's rows need: t_hat row i from A_hat row i and s_hat, e_hat. */
+typedef struct keygen_rows {
+    const cs_mlkem_ops *ops;
+    const cs_mlkem_poly *a, *se; /* A_hat; s_hat then e_hat */
+    uint8_t *ek, *dk;
+    const uint8_t *rho;
+    unsigned k;
+} keygen_rows;
+
+/* t_hat[i] = A_hat[i] . s_hat + e_hat[i] into ek (public from here on), s_hat[i] into dk, and
+ * rho after the last row. */
+static void keygen_row(void *vctx, unsigned i)
+{
+    const keygen_rows *c = vctx;
+    cs_mlkem_poly t;
+    c->ops->basemul_acc(&t, &c->a[i * c->k], c->se, c->k);
+    c->ops->tomont_add(&t, &c->se[c->k + i]);
+    c->ops->tobytes(c->ek + CS_MLKEM_POLY_BYTES * i, &t);
+    CS_DECLASSIFY(c->ek + CS_MLKEM_POLY_BYTES * i, CS_MLKEM_POLY_BYTES);
+    c->ops->tobytes(c->dk + CS_MLKEM_POLY_BYTES * i, &c->se[i]);
+    if (i == c->k - 1)
+        memcpy(c->ek + CS_MLKEM_POLY_BYTES * c->k, c->rho, 32);
+    cs_wipe(&t, sizeof t);
+}
+
 /* ML-KEM.KeyGen_internal(d, z) (FIPS 203 algorithms 13 and 16), leaving A_hat (not
- * transposed; public) in a. */
+ * transposed; public) in a. The noise comes first, so that the matrix rows and H(ek) can
+ * follow t_hat's rows (gen_matrix_rows_hash). */
 static void keygen_core(const cs_mlkem_ops *ops, const cs_mlkem_params *p, uint8_t *ek,
                         uint8_t *dk, const uint8_t d[32], const uint8_t z[32], cs_mlkem_poly *a)
 {
     const unsigned k = p->k;
-    cs_mlkem_poly se[2 * K_MAX], t;
+    cs_mlkem_poly se[2 * K_MAX];
     uint8_t kbyte = (uint8_t)k, rs[64]; /* rho || sigma */
+    uint8_t *dk_ek = dk + CS_MLKEM_POLY_BYTES * k, *h = dk_ek + p->ek_bytes;
 
     cs_mlkem_hash_g(ops->keccak, rs, d, 32, &kbyte, 1);
     CS_DECLASSIFY(rs, 32);
-    ops->gen_matrix(a, k, rs, 0);
     ops->sample_noise(se, 2 * k, 2 * k, p->eta1, p->eta1, rs + 32, 0);
     for (unsigned i = 0; i < 2 * k; i++)
         ops->ntt(&se[i]);
-    for (unsigned i = 0; i < k; i++) {
-        ops->basemul_acc(&t, &a[i * k], se, k);
-        ops->tomont_add(&t, &se[k + i]);
-        ops->tobytes(ek + CS_MLKEM_POLY_BYTES * i, &t);
-        ops->tobytes(dk + CS_MLKEM_POLY_BYTES * i, &se[i]);
+    keygen_rows c = {ops, a, se, ek, dk, rs, k};
+    if (ops->gen_matrix_rows_hash) {
+        ops->gen_matrix_rows_hash(a, k, rs, ek, p->ek_bytes, h, keygen_row, &c);
+    } else {
+        ops->gen_matrix(a, k, rs, 0);
+        for (unsigned i = 0; i < k; i++)
+            keygen_row(&c, i);
+        cs_mlkem_hash_h(ops->keccak, h, ek, p->ek_bytes);
     }
-    memcpy(ek + CS_MLKEM_POLY_BYTES * k, rs, 32);
     CS_DECLASSIFY(ek, p->ek_bytes);
-    uint8_t *dk_ek = dk + CS_MLKEM_POLY_BYTES * k;
     memcpy(dk_ek, ek, p->ek_bytes);
-    cs_mlkem_hash_h(ops->keccak, dk_ek + p->ek_bytes, ek, p->ek_bytes);
-    memcpy(dk_ek + p->ek_bytes + 32, z, 32);
+    memcpy(h + 32, z, 32);
     cs_wipe(se, sizeof se);
-    cs_wipe(&t, sizeof t);
     cs_wipe(rs, sizeof rs);
 }
 

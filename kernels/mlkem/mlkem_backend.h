@@ -47,6 +47,14 @@ typedef struct cs_mlkem_ops {
     void (*gen_matrix_hash)(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32], int transposed,
                             int shake, const uint8_t *m1, size_t l1, const uint8_t *m2,
                             size_t l2, uint8_t out[32]);
+    /* Optional (NULL: keygen expands the whole matrix, then hashes ek): A_hat (a[i*k + j] =
+     * A_hat[i][j]) from rho, calling row_done(ctx, i) once row i is there, which writes ek's
+     * bytes of t_hat row i (and rho after the last row); h = H(ek) (ek_bytes at ek), its
+     * blocks riding in the Keccak calls of later rows as their bytes arrive where the
+     * backend gains by it. Public (ek is, row by row). */
+    void (*gen_matrix_rows_hash)(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                                 const uint8_t *ek, size_t ek_bytes, uint8_t h[32],
+                                 void (*row_done)(void *ctx, unsigned row), void *ctx);
     /* Optional (NULL: the driver hashes and samples on its own), for decapsulation: kr =
      * G(m || h), r = sample_noise(n, n1, eta1, eta2, kr + 32, 0), and kbar = J(z || ct) (ctlen
      * bytes) in spare lanes of the same Keccak calls. m, z, kr, r, kbar are secret. */

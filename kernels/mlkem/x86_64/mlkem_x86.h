@@ -47,6 +47,9 @@ void cs_mlkem_gen_matrix_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t r
                                    const uint8_t *m2, size_t l2, uint8_t out[32]);
 void cs_mlkem_sample_noise_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
                                 unsigned eta2, const uint8_t seed[32], uint8_t nonce);
+void cs_mlkem_gen_matrix_rows_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                                        const uint8_t *ek, size_t ek_bytes, uint8_t h[32],
+                                        void (*row_done)(void *ctx, unsigned row), void *ctx);
 void cs_mlkem_g_noise_j_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
                              unsigned eta2, uint8_t kr[64], const uint8_t m[32],
                              const uint8_t h[32], const uint8_t z[32], const uint8_t *ct,
@@ -67,6 +70,9 @@ void cs_mlkem_gen_matrix_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t
                                      const uint8_t *m2, size_t l2, uint8_t out[32]);
 void cs_mlkem_sample_noise_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
                                   unsigned eta2, const uint8_t seed[32], uint8_t nonce);
+void cs_mlkem_gen_matrix_rows_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
+                                          const uint8_t *ek, size_t ek_bytes, uint8_t h[32],
+                                          void (*row_done)(void *ctx, unsigned row), void *ctx);
 void cs_mlkem_g_noise_j_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
                                unsigned eta2, uint8_t kr[64], const uint8_t m[32],
                                const uint8_t h[32], const uint8_t z[32], const uint8_t *ct,
