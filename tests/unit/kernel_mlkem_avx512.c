@@ -151,11 +151,11 @@ static void compress_pieces(void)
     }
     tap_ok(ok, "avx512 Compress_d of every value and Decompress_d, d = 1, 4, 5, 10, 11");
 }
-#endif
 
 /* cs_mlkem_rej_uniform_avx512 as cs_mlkem_rej_uniform: the same count and values, nothing
- * written past the 256 coefficients (below them, slots past the count are scratch), for random lengths, starting counts and byte mixes
- * (some with most 12-bit values >= q, so the last steps run near the end of r). */
+ * written past the 256 coefficients (below them, slots past the count are scratch), for
+ * random lengths, starting counts and byte mixes (some with most 12-bit values >= q, so the
+ * last steps run near the end of r). */
 static void rej_pieces(void)
 {
     int ok = 1;
@@ -178,6 +178,7 @@ static void rej_pieces(void)
     }
     tap_ok(ok, "avx512 rejection step as portable (random lengths, starting counts, rejections)");
 }
+#endif
 
 int main(void)
 {
