@@ -16,8 +16,8 @@ static const cs_mlkem_impl *chosen; /* NULL: not decided yet */
  * 2.8-3.2x / 5.2-5.4x (first kernels: at least 2.1x; the same against 3.6.5
  * and 4.0.3, whose ML-KEM is the same C; docs/benchmarks.md). With prepared
  * keys, on an Intel Xeon family 6 model 167 against 3.5.9 (bench-versions.sh,
- * ML-KEM-512/768/1024): avx2 3.2-3.3x / 5.1-7.8x / 5.2-6.3x, avx512
- * 3.8-4.7x / 7.2-10.6x / 6.9-8.1x. The portable C is not (encaps 19.3k/s against
+ * ML-KEM-512/768/1024, main at 0eaa2c4): avx2 3.1-3.4x / 5.1-7.6x / 5.0-6.1x,
+ * avx512 3.9-4.6x / 7.2-10.3x / 7.1-7.9x. The portable C is not (encaps 19.3k/s against
  * 37.5k/s): it serves only when CRYPTOSHIM_KERNELS names it. */
 static const char *const faster_than_libcrypto[] = {"avx2", "avx512", NULL};
 
