@@ -133,10 +133,14 @@ ifeq ($(CROSS),)
 # Chosen to fit about two minutes of CPU: diff_modexp's fixed edge and
 # bnmod.txt passes over every kernel take several minutes under ASan alone;
 # it runs in `make asan`, and its entry is fuzzed under ASan in make test.
+# The ML-KEM kernel tests (every implementation, prepared entries, the
+# AVX-512 pieces) take under 2 s together.
 SAN_TESTS := $(patsubst tests/unit/%.c,$(FUZZ_BUILD)/tests/%, \
     $(wildcard tests/unit/diff_exp2.c tests/unit/diff_modexp_x2.c tests/unit/diff_policy.c \
                tests/unit/kernel_bn.c \
-               tests/unit/kernel_bn_x86.c))
+               tests/unit/kernel_bn_x86.c \
+               tests/unit/kernel_mlkem.c tests/unit/kernel_mlkem_impls.c \
+               tests/unit/kernel_mlkem_prepared.c tests/unit/kernel_mlkem_avx512.c))
 SAN_SUPPORT := $(patsubst $(BUILD)/%,$(FUZZ_BUILD)/%,$(TEST_SUPPORT))
 
 TSAN_BUILD := build/tsan
