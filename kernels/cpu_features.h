@@ -12,6 +12,7 @@ enum cs_cpu_feature {
     CS_CPU_AVX2 = 1u << 2, /* includes OS support for YMM state */
     CS_CPU_FMA = 1u << 3,
     CS_CPU_AVX512IFMA = 1u << 4, /* AVX512F+VL+BW+IFMA and ZMM state */
+    CS_CPU_AVX512F = 1u << 5,    /* AVX512F and ZMM state (IFMA implies it) */
     /* s390x */
     CS_CPU_S390_VX = 1u << 8,
     CS_CPU_S390_SHAKE = 1u << 9, /* CPACF KIMD/KLMD SHAKE function codes */

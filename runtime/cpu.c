@@ -35,7 +35,10 @@ uint32_t cs_cpu_probe(void)
         f |= CS_CPU_AVX2;
     if ((f & CS_CPU_AVX2) && fma)
         f |= CS_CPU_FMA;
-    /* AVX512 F(16) BW(30) VL(31) IFMA(21) with ZMM state enabled. */
+    /* AVX512 F(16) with ZMM state enabled; with BW(30) VL(31) IFMA(21)
+     * too, the IFMA bit. */
+    if (zmm && (b & (1u << 16)))
+        f |= CS_CPU_AVX512F;
     uint32_t need = (1u << 16) | (1u << 21) | (1u << 30) | (1u << 31);
     if (zmm && (b & need) == need)
         f |= CS_CPU_AVX512IFMA;
@@ -72,7 +75,8 @@ __attribute__((weak)) uint32_t cs_cpu_probe_s390_shake(void) { return 0; }
 static const struct cs_cpu_feature_name names[] = {
     {"bmi2", CS_CPU_BMI2},         {"adx", CS_CPU_ADX},
     {"avx2", CS_CPU_AVX2},         {"fma", CS_CPU_FMA},
-    {"avx512ifma", CS_CPU_AVX512IFMA}, {"vx", CS_CPU_S390_VX},
+    {"avx512ifma", CS_CPU_AVX512IFMA}, {"avx512f", CS_CPU_AVX512F},
+    {"vx", CS_CPU_S390_VX},
     {"cpacf-shake", CS_CPU_S390_SHAKE}, {"mul32", CS_CPU_SPARC_MUL32},
 };
 
@@ -106,6 +110,8 @@ uint32_t cs_cpu_hide_closure(uint32_t hidden)
     } deps[] = {
         {CS_CPU_FMA, CS_CPU_AVX2},
         {CS_CPU_AVX512IFMA, CS_CPU_AVX2},
+        {CS_CPU_AVX512IFMA, CS_CPU_AVX512F},
+        {CS_CPU_AVX512F, CS_CPU_AVX2},
         {CS_CPU_S390_SHAKE, CS_CPU_S390_VX},
     };
     for (int changed = 1; changed;) {

@@ -19,6 +19,7 @@ const cs_bn_kernel *const cs_bn_kernels[] = {
     &cs_bn_x86_ifma,
     &cs_bn_x86_avx2,
     &cs_bn_x86_fma,
+    &cs_bn_x86_fma512,
     &cs_bn_x86_adx,
     &cs_bn_x86_mulx,
 #endif

@@ -126,6 +126,8 @@ static int kernel_runs(const cs_bn_kernel *k)
         return 0;
     if ((k->cpu_features & CS_CPU_AVX2) && !__builtin_cpu_supports("avx2"))
         return 0;
+    if ((k->cpu_features & CS_CPU_AVX512F) && !__builtin_cpu_supports("avx512f"))
+        return 0;
     if ((k->cpu_features & CS_CPU_FMA) && !__builtin_cpu_supports("fma"))
         return 0;
     if ((k->cpu_features & CS_CPU_BMI2) && !__builtin_cpu_supports("bmi2"))
@@ -221,18 +223,16 @@ static void digits_2m_minus_1(cs_limb *x, const cs_bn_prep *p)
     }
 }
 
-/* The FMA kernel at the edges of its size classes (digit counts 0..3 mod 4
- * around each specialised vector count) with an all-ones modulus and one
- * with random low digits, operands m - 1 (all ones but bit 0 for the
- * all-ones modulus) and 2m - 1 through the prepared multiplication and
- * squaring directly: results keep normalised digits (zero above the digits
- * used) and agree mod m with each other and, for m - 1, the reference. */
-static void fma_edges(void)
+/* The FMA kernels (k; sizes bits[0..nbits-1]) at the edges of their size
+ * classes (digit counts around each whole vector count) with an all-ones
+ * modulus and one with random low digits, operands m - 1 (all ones but
+ * bit 0 for the all-ones modulus) and 2m - 1 through the prepared
+ * multiplication and squaring directly: results keep normalised digits
+ * (zero above the digits used) and agree mod m with each other and, for
+ * m - 1, the reference. */
+static void fma_edges(const cs_bn_kernel *k, const unsigned *bits, size_t nbits)
 {
-    static const unsigned bits[] = {979,  1174, 1175, 1371, 1566, 1959, 2154,
-                                    2939, 3134, 3919, 4000, 4096};
-    const cs_bn_kernel *k = &cs_bn_x86_fma;
-    for (size_t s = 0; s < sizeof bits / sizeof bits[0]; s++) {
+    for (size_t s = 0; s < nbits; s++) {
         int ok = 1;
         for (int kind = 0; kind < 2 && ok; kind++) {
             size_t n = (bits[s] + 63) / 64;
@@ -281,7 +281,7 @@ static void fma_edges(void)
             if (!ok)
                 tap_diag("%u bits, %s modulus", bits[s], kind ? "random" : "all-ones");
         }
-        tap_ok(ok, "x86_64-fma %u bits: size-class edges, operands m-1 and 2m-1", bits[s]);
+        tap_ok(ok, "%s %u bits: size-class edges, operands m-1 and 2m-1", k->name, bits[s]);
     }
 }
 
@@ -407,8 +407,8 @@ static void check_adx_fixed(const cs_bn_kernel *k)
 
 int main(void)
 {
-    const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2, &cs_bn_x86_fma, &cs_bn_x86_adx,
-                               &cs_bn_x86_mulx};
+    const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2,  &cs_bn_x86_fma,
+                                &cs_bn_x86_fma512, &cs_bn_x86_adx, &cs_bn_x86_mulx};
     tap_rng_seed(86);
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         if (!kernel_runs(ks[i])) {
@@ -422,8 +422,16 @@ int main(void)
             check_adx_fixed(ks[i]);
         }
     }
+    /* 50-bit digits in fours (fma.c); 52-bit digits in eights (fma512.c:
+     * 16/17, 20/21, 24/25, ... digits, R' needing bits + 2). */
+    static const unsigned fma_bits[] = {979,  1174, 1175, 1371, 1566, 1959,
+                                        2154, 2939, 3134, 3919, 4000, 4096};
+    static const unsigned fma512_bits[] = {830,  831,  1038, 1039, 1246, 1247, 1662,
+                                           1663, 2078, 2079, 3118, 3119, 4094, 4096};
     if (kernel_runs(&cs_bn_x86_fma))
-        fma_edges();
+        fma_edges(&cs_bn_x86_fma, fma_bits, sizeof fma_bits / sizeof fma_bits[0]);
+    if (kernel_runs(&cs_bn_x86_fma512))
+        fma_edges(&cs_bn_x86_fma512, fma512_bits, sizeof fma512_bits / sizeof fma512_bits[0]);
     return tap_done();
 }
 #else

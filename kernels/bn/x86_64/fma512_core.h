@@ -1,0 +1,216 @@
+/* The 512-bit FMA kernel's arithmetic (fma512.c: one number; fma512_x2.c:
+ * RSA's two CRT halves interleaved digit by digit), for CPUs with AVX-512F
+ * but no IFMA. Digits of 52 bits (the IFMA kernel's form), held exactly in
+ * doubles for the products; each product of two digits is split by two
+ * FMAs around a subtraction into a high part rounded to nearest (a multiple
+ * of 2^52) and an exact signed low part, both read as integers from the
+ * bits of biased doubles and summed in 64-bit lanes: what one vpmadd52huq
+ * and one vpmadd52luq do, in three FP operations and two integer adds.
+ * The multiplication is ifma.c's column-serial almost-Montgomery shape (a
+ * window of columns moving down a digit a step, the current column
+ * followed in scalar), with the products the scalar needs kept out of the
+ * vectors so each product is split one way only. Included only by sources
+ * built with -mavx512f -mfma -mbmi2. Internal header. */
+#ifndef CRYPTOSHIM_BN_X86_FMA512_CORE_H
+#define CRYPTOSHIM_BN_X86_FMA512_CORE_H
+
+#include <immintrin.h>
+#include <string.h>
+
+#include "x86_kernels.h"
+#include "xv.h"
+
+#define F5_W 52
+#define F5_M52 ((1ull << 52) - 1)
+/* Widest number: 4096 bits in 80 digits, ten vectors of eight. */
+#define F5_MAXNV 10
+#define F5_MAX_BITS 4096
+
+/* The high part of x*y (x, y < 2^52) rounds into [2^104, 2^105]: its ulp
+ * there is 2^52, so the bits of 2^104 + k 2^52 read as F5_BH + k (at k =
+ * 2^52 too: the next binade starts exactly one ulp on). The low part
+ * comes out as 1.5 2^52 - lo with lo in [-2^51, 2^51], a double in [2^52,
+ * 2^53] whose bits read as F5_BL - lo the same way. */
+#define F5_CH 0x1p104
+#define F5_CHL (0x1p104 - 0x1.8p52)
+#define F5_BH 0x4670000000000000ull /* bits of 2^104 */
+#define F5_BL 0x4338000000000000ull /* bits of 1.5 * 2^52 */
+#define F5_EXP52 0x4330000000000000ull /* bits of 2^52 */
+
+/* Digits (below 2^52) to doubles, exactly: 2^52 + x, less 2^52. */
+static inline __m512d f5_to_double(__m512i x)
+{
+    const __m512i e = _mm512_set1_epi64((long long)F5_EXP52);
+    return _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(x, e)), _mm512_castsi512_pd(e));
+}
+
+/* x*y for digits x, y in doubles: subtracts the low part's bits (F5_BL -
+ * lo) from *L, so *L gains lo - F5_BL, and returns the high part's bits
+ * (F5_BH + hi), hi one column up. h - F5_CHL is (hi + 1.5) 2^52 exactly
+ * (hi is at most 2^52 - 2 for digits below 2^52), so the second FMA's
+ * result t - x*y is exact. */
+static inline __attribute__((always_inline)) __m512i f5_prod(__m512i *L, __m512d x, __m512d y)
+{
+    const __m512d ch = _mm512_set1_pd(F5_CH), chl = _mm512_set1_pd(F5_CHL);
+    const __m512d h = _mm512_fmadd_pd(x, y, ch);
+    const __m512d l = _mm512_fnmadd_pd(x, y, _mm512_sub_pd(h, chl));
+    *L = _mm512_sub_epi64(*L, _mm512_castpd_si512(l));
+    return _mm512_castpd_si512(h);
+}
+
+/* Inclusive count of [lo, hi] (signed ends). */
+static inline uint64_t f5_count(long lo, long hi)
+{
+    return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+}
+
+static inline long f5_max0(long x)
+{
+    return x > 0 ? x : 0;
+}
+
+/* The biases the lanes of column c carry once steps 0..s-1 are done (both
+ * the column's low parts and the high parts below it), in a window of K
+ * digits: each step adds two low parts to the columns s..s+K-1 and two
+ * high parts to s+1..s+K (after the window moves). Plus `lo1` low parts
+ * and `hi1` high parts of step s itself. Public: sizes only. */
+static inline uint64_t f5_bias(long c, long s, long K, uint64_t lo1, uint64_t hi1)
+{
+    const uint64_t nlo = 2 * f5_count(f5_max0(c - K + 1), s - 1 < c ? s - 1 : c) + lo1;
+    const uint64_t nhi = 2 * f5_count(f5_max0(c - K), s - 1 < c - 1 ? s - 1 : c - 1) + hi1;
+    return nhi * F5_BH - nlo * F5_BL;
+}
+
+/* The operands of one multiplication: P numbers (1, or 2 interleaved
+ * digit by digit: p[2j + h] is digit j of number h), m as doubles with
+ * digits 0 and 1 zero (their products with q are the scalar's), and per
+ * number m_0, m_1, n0. */
+typedef struct {
+    const double *md;
+    uint64_t m0[2], m1[2], n0[2];
+} f5_mod;
+
+/* r = a*b/R' mod m (almost: below 2m) for P numbers in NV vectors of
+ * which IT digits are used (R' = 2^(52 IT)); inputs below 2m in
+ * normalised digits; r may alias a or b. Step i adds a*b_i and q_i*m into
+ * a window of columns i..i+K-1 (K = 8 NV / P digits) and moves it down
+ * one digit. Column i+1 is read (y) after the step's a*b_i products and
+ * before its q_i products; the products with a_0, m_0 and m_1 are left out
+ * of the vectors and added in scalar (column i+1 gets lo(a_0 b_{i+1}),
+ * hi(a_0 b_i), hi(m_0 q_i), lo(m_1 q_i), hi(m_1 q_{i-1})), so the q chain
+ * waits on the vectors only through y. Every branch and index depends on
+ * sizes only. */
+static inline __attribute__((always_inline)) void
+f5_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const f5_mod *k, const int P,
+       const size_t NV, const size_t IT)
+{
+    const long K = (long)(8 * NV / P);
+    const __m512i zero = _mm512_setzero_si512();
+    __m512d A[F5_MAXNV], M[F5_MAXNV];
+    __m512i VL[F5_MAXNV], VH[F5_MAXNV];
+    double bd[8 * F5_MAXNV] __attribute__((aligned(64)));
+    int64_t alo[8 * F5_MAXNV + 2] __attribute__((aligned(64)));
+    int64_t ahi[8 * F5_MAXNV + 2] __attribute__((aligned(64)));
+    /* a_0 of each number in every lane. */
+    const __m512i a0i = P == 2 ? _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)a))
+                               : _mm512_set1_epi64((long long)a[0]);
+    const __m512d A0 = f5_to_double(a0i);
+#pragma GCC unroll 10
+    for (size_t v = 0; v < NV; v++) {
+        __m512i av = _mm512_loadu_si512((const __m512i *)(a + 8 * v));
+        if (v == 0)
+            av = _mm512_maskz_mov_epi64(P == 2 ? 0xFC : 0xFE, av);
+        A[v] = f5_to_double(av);
+        M[v] = _mm512_castsi512_pd(_mm512_loadu_si512((const __m512i *)(k->md + 8 * v)));
+        const __m512d bv = f5_to_double(_mm512_loadu_si512((const __m512i *)(b + 8 * v)));
+        _mm512_store_si512((__m512i *)(bd + 8 * v), _mm512_castpd_si512(bv));
+        /* a_0 b_j for every j, as signed integer parts: the scalar's. */
+        __m512i l = _mm512_setzero_si512();
+        const __m512i h = f5_prod(&l, bv, A0);
+        _mm512_store_si512((__m512i *)(alo + 8 * v),
+                           _mm512_add_epi64(l, _mm512_set1_epi64((long long)F5_BL)));
+        _mm512_store_si512((__m512i *)(ahi + 8 * v),
+                           _mm512_sub_epi64(h, _mm512_set1_epi64((long long)F5_BH)));
+        VL[v] = zero;
+    }
+    alo[8 * NV] = alo[8 * NV + 1] = ahi[8 * NV] = ahi[8 * NV + 1] = 0; /* b_IT, past the end */
+    int64_t x[2], pend[2];
+    uint64_t q[2];
+    for (int h = 0; h < P; h++) {
+        x[h] = alo[h];
+        pend[h] = ahi[h];
+        q[h] = ((uint64_t)x[h] * k->n0[h]) & F5_M52;
+    }
+    for (size_t i = 0; i < IT; i++) {
+        const __m512d B =
+            P == 2 ? _mm512_castsi512_pd(_mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(bd + 2 * i))))
+                   : _mm512_set1_pd(bd[i]);
+#pragma GCC unroll 10
+        for (size_t v = 0; v < NV; v++)
+            VH[v] = f5_prod(&VL[v], A[v], B);
+        /* Column i+1 of each number: lanes 2, 3 (pair) or 1. */
+        int64_t y[2];
+        if (P == 2) {
+            const __m128i c = _mm512_extracti32x4_epi32(VL[0], 1);
+            y[0] = _mm_cvtsi128_si64(c);
+            y[1] = _mm_extract_epi64(c, 1);
+        } else {
+            y[0] = _mm_extract_epi64(_mm512_castsi512_si128(VL[0]), 1);
+        }
+        const __m512i qe0 = _mm512_set1_epi64((long long)(q[0] | F5_EXP52));
+        const __m512i qe = P == 2 ? _mm512_mask_blend_epi64(0xAA, qe0,
+                                                            _mm512_set1_epi64((long long)(q[1] | F5_EXP52)))
+                                  : qe0;
+        const __m512d Q = _mm512_sub_pd(_mm512_castsi512_pd(qe), _mm512_set1_pd(0x1p52));
+#pragma GCC unroll 10
+        for (size_t v = 0; v < NV; v++)
+            VH[v] = _mm512_add_epi64(VH[v], f5_prod(&VL[v], M[v], Q));
+#pragma GCC unroll 10
+        for (size_t v = 0; v < NV; v++) {
+            const __m512i next = v + 1 < NV ? VL[v + 1] : zero;
+            VL[v] = _mm512_add_epi64(P == 2 ? _mm512_alignr_epi64(next, VL[v], 2)
+                                            : _mm512_alignr_epi64(next, VL[v], 1),
+                                     VH[v]);
+        }
+        const uint64_t by = f5_bias((long)i + 1, (long)i, K, 1, 0);
+        for (int h = 0; h < P; h++) {
+            const unsigned __int128 p0 = (unsigned __int128)k->m0[h] * q[h];
+            const unsigned __int128 p1 = (unsigned __int128)k->m1[h] * q[h];
+            /* Column i with lo(m_0 q_i) is a multiple of 2^52: its carry
+             * is ceil(x / 2^52). */
+            const int64_t c = (x[h] + (int64_t)F5_M52) >> 52;
+            const size_t nx = P * (i + 1) + h; /* digit i+1 of b, or past the end */
+            x[h] = (int64_t)((uint64_t)y[h] - by) + c + (int64_t)(uint64_t)(p0 >> 52) +
+                   (int64_t)((uint64_t)p1 & F5_M52) + pend[h] + alo[nx];
+            pend[h] = (int64_t)(uint64_t)(p1 >> 52) + ahi[nx];
+            q[h] = ((uint64_t)x[h] * k->n0[h]) & F5_M52;
+        }
+    }
+    /* Columns IT..IT+K-1 in the window; IT from the scalar. */
+    uint64_t t[8 * F5_MAXNV] __attribute__((aligned(64)));
+#pragma GCC unroll 10
+    for (size_t v = 0; v < NV; v++)
+        _mm512_store_si512((__m512i *)(t + 8 * v), VL[v]);
+    for (int h = 0; h < P; h++) {
+        int64_t cy = x[h];
+        r[h] = (uint64_t)cy & F5_M52;
+        cy >>= 52;
+        for (size_t j = 1; j < IT; j++) {
+            const long c = (long)(IT + j);
+            int64_t s = (int64_t)(t[P * j + h] - f5_bias(c, (long)IT, K, 0, 0)) + cy;
+            if (j == 1)
+                s += pend[h];
+            r[P * j + h] = (uint64_t)s & F5_M52;
+            cy = s >> 52;
+        }
+        for (size_t j = IT; j < (size_t)K; j++)
+            r[P * j + h] = 0;
+    }
+}
+
+/* The 512-bit FMA kernel's paired arithmetic (fma512_x2.c): two halves of
+ * one digit count, up to F5_MAXNV four-digit vectors, else its prepare
+ * refuses. */
+extern const cs_bn_pair_ops cs_fma512_pair;
+
+#endif
