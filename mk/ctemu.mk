@@ -13,6 +13,7 @@
 #       renamed ctemu_*) against the native ones on the same inputs; skips
 #       without AVX-512 IFMA.
 # Which files: every AVX-512 source, by name (kernels/bn/x86_64/ifma*.c,
+# kernels/bn/x86_64/fma512*.c,
 # kernels/mldsa/x86_64/*avx512*.c, kernels/keccak/x86_64/*avx512*.c); a new
 # one is picked up automatically if it follows the naming and uses only
 # intrinsics the header provides.
@@ -20,7 +21,8 @@ ifeq ($(ARCH)$(CROSS),x86_64)
 OBJCOPY ?= objcopy
 NM ?= nm
 
-CTEMU_SRCS := $(wildcard kernels/bn/x86_64/ifma*.c kernels/mldsa/x86_64/*avx512*.c \
+CTEMU_SRCS := $(wildcard kernels/bn/x86_64/ifma*.c kernels/bn/x86_64/fma512*.c \
+                          kernels/mldsa/x86_64/*avx512*.c \
                           kernels/keccak/x86_64/*avx512*.c kernels/mlkem/x86_64/*avx512*.c)
 CTEMU_NATIVE := $(call obj,$(CTEMU_SRCS))
 CTEMU_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/obj/ctemu/%,$(CTEMU_NATIVE))
@@ -40,6 +42,9 @@ CTEMU_FLAGS := -DCS_CT_EMULATE_AVX512 -include tests/unit/ctemu/avx512_emul.h
 # The native folders' ISA flags (mk/kernels_bn.mk, mk/kernels_mldsa.mk,
 # mk/kernels_keccak.mk) minus AVX-512.
 $(BUILD)/obj/ctemu/kernels/bn/x86_64/%.o: OBJ_CFLAGS += -mavx2 -mbmi2
+# The 512-bit FMA kernel's emulated FMAs are the scalar instruction.
+$(BUILD)/obj/ctemu/kernels/bn/x86_64/fma512.o: OBJ_CFLAGS += -mfma
+$(BUILD)/obj/ctemu/kernels/bn/x86_64/fma512_x2.o: OBJ_CFLAGS += -mfma
 $(BUILD)/obj/ctemu/kernels/mldsa/x86_64/%.o: OBJ_CFLAGS += $(MLDSA_X86_FLAGS)
 $(BUILD)/obj/ctemu/kernels/keccak/x86_64/%.o: OBJ_CFLAGS += $(KECCAK_X86_FLAGS)
 $(BUILD)/obj/ctemu/kernels/mlkem/x86_64/%.o: OBJ_CFLAGS += $(MLKEM_X86_FLAGS)
@@ -59,7 +64,7 @@ $(BUILD)/obj/ctemu-ren/%.o: $(BUILD)/obj/ctemu/%.o $(CTEMU_MAP)
 $(CTEMU_INTRIN): tests/unit/ctemu/emul_intrin.c tests/unit/ctemu/avx512_emul.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -mavx2 -mbmi2 -mavx512f -mavx512vl -mavx512ifma \
-	    -mavx512bw -mavx512dq -MMD -MP -c $< -o $@
+	    -mavx512bw -mavx512dq -mfma -MMD -MP -c $< -o $@
 
 $(BUILD)/tests/ct_bn_x86_avx512emu: tests/unit/ct_bn_x86.c $(CTEMU_KERNEL_OBJS) $(TEST_SUPPORT)
 	@mkdir -p $(dir $@)

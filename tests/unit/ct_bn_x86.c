@@ -56,6 +56,8 @@ static int kernel_runs(const cs_bn_kernel *k)
     if ((k->cpu_features & CS_CPU_AVX512IFMA) &&
         !(__builtin_cpu_supports("avx512ifma") && __builtin_cpu_supports("avx512vl")))
         return 0;
+    if ((k->cpu_features & CS_CPU_AVX512F) && !__builtin_cpu_supports("avx512f"))
+        return 0;
 #else
     if ((k->cpu_features & CS_CPU_AVX512IFMA) && !__builtin_cpu_supports("avx2"))
         return 0;
@@ -165,15 +167,16 @@ int main(void)
         {3072, 128, 0}, {4096, 64, 0}, {512, 512, 0},
     };
     const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_avx2, &cs_bn_x86_fma,
-                                &cs_bn_x86_adx, &cs_bn_x86_mulx};
+                                &cs_bn_x86_fma512, &cs_bn_x86_adx, &cs_bn_x86_mulx};
 #else
         /* Every size ifma.c specialises (1024 with its squaring, 1536, 2048,
          * 3072, 4096), its generic code (512, 1280) and each ladder window
-         * (3, 4, 5 bits); exponents shortened at the top sizes for run time. */
+         * (3, 4, 5 bits); exponents shortened at the top sizes for run time.
+         * For fma512.c: 2, 3, 4, 5, 8 and 10 vectors of eight digits. */
         {1024, 1024, 0}, {1536, 1536, 0}, {2048, 2048, 0}, {2047, 2047, 1},
         {3072, 600, 0}, {4096, 300, 0}, {512, 512, 0}, {1280, 100, 0},
     };
-    const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma};
+    const cs_bn_kernel *ks[] = {&cs_bn_x86_ifma, &cs_bn_x86_fma512};
     tap_diag("AVX-512 emulated (tests/unit/ctemu/avx512_emul.h): checks the kernels' C");
 #endif
     tap_rng_seed(0x6374783836ULL);
@@ -181,7 +184,7 @@ int main(void)
     for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++) {
         if (!kernel_runs(ks[j])) {
             tap_skip("%s: not offered by this CPU (or by valgrind's)%s", ks[j]->name,
-                     ks[j]->cpu_features & CS_CPU_AVX512IFMA
+                     ks[j]->cpu_features & (CS_CPU_AVX512IFMA | CS_CPU_AVX512F)
                          ? "; checked emulated by ct_bn_x86_avx512emu" : "");
             continue;
         }

@@ -136,6 +136,7 @@ f5_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const f5_mod *k, const
     alo[8 * NV] = alo[8 * NV + 1] = ahi[8 * NV] = ahi[8 * NV + 1] = 0; /* b_IT, past the end */
     int64_t x[2], pend[2];
     uint64_t q[2];
+#pragma GCC unroll 2
     for (int h = 0; h < P; h++) {
         x[h] = alo[h];
         pend[h] = ahi[h];
@@ -173,7 +174,8 @@ f5_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const f5_mod *k, const
                                      VH[v]);
         }
         const uint64_t by = f5_bias((long)i + 1, (long)i, K, 1, 0);
-        for (int h = 0; h < P; h++) {
+    #pragma GCC unroll 2
+    for (int h = 0; h < P; h++) {
             const unsigned __int128 p0 = (unsigned __int128)k->m0[h] * q[h];
             const unsigned __int128 p1 = (unsigned __int128)k->m1[h] * q[h];
             /* Column i with lo(m_0 q_i) is a multiple of 2^52: its carry
@@ -191,6 +193,7 @@ f5_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const f5_mod *k, const
 #pragma GCC unroll 10
     for (size_t v = 0; v < NV; v++)
         _mm512_store_si512((__m512i *)(t + 8 * v), VL[v]);
+#pragma GCC unroll 2
     for (int h = 0; h < P; h++) {
         int64_t cy = x[h];
         r[h] = (uint64_t)cy & F5_M52;

@@ -108,6 +108,62 @@ CS_EMU cs_emu_m512i cs_emu_mm512_madd52hi_epu64(cs_emu_m512i a, cs_emu_m512i b, 
     return a;
 }
 
+/* ---- double lanes (the 512-bit FMA kernel, kernels/bn/x86_64/fma512*) ---- */
+
+/* A 512-bit register as eight doubles (same size and layout as __m512d). */
+typedef union {
+    double f[8];
+    uint64_t q[8];
+} cs_emu_m512d;
+
+CS_EMU cs_emu_m512d cs_emu_mm512_castsi512_pd(cs_emu_m512i a)
+{
+    cs_emu_m512d r;
+    __builtin_memcpy(r.q, a.q, sizeof r.q);
+    return r;
+}
+
+CS_EMU cs_emu_m512i cs_emu_mm512_castpd_si512(cs_emu_m512d a)
+{
+    cs_emu_m512i r;
+    __builtin_memcpy(r.q, a.q, sizeof r.q);
+    return r;
+}
+
+CS_EMU cs_emu_m512d cs_emu_mm512_set1_pd(double x)
+{
+    cs_emu_m512d r;
+    for (int i = 0; i < 8; i++)
+        r.f[i] = x;
+    return r;
+}
+
+CS_EMU cs_emu_m512d cs_emu_mm512_sub_pd(cs_emu_m512d a, cs_emu_m512d b)
+{
+    for (int i = 0; i < 8; i++)
+        a.f[i] -= b.f[i];
+    return a;
+}
+
+/* vfmadd: a*b + c rounded once, per lane. __builtin_fma is the scalar
+ * vfmadd instruction where the including source is built with -mfma (the
+ * FMA kernels' emulated objects are, mk/ctemu.mk), no library call and no
+ * branch; elsewhere this is never called. */
+CS_EMU cs_emu_m512d cs_emu_mm512_fmadd_pd(cs_emu_m512d a, cs_emu_m512d b, cs_emu_m512d c)
+{
+    for (int i = 0; i < 8; i++)
+        a.f[i] = __builtin_fma(a.f[i], b.f[i], c.f[i]);
+    return a;
+}
+
+/* vfnmadd: -(a*b) + c rounded once, per lane (negating a is exact). */
+CS_EMU cs_emu_m512d cs_emu_mm512_fnmadd_pd(cs_emu_m512d a, cs_emu_m512d b, cs_emu_m512d c)
+{
+    for (int i = 0; i < 8; i++)
+        a.f[i] = __builtin_fma(-a.f[i], b.f[i], c.f[i]);
+    return a;
+}
+
 /* ---- bitwise: three-input logic and rotations ---- */
 
 /* vpternlogq on one lane: bit j of the result is bit (a_j b_j c_j) of imm,
@@ -964,6 +1020,20 @@ CS_EMU cs_emu_m512i cs_emu_mm512_maskz_loadu_epi32(__mmask16 k, const void *p)
  * compilers define intrinsics as macros). */
 #undef __m512i
 #define __m512i cs_emu_m512i
+#undef __m512d
+#define __m512d cs_emu_m512d
+#undef _mm512_castsi512_pd
+#define _mm512_castsi512_pd cs_emu_mm512_castsi512_pd
+#undef _mm512_castpd_si512
+#define _mm512_castpd_si512 cs_emu_mm512_castpd_si512
+#undef _mm512_set1_pd
+#define _mm512_set1_pd cs_emu_mm512_set1_pd
+#undef _mm512_sub_pd
+#define _mm512_sub_pd cs_emu_mm512_sub_pd
+#undef _mm512_fmadd_pd
+#define _mm512_fmadd_pd cs_emu_mm512_fmadd_pd
+#undef _mm512_fnmadd_pd
+#define _mm512_fnmadd_pd cs_emu_mm512_fnmadd_pd
 #undef _mm512_xor_si512
 #define _mm512_xor_si512 cs_emu_mm512_xor_si512
 #undef _mm512_or_si512

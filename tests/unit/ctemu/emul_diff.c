@@ -32,6 +32,7 @@ unsigned ctemu_cs_mldsa_rej_uniform_avx512(int32_t *a, unsigned len, const uint8
 unsigned ctemu_cs_mldsa_rej_eta_avx512(int32_t *a, unsigned len, const uint8_t *buf,
                                        unsigned buflen, unsigned eta);
 extern const cs_bn_kernel ctemu_cs_bn_x86_ifma;
+extern const cs_bn_kernel ctemu_cs_bn_x86_fma512;
 extern const cs_mldsa_impl ctemu_cs_mldsa_avx512;
 void ctemu_cs_keccakf1600_x4_avx512(uint64_t s[100]);
 void ctemu_cs_keccakf1600_x8_avx512(uint64_t s[200]);
@@ -56,11 +57,11 @@ unsigned ctemu_cs_mlkem_rej_uniform_avx512(int16_t *r, unsigned have, const uint
 
 static cs_mont mont;
 
-/* Native and emulated IFMA on one random modulus of `bits` bits: mont_mul,
- * mont_sqr, secret- and public-exponent exp; returns whether all agree. */
-static int bn_case(unsigned bits, size_t ebits)
+/* Native nat and emulated emu (IFMA, fma512) on one random modulus of
+ * `bits` bits: mont_mul, mont_sqr, secret- and public-exponent exp;
+ * returns whether all agree. */
+static int bn_case(const cs_bn_kernel *nat, const cs_bn_kernel *emu, unsigned bits, size_t ebits)
 {
-    const cs_bn_kernel *nat = &cs_bn_x86_ifma, *emu = &ctemu_cs_bn_x86_ifma;
     size_t n = (bits + 63) / 64, el = (ebits + 63) / 64;
     cs_limb m[CS_BN_MAX_LIMBS], a[CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS];
     cs_limb e[CS_BN_MAX_EXP_BITS / 64], r1[CS_BN_MAX_LIMBS], r2[CS_BN_MAX_LIMBS];
@@ -85,11 +86,11 @@ static int bn_case(unsigned bits, size_t ebits)
     return ok;
 }
 
-/* The paired entry (exp_x2), native vs emulated, two random moduli of
- * `bits` bits with full-length secret exponents; whether results agree. */
-static int bn_x2_case(unsigned bits)
+/* The paired entry (exp_x2), native nat vs emulated emu, two random
+ * moduli of `bits` bits with full-length secret exponents; whether
+ * results agree. */
+static int bn_x2_case(const cs_bn_kernel *nat, const cs_bn_kernel *emu, unsigned bits)
 {
-    const cs_bn_kernel *nat = &cs_bn_x86_ifma, *emu = &ctemu_cs_bn_x86_ifma;
     static cs_mont mt[2];
     size_t n = (bits + 63) / 64;
     cs_limb m[2][CS_BN_MAX_LIMBS], a[2][CS_BN_MAX_LIMBS], e[2][CS_BN_MAX_LIMBS];
@@ -274,8 +275,15 @@ int main(void)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         int ok = 1;
         for (int rep = 0; rep < 4; rep++)
-            ok &= bn_case(sizes[i].bits, sizes[i].ebits);
+            ok &= bn_case(&cs_bn_x86_ifma, &ctemu_cs_bn_x86_ifma, sizes[i].bits,
+                          sizes[i].ebits);
         tap_ok(ok, "ifma emulated == native: %u-bit modulus, %zu-bit exponents, 4 cases",
+               sizes[i].bits, sizes[i].ebits);
+        ok = 1;
+        for (int rep = 0; rep < 4; rep++)
+            ok &= bn_case(&cs_bn_x86_fma512, &ctemu_cs_bn_x86_fma512, sizes[i].bits,
+                          sizes[i].ebits);
+        tap_ok(ok, "fma512 emulated == native: %u-bit modulus, %zu-bit exponents, 4 cases",
                sizes[i].bits, sizes[i].ebits);
     }
     /* Every digit count the pair serves (20; 29..32; 37..40). */
@@ -284,8 +292,12 @@ int main(void)
     for (size_t i = 0; i < sizeof x2_bits / sizeof x2_bits[0]; i++) {
         int ok = 1;
         for (int rep = 0; rep < 4; rep++)
-            ok &= bn_x2_case(x2_bits[i]);
+            ok &= bn_x2_case(&cs_bn_x86_ifma, &ctemu_cs_bn_x86_ifma, x2_bits[i]);
         tap_ok(ok, "ifma exp_x2 emulated == native: %u-bit moduli, 4 pairs", x2_bits[i]);
+        ok = 1;
+        for (int rep = 0; rep < 4; rep++)
+            ok &= bn_x2_case(&cs_bn_x86_fma512, &ctemu_cs_bn_x86_fma512, x2_bits[i]);
+        tap_ok(ok, "fma512 exp_x2 emulated == native: %u-bit moduli, 4 pairs", x2_bits[i]);
     }
     tap_ok(keccak_cases(600), "keccak x4/x8/x8x1 avx512 emulated == native, 600 states");
     tap_ok(rej_cases(3000), "rej_uniform/rej_eta avx512 emulated == native, 3000 buffers");

@@ -175,6 +175,70 @@ static int word_lanes(unsigned iters)
     return ok;
 }
 
+/* A random finite double: sign, exponent within 2^-200..2^200, mantissa;
+ * or (kind 1) a 52-bit digit, or (kind 2) one of the FMA kernel's
+ * constants, exactly as fma512_core.h uses them. */
+static double rnd_double(int kind)
+{
+    static const double consts[] = {0x1p104, 0x1p104 - 0x1.8p52, 0x1p52, 0x1.8p52, 0.0, 1.0};
+    uint64_t r = tap_rng_u64();
+    if (kind == 1)
+        return (double)(r & CS_EMU_M52);
+    if (kind == 2)
+        return consts[r % 6];
+    uint64_t bits = (r & 0x800fffffffffffffull) | ((uint64_t)(823 + (r >> 20) % 400) << 52);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+/* The double lanes (fma512): casts, set1, sub, vfmadd, vfnmadd, bit for
+ * bit, on random finite doubles, on digits against the kernel's constants
+ * (products split at 2^52, round-to-nearest ties included), and on the
+ * kernel's own sequence (f5_prod) over random digit pairs. */
+static int double_lanes(unsigned iters)
+{
+    int ok = 1;
+    for (unsigned it = 0; it < iters; it++) {
+        cs_emu_m512d a, b, c;
+        for (int i = 0; i < 8; i++) {
+            int kind = (it + (unsigned)i) % 3;
+            a.f[i] = rnd_double(kind);
+            b.f[i] = rnd_double(kind);
+            c.f[i] = rnd_double(kind == 1 ? 2 : kind);
+        }
+        if (it % 5 == 0) /* ties: x*y = 2^51 mod 2^52 */
+            a.f[it % 8] = 0x1p51, b.f[it % 8] = (double)(2 * (tap_rng_u64() & 0xfffff) + 1);
+        __m512d A = _mm512_loadu_pd(a.f), B = _mm512_loadu_pd(b.f), C = _mm512_loadu_pd(c.f);
+        cs_emu_m512i ai;
+        memcpy(ai.q, a.q, sizeof ai.q);
+        ok &= eq512(_mm512_castpd_si512(A), cs_emu_mm512_castpd_si512(a));
+        ok &= eq512(_mm512_castpd_si512(_mm512_castsi512_pd(nat512(&ai))),
+                    cs_emu_mm512_castpd_si512(cs_emu_mm512_castsi512_pd(ai)));
+        ok &= eq512(_mm512_castpd_si512(_mm512_set1_pd(a.f[1])),
+                    cs_emu_mm512_castpd_si512(cs_emu_mm512_set1_pd(a.f[1])));
+        ok &= eq512(_mm512_castpd_si512(_mm512_sub_pd(A, C)),
+                    cs_emu_mm512_castpd_si512(cs_emu_mm512_sub_pd(a, c)));
+        ok &= eq512(_mm512_castpd_si512(_mm512_fmadd_pd(A, B, C)),
+                    cs_emu_mm512_castpd_si512(cs_emu_mm512_fmadd_pd(a, b, c)));
+        ok &= eq512(_mm512_castpd_si512(_mm512_fnmadd_pd(A, B, C)),
+                    cs_emu_mm512_castpd_si512(cs_emu_mm512_fnmadd_pd(a, b, c)));
+        /* The kernel's split: high part, then the exact low part. */
+        const __m512d CH = _mm512_set1_pd(0x1p104), CHL = _mm512_set1_pd(0x1p104 - 0x1.8p52);
+        const cs_emu_m512d ch = cs_emu_mm512_set1_pd(0x1p104),
+                           chl = cs_emu_mm512_set1_pd(0x1p104 - 0x1.8p52);
+        for (int i = 0; i < 8; i++)
+            a.f[i] = rnd_double(1), b.f[i] = rnd_double(1);
+        A = _mm512_loadu_pd(a.f), B = _mm512_loadu_pd(b.f);
+        __m512d H = _mm512_fmadd_pd(A, B, CH);
+        cs_emu_m512d h = cs_emu_mm512_fmadd_pd(a, b, ch);
+        ok &= eq512(_mm512_castpd_si512(H), cs_emu_mm512_castpd_si512(h));
+        ok &= eq512(_mm512_castpd_si512(_mm512_fnmadd_pd(A, B, _mm512_sub_pd(H, CHL))),
+                    cs_emu_mm512_castpd_si512(cs_emu_mm512_fnmadd_pd(a, b, cs_emu_mm512_sub_pd(h, chl))));
+    }
+    return ok;
+}
+
 void ctemu_check_intrinsics(unsigned iters)
 {
     int ifma = 1, tern = 1, rot = 1, shift = 1, lanes = 1, logic = 1, mask = 1, halves = 1;
@@ -382,4 +446,6 @@ void ctemu_check_intrinsics(unsigned iters)
     tap_ok(dword, "emulated dword arithmetic: add/sub, vpmuldq, vpmulld, vpmulhuw/vpmullw, "
                   "shifts, vpabsd, vpermt2d, vpmovqb, vpsrlvd, vpshufd (all immediates, masked), masked moves, "
                   "compares");
+    tap_ok(double_lanes(iters), "emulated double lanes (fma512): casts, set1, sub, vfmadd, "
+                                "vfnmadd, and the kernel's product split on 52-bit digits");
 }
