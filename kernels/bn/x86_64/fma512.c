@@ -19,21 +19,30 @@ static inline __attribute__((always_inline)) void mod_doubles(double *md, const 
     }
 }
 
-/* r = a*b/R' mod m for the prepared c of NV vectors. */
+/* r = a*b/R' mod m (sq: a^2, b unused) for the prepared c of NV
+ * vectors. */
 static inline __attribute__((always_inline)) void mul_nv(uint64_t *r, const uint64_t *a,
                                                          const uint64_t *b, const cs_bn_prep *c,
-                                                         const size_t NV)
+                                                         const size_t NV, const int sq)
 {
     double md[8 * F5_MAXNV] __attribute__((aligned(64)));
     mod_doubles(md, c->m, NV);
     const f5_mod k = {.md = md, .m0 = {c->m[0]}, .m1 = {c->m[1]}, .n0 = {c->n0}};
-    f5_mul(r, a, b, &k, 1, NV, c->iters);
+    if (sq)
+        f5_sqr(r, a, &k, 1, NV, c->iters);
+    else
+        f5_mul(r, a, b, &k, 1, NV, c->iters);
 }
 
+/* The multiplication and squaring (cs_bn_mul_fn) for NV vectors. */
 #define MUL_NV(NV)                                                                          \
     static void mul_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
     {                                                                                       \
-        mul_nv(r, a, b, ctx, NV);                                                           \
+        mul_nv(r, a, b, ctx, NV, 0);                                                        \
+    }                                                                                       \
+    static void sqr_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
+    {                                                                                       \
+        mul_nv(r, a, a, ctx, NV, 1);                                                        \
     }
 MUL_NV(2)
 MUL_NV(3)
@@ -47,6 +56,8 @@ MUL_NV(10)
 
 static cs_bn_mul_fn *const muls[F5_MAXNV + 1] = {NULL,  NULL,  mul_2, mul_3, mul_4, mul_5,
                                                  mul_6, mul_7, mul_8, mul_9, mul_10};
+static cs_bn_mul_fn *const sqrs[F5_MAXNV + 1] = {NULL,  NULL,  sqr_2, sqr_3, sqr_4, sqr_5,
+                                                 sqr_6, sqr_7, sqr_8, sqr_9, sqr_10};
 
 /* Sets up c for mont: the digit form of xv_prepare, in whole vectors of
  * eight digits. */
@@ -60,7 +71,8 @@ static int prepare(cs_bn_prep *c, const cs_mont *mont)
     for (size_t j = c->words; j < words; j++)
         c->m[j] = c->rr[j] = c->rx[j] = 0;
     c->words = words;
-    c->mul = c->sqr = muls[nv];
+    c->mul = muls[nv];
+    c->sqr = sqrs[nv];
     c->select = xv_select_avx2;
     return 0;
 }

@@ -90,6 +90,142 @@ typedef struct {
     uint64_t m0[2], m1[2], n0[2];
 } f5_mod;
 
+/* One multiplication's or squaring's running state: the window of
+ * columns (VL: the columns' sums; VH: this step's high parts, one column
+ * up), m, and per number the scalar chain: x (the current column, whole),
+ * q, pend (scalar parts of the next column). The scalar's parts of a*b:
+ * lo[P j + h], hi[P j + h] are the low and high parts of a_0 b_j (a
+ * squaring: of a_0^2 at j = 0 only); two zero entries past the end. */
+typedef struct {
+    __m512i VL[F5_MAXNV], VH[F5_MAXNV];
+    __m512d M[F5_MAXNV];
+    int64_t x[2], pend[2];
+    uint64_t q[2];
+    int64_t lo[8 * F5_MAXNV + 2] __attribute__((aligned(64)));
+    int64_t hi[8 * F5_MAXNV + 2] __attribute__((aligned(64)));
+} f5_state;
+
+/* Clears the window, loads m, and starts the chains at column 0 (lo and
+ * hi filled). */
+static inline __attribute__((always_inline)) void f5_start(f5_state *st, const f5_mod *k,
+                                                           const int P, const size_t NV)
+{
+#pragma GCC unroll 10
+    for (size_t v = 0; v < NV; v++) {
+        st->VL[v] = _mm512_setzero_si512();
+        st->M[v] = _mm512_castsi512_pd(_mm512_loadu_si512((const __m512i *)(k->md + 8 * v)));
+    }
+#pragma GCC unroll 2
+    for (int h = 0; h < P; h++) {
+        st->x[h] = st->lo[h];
+        st->pend[h] = st->hi[h];
+        st->q[h] = ((uint64_t)st->x[h] * k->n0[h]) & F5_M52;
+    }
+}
+
+/* Column i+1 of each number as the window holds it (lanes 2, 3 of the
+ * pair, or 1), after step i's a*b products. */
+static inline __attribute__((always_inline)) void f5_read(int64_t *y, const __m512i V0, const int P)
+{
+    if (P == 2) {
+        const __m128i c = _mm512_extracti32x4_epi32(V0, 1);
+        y[0] = _mm_cvtsi128_si64(c);
+        y[1] = _mm_extract_epi64(c, 1);
+    } else {
+        y[0] = _mm_extract_epi64(_mm512_castsi512_si128(V0), 1);
+    }
+}
+
+/* The rest of step i once its a*b products are in (VL, VH) and column
+ * i+1 was read (y, its biases by): the q_i products, the window moved
+ * down a digit, and the scalar chains to column i+1 and q_{i+1}. */
+static inline __attribute__((always_inline)) void
+f5_finish_step(f5_state *st, const f5_mod *k, const int64_t *y, uint64_t by, size_t i,
+               const int P, const size_t NV)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i qe0 = _mm512_set1_epi64((long long)(st->q[0] | F5_EXP52));
+    const __m512i qe =
+        P == 2 ? _mm512_mask_blend_epi64(0xAA, qe0, _mm512_set1_epi64((long long)(st->q[1] | F5_EXP52)))
+               : qe0;
+    const __m512d Q = _mm512_sub_pd(_mm512_castsi512_pd(qe), _mm512_set1_pd(0x1p52));
+#pragma GCC unroll 10
+    for (size_t v = 0; v < NV; v++)
+        st->VH[v] = _mm512_add_epi64(st->VH[v], f5_prod(&st->VL[v], st->M[v], Q));
+#pragma GCC unroll 10
+    for (size_t v = 0; v < NV; v++) {
+        const __m512i next = v + 1 < NV ? st->VL[v + 1] : zero;
+        st->VL[v] = _mm512_add_epi64(P == 2 ? _mm512_alignr_epi64(next, st->VL[v], 2)
+                                            : _mm512_alignr_epi64(next, st->VL[v], 1),
+                                     st->VH[v]);
+    }
+#pragma GCC unroll 2
+    for (int h = 0; h < P; h++) {
+        const uint64_t q = st->q[h];
+        const unsigned __int128 p0 = (unsigned __int128)k->m0[h] * q;
+        const unsigned __int128 p1 = (unsigned __int128)k->m1[h] * q;
+        /* Column i with lo(m_0 q_i) is a multiple of 2^52: its carry is
+         * ceil(x / 2^52). */
+        const int64_t c = (st->x[h] + (int64_t)F5_M52) >> 52;
+        const size_t nx = P * (i + 1) + h; /* digit i+1, or past the end */
+        const int64_t x = (int64_t)((uint64_t)y[h] - by) + c + (int64_t)(uint64_t)(p0 >> 52) +
+                          (int64_t)((uint64_t)p1 & F5_M52) + st->pend[h] + st->lo[nx];
+        st->pend[h] = (int64_t)(uint64_t)(p1 >> 52) + st->hi[nx];
+        st->x[h] = x;
+        st->q[h] = ((uint64_t)x * k->n0[h]) & F5_M52;
+    }
+}
+
+/* r = the result digits from the window after IT steps (columns IT..2IT-1;
+ * IT from the scalar), normalised, zero above digit IT-1 up to K. */
+static inline __attribute__((always_inline)) void f5_out(uint64_t *r, const f5_state *st,
+                                                         const int P, const size_t NV,
+                                                         const size_t IT)
+{
+    const long K = (long)(8 * NV / P);
+    uint64_t t[8 * F5_MAXNV] __attribute__((aligned(64)));
+#pragma GCC unroll 10
+    for (size_t v = 0; v < NV; v++)
+        _mm512_store_si512((__m512i *)(t + 8 * v), st->VL[v]);
+#pragma GCC unroll 2
+    for (int h = 0; h < P; h++) {
+        int64_t cy = st->x[h];
+        r[h] = (uint64_t)cy & F5_M52;
+        cy >>= 52;
+        for (size_t j = 1; j < IT; j++) {
+            const long c = (long)(IT + j);
+            int64_t s = (int64_t)(t[P * j + h] - f5_bias(c, (long)IT, K, 0, 0)) + cy;
+            if (j == 1)
+                s += st->pend[h];
+            r[P * j + h] = (uint64_t)s & F5_M52;
+            cy = s >> 52;
+        }
+        for (size_t j = IT; j < (size_t)K; j++)
+            r[P * j + h] = 0;
+    }
+}
+
+/* Digit i of each number (p interleaved for P = 2) in every lane pair, or
+ * in every lane. */
+static inline __m512i f5_digit(const void *p, size_t i, const int P)
+{
+    return P == 2 ? _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)((const uint64_t *)p + 2 * i)))
+                  : _mm512_set1_epi64((long long)((const uint64_t *)p)[i]);
+}
+
+/* a as doubles without digit 0 (the scalar's), into A. */
+static inline __attribute__((always_inline)) void f5_operand(__m512d *A, const uint64_t *a,
+                                                             const int P, const size_t NV)
+{
+#pragma GCC unroll 10
+    for (size_t v = 0; v < NV; v++) {
+        __m512i av = _mm512_loadu_si512((const __m512i *)(a + 8 * v));
+        if (v == 0)
+            av = _mm512_maskz_mov_epi64(P == 2 ? 0xFC : 0xFE, av);
+        A[v] = f5_to_double(av);
+    }
+}
+
 /* r = a*b/R' mod m (almost: below 2m) for P numbers in NV vectors of
  * which IT digits are used (R' = 2^(52 IT)); inputs below 2m in
  * normalised digits; r may alias a or b. Step i adds a*b_i and q_i*m into
@@ -105,110 +241,117 @@ f5_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const f5_mod *k, const
        const size_t NV, const size_t IT)
 {
     const long K = (long)(8 * NV / P);
-    const __m512i zero = _mm512_setzero_si512();
-    __m512d A[F5_MAXNV], M[F5_MAXNV];
-    __m512i VL[F5_MAXNV], VH[F5_MAXNV];
+    f5_state st;
+    __m512d A[F5_MAXNV];
     double bd[8 * F5_MAXNV] __attribute__((aligned(64)));
-    int64_t alo[8 * F5_MAXNV + 2] __attribute__((aligned(64)));
-    int64_t ahi[8 * F5_MAXNV + 2] __attribute__((aligned(64)));
-    /* a_0 of each number in every lane. */
-    const __m512i a0i = P == 2 ? _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)a))
-                               : _mm512_set1_epi64((long long)a[0]);
-    const __m512d A0 = f5_to_double(a0i);
+    f5_operand(A, a, P, NV);
+    const __m512d A0 = f5_to_double(f5_digit(a, 0, P));
 #pragma GCC unroll 10
     for (size_t v = 0; v < NV; v++) {
-        __m512i av = _mm512_loadu_si512((const __m512i *)(a + 8 * v));
-        if (v == 0)
-            av = _mm512_maskz_mov_epi64(P == 2 ? 0xFC : 0xFE, av);
-        A[v] = f5_to_double(av);
-        M[v] = _mm512_castsi512_pd(_mm512_loadu_si512((const __m512i *)(k->md + 8 * v)));
         const __m512d bv = f5_to_double(_mm512_loadu_si512((const __m512i *)(b + 8 * v)));
         _mm512_store_si512((__m512i *)(bd + 8 * v), _mm512_castpd_si512(bv));
         /* a_0 b_j for every j, as signed integer parts: the scalar's. */
         __m512i l = _mm512_setzero_si512();
         const __m512i h = f5_prod(&l, bv, A0);
-        _mm512_store_si512((__m512i *)(alo + 8 * v),
+        _mm512_store_si512((__m512i *)(st.lo + 8 * v),
                            _mm512_add_epi64(l, _mm512_set1_epi64((long long)F5_BL)));
-        _mm512_store_si512((__m512i *)(ahi + 8 * v),
+        _mm512_store_si512((__m512i *)(st.hi + 8 * v),
                            _mm512_sub_epi64(h, _mm512_set1_epi64((long long)F5_BH)));
-        VL[v] = zero;
     }
-    alo[8 * NV] = alo[8 * NV + 1] = ahi[8 * NV] = ahi[8 * NV + 1] = 0; /* b_IT, past the end */
-    int64_t x[2], pend[2];
-    uint64_t q[2];
-#pragma GCC unroll 2
-    for (int h = 0; h < P; h++) {
-        x[h] = alo[h];
-        pend[h] = ahi[h];
-        q[h] = ((uint64_t)x[h] * k->n0[h]) & F5_M52;
-    }
+    st.lo[8 * NV] = st.lo[8 * NV + 1] = st.hi[8 * NV] = st.hi[8 * NV + 1] = 0;
+    f5_start(&st, k, P, NV);
     for (size_t i = 0; i < IT; i++) {
-        const __m512d B =
-            P == 2 ? _mm512_castsi512_pd(_mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(bd + 2 * i))))
-                   : _mm512_set1_pd(bd[i]);
+        const __m512d B = _mm512_castsi512_pd(f5_digit(bd, i, P));
 #pragma GCC unroll 10
         for (size_t v = 0; v < NV; v++)
-            VH[v] = f5_prod(&VL[v], A[v], B);
-        /* Column i+1 of each number: lanes 2, 3 (pair) or 1. */
+            st.VH[v] = f5_prod(&st.VL[v], A[v], B);
         int64_t y[2];
-        if (P == 2) {
-            const __m128i c = _mm512_extracti32x4_epi32(VL[0], 1);
-            y[0] = _mm_cvtsi128_si64(c);
-            y[1] = _mm_extract_epi64(c, 1);
-        } else {
-            y[0] = _mm_extract_epi64(_mm512_castsi512_si128(VL[0]), 1);
-        }
-        const __m512i qe0 = _mm512_set1_epi64((long long)(q[0] | F5_EXP52));
-        const __m512i qe = P == 2 ? _mm512_mask_blend_epi64(0xAA, qe0,
-                                                            _mm512_set1_epi64((long long)(q[1] | F5_EXP52)))
-                                  : qe0;
-        const __m512d Q = _mm512_sub_pd(_mm512_castsi512_pd(qe), _mm512_set1_pd(0x1p52));
-#pragma GCC unroll 10
-        for (size_t v = 0; v < NV; v++)
-            VH[v] = _mm512_add_epi64(VH[v], f5_prod(&VL[v], M[v], Q));
-#pragma GCC unroll 10
-        for (size_t v = 0; v < NV; v++) {
-            const __m512i next = v + 1 < NV ? VL[v + 1] : zero;
-            VL[v] = _mm512_add_epi64(P == 2 ? _mm512_alignr_epi64(next, VL[v], 2)
-                                            : _mm512_alignr_epi64(next, VL[v], 1),
-                                     VH[v]);
-        }
-        const uint64_t by = f5_bias((long)i + 1, (long)i, K, 1, 0);
-    #pragma GCC unroll 2
-    for (int h = 0; h < P; h++) {
-            const unsigned __int128 p0 = (unsigned __int128)k->m0[h] * q[h];
-            const unsigned __int128 p1 = (unsigned __int128)k->m1[h] * q[h];
-            /* Column i with lo(m_0 q_i) is a multiple of 2^52: its carry
-             * is ceil(x / 2^52). */
-            const int64_t c = (x[h] + (int64_t)F5_M52) >> 52;
-            const size_t nx = P * (i + 1) + h; /* digit i+1 of b, or past the end */
-            x[h] = (int64_t)((uint64_t)y[h] - by) + c + (int64_t)(uint64_t)(p0 >> 52) +
-                   (int64_t)((uint64_t)p1 & F5_M52) + pend[h] + alo[nx];
-            pend[h] = (int64_t)(uint64_t)(p1 >> 52) + ahi[nx];
-            q[h] = ((uint64_t)x[h] * k->n0[h]) & F5_M52;
-        }
+        f5_read(y, st.VL[0], P);
+        f5_finish_step(&st, k, y, f5_bias((long)i + 1, (long)i, K, 1, 0), i, P, NV);
     }
-    /* Columns IT..IT+K-1 in the window; IT from the scalar. */
-    uint64_t t[8 * F5_MAXNV] __attribute__((aligned(64)));
+    f5_out(r, &st, P, NV, IT);
+}
+
+/* r = a^2/R' mod m (almost), as f5_mul with b = a, step i = row i adding
+ * a_i a_j for j >= i only: a_i^2 once and a_i a_j (j > i) twice, as the
+ * digit d = 2 a_i mod 2^52 times a_j plus a_j one column up when 2 a_i
+ * has bit 52 (t). Vectors wholly below the diagonal are skipped; their
+ * high-part slots get the biases the skipped products would have added
+ * (VL's low parts, which the move shifts down a digit, and VH's), so every
+ * column carries f5_mul's biases. a_0^2 is the scalar's (a_0 b_j of
+ * f5_mul). The row loop runs per vector (unrolled: its skipped vectors are
+ * constants) and per digit in it. */
+static inline __attribute__((always_inline)) void
+f5_sqr(uint64_t *r, const uint64_t *a, const f5_mod *k, const int P, const size_t NV,
+       const size_t IT)
+{
+    const long K = (long)(8 * NV / P);
+    const size_t DL = 8 / P; /* digits a vector */
+    f5_state st;
+    __m512d A[F5_MAXNV];
+    uint64_t ad[8 * F5_MAXNV] __attribute__((aligned(64))); /* a_i as doubles */
+    uint64_t dd[8 * F5_MAXNV] __attribute__((aligned(64))); /* d as doubles */
+    uint64_t tm[8 * F5_MAXNV] __attribute__((aligned(64))); /* t as a mask */
+    f5_operand(A, a, P, NV);
+    const __m512i m52 = _mm512_set1_epi64((long long)F5_M52);
 #pragma GCC unroll 10
-    for (size_t v = 0; v < NV; v++)
-        _mm512_store_si512((__m512i *)(t + 8 * v), VL[v]);
+    for (size_t v = 0; v < NV; v++) {
+        const __m512i av = _mm512_loadu_si512((const __m512i *)(a + 8 * v));
+        _mm512_store_si512((__m512i *)(ad + 8 * v), _mm512_castpd_si512(f5_to_double(av)));
+        const __m512i dv = _mm512_and_si512(_mm512_slli_epi64(av, 1), m52);
+        _mm512_store_si512((__m512i *)(dd + 8 * v), _mm512_castpd_si512(f5_to_double(dv)));
+        _mm512_store_si512((__m512i *)(tm + 8 * v), _mm512_srai_epi64(_mm512_slli_epi64(av, 12), 63));
+        _mm512_store_si512((__m512i *)(st.lo + 8 * v), _mm512_setzero_si512());
+        _mm512_store_si512((__m512i *)(st.hi + 8 * v), _mm512_setzero_si512());
+    }
+    st.lo[8 * NV] = st.lo[8 * NV + 1] = st.hi[8 * NV] = st.hi[8 * NV + 1] = 0;
 #pragma GCC unroll 2
     for (int h = 0; h < P; h++) {
-        int64_t cy = x[h];
-        r[h] = (uint64_t)cy & F5_M52;
-        cy >>= 52;
-        for (size_t j = 1; j < IT; j++) {
-            const long c = (long)(IT + j);
-            int64_t s = (int64_t)(t[P * j + h] - f5_bias(c, (long)IT, K, 0, 0)) + cy;
-            if (j == 1)
-                s += pend[h];
-            r[P * j + h] = (uint64_t)s & F5_M52;
-            cy = s >> 52;
-        }
-        for (size_t j = IT; j < (size_t)K; j++)
-            r[P * j + h] = 0;
+        const unsigned __int128 p = (unsigned __int128)a[h] * a[h];
+        st.lo[h] = (int64_t)((uint64_t)p & F5_M52);
+        st.hi[h] = (int64_t)(uint64_t)(p >> 52);
     }
+    f5_start(&st, k, P, NV);
+    /* Skipped vectors' biases: a low and a high part in every digit lane,
+     * but in the top one of the last skipped vector only the high part
+     * (the digit moving into it comes from a vector not skipped). */
+    const __m512i skip = _mm512_set1_epi64((long long)(F5_BH - F5_BL));
+    const __m512i skip_top =
+        _mm512_mask_blend_epi64(P == 2 ? 0xC0 : 0x80, skip, _mm512_set1_epi64((long long)F5_BH));
+#pragma GCC unroll 10
+    for (size_t u = 0; u < NV; u++) {
+        for (size_t s = 0; s < DL; s++) {
+            const size_t i = DL * u + s;
+            if (i >= IT)
+                break;
+            const __m512d D = _mm512_castsi512_pd(f5_digit(dd, i, P));
+            const __m512i T = f5_digit(tm, i, P);
+            /* Vector u: zero below the diagonal, a_i on it, d above. */
+            const __mmask8 diag = (__mmask8)(((1u << P) - 1) << (P * s));
+            const __mmask8 above = (__mmask8)(0xFFu << (P * (s + 1)));
+            const __m512d Bu = _mm512_castsi512_pd(_mm512_mask_blend_epi64(
+                above, _mm512_maskz_mov_epi64(diag, f5_digit(ad, i, P)), _mm512_castpd_si512(D)));
+#pragma GCC unroll 10
+            for (size_t v = 0; v < NV; v++) {
+                if (v + 1 < u)
+                    st.VH[v] = skip;
+                else if (v + 1 == u)
+                    st.VH[v] = skip_top;
+                else if (v == u)
+                    st.VH[v] = _mm512_add_epi64(
+                        f5_prod(&st.VL[v], A[v], Bu),
+                        _mm512_maskz_and_epi64(above, _mm512_loadu_si512((const __m512i *)(a + 8 * v)), T));
+                else
+                    st.VH[v] = _mm512_add_epi64(
+                        f5_prod(&st.VL[v], A[v], D),
+                        _mm512_and_si512(_mm512_loadu_si512((const __m512i *)(a + 8 * v)), T));
+            }
+            int64_t y[2];
+            f5_read(y, st.VL[0], P);
+            f5_finish_step(&st, k, y, f5_bias((long)i + 1, (long)i, K, u == 0, 0), i, P, NV);
+        }
+    }
+    f5_out(r, &st, P, NV, IT);
 }
 
 /* The 512-bit FMA kernel's paired arithmetic (fma512_x2.c): two halves of
