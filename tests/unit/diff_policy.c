@@ -177,8 +177,27 @@ static void system_file(void)
 static void environment(void)
 {
     uint32_t h = cs_cpu_hide_closure(CS_CPU_AVX2);
-    tap_ok((h & CS_CPU_AVX512IFMA) && (h & CS_CPU_FMA) && !(h & CS_CPU_ADX),
-           "hiding avx2 hides fma and avx512ifma (kernels using AVX2), not adx");
+    tap_ok((h & CS_CPU_AVX512IFMA) && (h & CS_CPU_AVX512F) && (h & CS_CPU_FMA) &&
+               !(h & CS_CPU_ADX),
+           "hiding avx2 hides fma, avx512f and avx512ifma (kernels using AVX2), not adx");
+    h = cs_cpu_hide_closure(CS_CPU_AVX512IFMA);
+    tap_ok(h == CS_CPU_AVX512IFMA, "hiding avx512ifma keeps avx512f (the avx512f mode)");
+    h = cs_cpu_hide_closure(CS_CPU_AVX512F);
+    tap_ok((h & CS_CPU_AVX512IFMA) && !(h & (CS_CPU_AVX2 | CS_CPU_FMA)),
+           "hiding avx512f hides avx512ifma, not avx2 or fma");
+    if ((cs_cpu_detected() & CS_CPU_AVX512F)) {
+        reload(NULL, "-avx512ifma", NULL);
+        const cs_bn_kernel *f5 = cs_bn_kernel_by_name("x86_64-fma512");
+        tap_ok((cs_cpu_features() & CS_CPU_AVX512F) && f5 && cs_bn_kernel_usable(f5),
+               "CRYPTOSHIM_CPU=-avx512ifma: avx512f and the fma512 kernel stay");
+        reload(NULL, "-avx512f", NULL);
+        tap_ok(!(cs_cpu_features() & (CS_CPU_AVX512F | CS_CPU_AVX512IFMA)) && f5 &&
+                   !cs_bn_kernel_usable(f5),
+               "CRYPTOSHIM_CPU=-avx512f: neither AVX-512 bit, fma512 not usable");
+    } else {
+        tap_skip("CRYPTOSHIM_CPU=-avx512ifma/-avx512f: CPU lacks AVX-512F");
+        tap_skip("CRYPTOSHIM_CPU=-avx512f: CPU lacks AVX-512F");
+    }
     reload(NULL, "-avx2", NULL);
     const cs_bn_kernel *ifma = cs_bn_kernel_by_name("x86_64-ifma");
     const cs_bn_kernel *fma = cs_bn_kernel_by_name("x86_64-fma");
