@@ -15,7 +15,10 @@
 #                 CRYPTOSHIM_CPU=-adx,-avx512ifma;
 #        noadx    only ADX hidden (OPENSSL_ia32cap=~0x0:~0x80000, CRYPTOSHIM_CPU=-adx);
 #        noifma   AVX-512 hidden, ADX visible (Skylake-SP/Cascade Lake, Zen 2/3):
-#                 OPENSSL_ia32cap=~0x0:~0xd0230000, CRYPTOSHIM_CPU=-avx512ifma.
+#                 OPENSSL_ia32cap=~0x0:~0xd0230000, CRYPTOSHIM_CPU=-avx512ifma;
+#        avx512f  IFMA hidden only, AVX-512F visible (Skylake-SP/Cascade Lake):
+#                 OPENSSL_ia32cap=~0x0:~0x200000, CRYPTOSHIM_CPU=-avx512ifma.
+#   Takes no lock: run it under `flock /tmp/cryptoshim-bench.lock`.
 #   CRYPTOSHIM_POLICY in the environment is passed to the shim side (B).
 #   ALG defaults to: rsa2048 rsa3072 rsa4096 ffdh2048 dsa2048
 set -eu
@@ -27,7 +30,7 @@ while getopts r:s:m:a: o; do
         s) secs=$OPTARG ;;
         m) mode=$OPTARG ;;
         a) alib=$(realpath "$OPTARG") ;;
-        *) sed -n '2,22p' "$0" >&2; exit 2 ;;
+        *) sed -n '2,25p' "$0" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -40,6 +43,7 @@ case $mode in
     haswell) cap='~0x0:~0xd02b0000' ; cpu='-adx,-avx512ifma' ;;
     noadx) cap='~0x0:~0x80000' ; cpu='-adx' ;;
     noifma) cap='~0x0:~0xd0230000' ; cpu='-avx512ifma' ;;
+    avx512f) cap='~0x0:~0x200000' ; cpu='-avx512ifma' ;;
     *) echo "bench-speed: unknown mode $mode" >&2; exit 2 ;;
 esac
 out=$(mktemp -d)
