@@ -27,7 +27,7 @@ static inline __attribute__((always_inline)) void mul_nv(uint64_t *r, const uint
 {
     double md[8 * F5_MAXNV] __attribute__((aligned(64)));
     mod_doubles(md, c->m, NV);
-    const f5_mod k = {.md = md, .m0 = {c->m[0]}, .m1 = {c->m[1]}, .n0 = {c->n0}};
+    const f5_mod k = {.md = md, .ms0 = {c->m[0] << 12}, .ms1 = {c->m[1] << 12}, .n0 = {c->n0}};
     if (sq)
         f5_sqr(r, a, &k, 1, NV, c->iters);
     else

@@ -58,36 +58,35 @@ static inline __attribute__((always_inline)) __m512i f5_prod(__m512i *L, __m512d
     return _mm512_castpd_si512(h);
 }
 
-/* Inclusive count of [lo, hi] (signed ends). */
-static inline uint64_t f5_count(long lo, long hi)
+/* The biases in the lanes of column i+1 when step i reads it (f5_read):
+ * each step adds two low parts to the window's columns s..s+K-1 and two
+ * high parts to s+1..s+K (after the move), and step i its a*b low parts
+ * (lo1: 1, or 0 where a squaring skipped the vector). With IT <= K, that
+ * is 2i high parts and 2i + lo1 low ones, two fewer at i = K-1 (column K
+ * entered the window at step 1). Public: sizes only. */
+static inline uint64_t f5_bias_read(size_t i, size_t K, uint64_t lo1)
 {
-    return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+    const uint64_t nlo = 2 * i + lo1 - (i + 1 == K ? 2 : 0);
+    return 2 * i * F5_BH - nlo * F5_BL;
 }
 
-static inline long f5_max0(long x)
+/* The biases column c (IT <= c < 2 IT) carries after IT steps: 2(IT -
+ * max(0, c-K)) high parts and 2(IT - max(0, c-K+1)) low ones. */
+static inline uint64_t f5_bias_out(size_t c, size_t IT, size_t K)
 {
-    return x > 0 ? x : 0;
-}
-
-/* The biases the lanes of column c carry once steps 0..s-1 are done (both
- * the column's low parts and the high parts below it), in a window of K
- * digits: each step adds two low parts to the columns s..s+K-1 and two
- * high parts to s+1..s+K (after the window moves). Plus `lo1` low parts
- * and `hi1` high parts of step s itself. Public: sizes only. */
-static inline uint64_t f5_bias(long c, long s, long K, uint64_t lo1, uint64_t hi1)
-{
-    const uint64_t nlo = 2 * f5_count(f5_max0(c - K + 1), s - 1 < c ? s - 1 : c) + lo1;
-    const uint64_t nhi = 2 * f5_count(f5_max0(c - K), s - 1 < c - 1 ? s - 1 : c - 1) + hi1;
+    const uint64_t nhi = 2 * (IT - (c > K ? c - K : 0));
+    const uint64_t nlo = 2 * (IT - (c + 1 > K ? c + 1 - K : 0));
     return nhi * F5_BH - nlo * F5_BL;
 }
 
 /* The operands of one multiplication: P numbers (1, or 2 interleaved
  * digit by digit: p[2j + h] is digit j of number h), m as doubles with
  * digits 0 and 1 zero (their products with q are the scalar's), and per
- * number m_0, m_1, n0. */
+ * number m_0 and m_1 moved up 12 bits (the high word of q times one is
+ * the product's high part, the low word its low part moved up) and n0. */
 typedef struct {
     const double *md;
-    uint64_t m0[2], m1[2], n0[2];
+    uint64_t ms0[2], ms1[2], n0[2];
 } f5_mod;
 
 /* One multiplication's or squaring's running state: the window of
@@ -95,19 +94,32 @@ typedef struct {
  * up), m, and per number the scalar chain: x (the current column, whole),
  * q, pend (scalar parts of the next column). The scalar's parts of a*b:
  * lo[P j + h], hi[P j + h] are the low and high parts of a_0 b_j (a
- * squaring: of a_0^2 at j = 0 only); two zero entries past the end. */
+ * squaring: of a_0^2 at j = 0 only); two zero entries past the end. The
+ * parts are separate arrays, declared by F5_STATE in the caller and
+ * passed as pointers to inlined steps, so the compiler keeps the vectors
+ * and the chains in registers (one struct holding them all stayed in
+ * memory). */
+#define F5_STATE                                                                           \
+    __m512i VL[F5_MAXNV], VH[F5_MAXNV];                                                    \
+    __m512d M[F5_MAXNV];                                                                   \
+    int64_t x[2], pend[2];                                                                 \
+    uint64_t q[2];                                                                         \
+    int64_t lo[8 * F5_MAXNV + 2] __attribute__((aligned(64)));                             \
+    int64_t hi[8 * F5_MAXNV + 2] __attribute__((aligned(64)));                             \
+    const f5_st st = {VL, VH, M, x, pend, q, lo, hi}
+
+/* Pointers to the parts of F5_STATE. */
 typedef struct {
-    __m512i VL[F5_MAXNV], VH[F5_MAXNV];
-    __m512d M[F5_MAXNV];
-    int64_t x[2], pend[2];
-    uint64_t q[2];
-    int64_t lo[8 * F5_MAXNV + 2] __attribute__((aligned(64)));
-    int64_t hi[8 * F5_MAXNV + 2] __attribute__((aligned(64)));
-} f5_state;
+    __m512i *VL, *VH;
+    __m512d *M;
+    int64_t *x, *pend;
+    uint64_t *q;
+    int64_t *lo, *hi;
+} f5_st;
 
 /* Clears the window, loads m, and starts the chains at column 0 (lo and
  * hi filled). */
-static inline __attribute__((always_inline)) void f5_start(f5_state *st, const f5_mod *k,
+static inline __attribute__((always_inline)) void f5_start(const f5_st *st, const f5_mod *k,
                                                            const int P, const size_t NV)
 {
 #pragma GCC unroll 10
@@ -127,6 +139,17 @@ static inline __attribute__((always_inline)) void f5_start(f5_state *st, const f
  * pair, or 1), after step i's a*b products. */
 static inline __attribute__((always_inline)) void f5_read(int64_t *y, const __m512i V0, const int P)
 {
+#ifndef CS_CT_EMULATE_AVX512
+    /* Through memory: a store and two loads take no slot of the two
+     * vector ports the arithmetic is bound by (an extract takes one or
+     * two). The asm keeps the compiler from turning it back. */
+    int64_t t[8] __attribute__((aligned(64)));
+    __asm__("vmovdqa64 %1, %0" : "=m"(t) : "v"(V0));
+    y[0] = t[1 + (P == 2)];
+    if (P == 2)
+        y[1] = t[3];
+    return;
+#endif
     if (P == 2) {
         const __m128i c = _mm512_extracti32x4_epi32(V0, 1);
         y[0] = _mm_cvtsi128_si64(c);
@@ -140,7 +163,7 @@ static inline __attribute__((always_inline)) void f5_read(int64_t *y, const __m5
  * i+1 was read (y, its biases by): the q_i products, the window moved
  * down a digit, and the scalar chains to column i+1 and q_{i+1}. */
 static inline __attribute__((always_inline)) void
-f5_finish_step(f5_state *st, const f5_mod *k, const int64_t *y, uint64_t by, size_t i,
+f5_finish_step(const f5_st *st, const f5_mod *k, const int64_t *y, uint64_t by, size_t i,
                const int P, const size_t NV)
 {
     const __m512i zero = _mm512_setzero_si512();
@@ -162,15 +185,15 @@ f5_finish_step(f5_state *st, const f5_mod *k, const int64_t *y, uint64_t by, siz
 #pragma GCC unroll 2
     for (int h = 0; h < P; h++) {
         const uint64_t q = st->q[h];
-        const unsigned __int128 p0 = (unsigned __int128)k->m0[h] * q;
-        const unsigned __int128 p1 = (unsigned __int128)k->m1[h] * q;
+        const unsigned __int128 p0 = (unsigned __int128)k->ms0[h] * q;
+        const unsigned __int128 p1 = (unsigned __int128)k->ms1[h] * q;
         /* Column i with lo(m_0 q_i) is a multiple of 2^52: its carry is
          * ceil(x / 2^52). */
         const int64_t c = (st->x[h] + (int64_t)F5_M52) >> 52;
         const size_t nx = P * (i + 1) + h; /* digit i+1, or past the end */
-        const int64_t x = (int64_t)((uint64_t)y[h] - by) + c + (int64_t)(uint64_t)(p0 >> 52) +
-                          (int64_t)((uint64_t)p1 & F5_M52) + st->pend[h] + st->lo[nx];
-        st->pend[h] = (int64_t)(uint64_t)(p1 >> 52) + st->hi[nx];
+        const int64_t x = (int64_t)((uint64_t)y[h] - by) + c + (int64_t)(uint64_t)(p0 >> 64) +
+                          (int64_t)((uint64_t)p1 >> 12) + st->pend[h] + st->lo[nx];
+        st->pend[h] = (int64_t)(uint64_t)(p1 >> 64) + st->hi[nx];
         st->x[h] = x;
         st->q[h] = ((uint64_t)x * k->n0[h]) & F5_M52;
     }
@@ -178,7 +201,7 @@ f5_finish_step(f5_state *st, const f5_mod *k, const int64_t *y, uint64_t by, siz
 
 /* r = the result digits from the window after IT steps (columns IT..2IT-1;
  * IT from the scalar), normalised, zero above digit IT-1 up to K. */
-static inline __attribute__((always_inline)) void f5_out(uint64_t *r, const f5_state *st,
+static inline __attribute__((always_inline)) void f5_out(uint64_t *r, const f5_st *st,
                                                          const int P, const size_t NV,
                                                          const size_t IT)
 {
@@ -187,22 +210,23 @@ static inline __attribute__((always_inline)) void f5_out(uint64_t *r, const f5_s
 #pragma GCC unroll 10
     for (size_t v = 0; v < NV; v++)
         _mm512_store_si512((__m512i *)(t + 8 * v), st->VL[v]);
+    int64_t cy[2];
 #pragma GCC unroll 2
     for (int h = 0; h < P; h++) {
-        int64_t cy = st->x[h];
-        r[h] = (uint64_t)cy & F5_M52;
-        cy >>= 52;
-        for (size_t j = 1; j < IT; j++) {
-            const long c = (long)(IT + j);
-            int64_t s = (int64_t)(t[P * j + h] - f5_bias(c, (long)IT, K, 0, 0)) + cy;
-            if (j == 1)
-                s += st->pend[h];
-            r[P * j + h] = (uint64_t)s & F5_M52;
-            cy = s >> 52;
-        }
-        for (size_t j = IT; j < (size_t)K; j++)
-            r[P * j + h] = 0;
+        r[h] = (uint64_t)st->x[h] & F5_M52;
+        cy[h] = (st->x[h] >> 52) + st->pend[h];
     }
+    for (size_t j = 1; j < IT; j++) {
+        const uint64_t bias = f5_bias_out(IT + j, IT, (size_t)K);
+#pragma GCC unroll 2
+        for (int h = 0; h < P; h++) {
+            const int64_t s = (int64_t)(t[P * j + h] - bias) + cy[h];
+            r[P * j + h] = (uint64_t)s & F5_M52;
+            cy[h] = s >> 52;
+        }
+    }
+    for (size_t j = P * IT; j < (size_t)(P * K); j++)
+        r[j] = 0;
 }
 
 /* Digit i of each number (p interleaved for P = 2) in every lane pair, or
@@ -241,7 +265,7 @@ f5_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const f5_mod *k, const
        const size_t NV, const size_t IT)
 {
     const long K = (long)(8 * NV / P);
-    f5_state st;
+    F5_STATE;
     __m512d A[F5_MAXNV];
     double bd[8 * F5_MAXNV] __attribute__((aligned(64)));
     f5_operand(A, a, P, NV);
@@ -267,7 +291,7 @@ f5_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const f5_mod *k, const
             st.VH[v] = f5_prod(&st.VL[v], A[v], B);
         int64_t y[2];
         f5_read(y, st.VL[0], P);
-        f5_finish_step(&st, k, y, f5_bias((long)i + 1, (long)i, K, 1, 0), i, P, NV);
+        f5_finish_step(&st, k, y, f5_bias_read(i, (size_t)K, 1), i, P, NV);
     }
     f5_out(r, &st, P, NV, IT);
 }
@@ -287,7 +311,7 @@ f5_sqr(uint64_t *r, const uint64_t *a, const f5_mod *k, const int P, const size_
 {
     const long K = (long)(8 * NV / P);
     const size_t DL = 8 / P; /* digits a vector */
-    f5_state st;
+    F5_STATE;
     __m512d A[F5_MAXNV];
     uint64_t ad[8 * F5_MAXNV] __attribute__((aligned(64))); /* a_i as doubles */
     uint64_t dd[8 * F5_MAXNV] __attribute__((aligned(64))); /* d as doubles */
@@ -348,7 +372,7 @@ f5_sqr(uint64_t *r, const uint64_t *a, const f5_mod *k, const int P, const size_
             }
             int64_t y[2];
             f5_read(y, st.VL[0], P);
-            f5_finish_step(&st, k, y, f5_bias((long)i + 1, (long)i, K, u == 0, 0), i, P, NV);
+            f5_finish_step(&st, k, y, f5_bias_read(i, (size_t)K, u == 0), i, P, NV);
         }
     }
     f5_out(r, &st, P, NV, IT);

@@ -131,8 +131,8 @@ static size_t prepare2(void *ctx, const cs_bn_prep *p0, const cs_bn_prep *p1)
     pc->k.md = pc->md;
     for (int h = 0; h < 2; h++) {
         const cs_bn_prep *p = h ? p1 : p0;
-        pc->k.m0[h] = p->m[0];
-        pc->k.m1[h] = p->m[1];
+        pc->k.ms0[h] = p->m[0] << 12;
+        pc->k.ms1[h] = p->m[1] << 12;
         pc->k.n0[h] = p->n0;
     }
     return 2 * pc->nd;
