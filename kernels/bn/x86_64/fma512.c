@@ -19,30 +19,22 @@ static inline __attribute__((always_inline)) void mod_doubles(double *md, const 
     }
 }
 
-/* r = a*b/R' mod m (sq: a^2, b unused) for the prepared c of NV
- * vectors. */
+/* r = a*b/R' mod m (also a^2: f5_mul) for the prepared c of NV vectors. */
 static inline __attribute__((always_inline)) void mul_nv(uint64_t *r, const uint64_t *a,
                                                          const uint64_t *b, const cs_bn_prep *c,
-                                                         const size_t NV, const int sq)
+                                                         const size_t NV)
 {
     double md[8 * F5_MAXNV] __attribute__((aligned(64)));
     mod_doubles(md, c->m, NV);
     const f5_mod k = {.md = md, .ms0 = {c->m[0] << 12}, .ms1 = {c->m[1] << 12}, .n0 = {c->n0}};
-    if (sq)
-        f5_sqr(r, a, &k, 1, NV, c->iters);
-    else
-        f5_mul(r, a, b, &k, 1, NV, c->iters);
+    f5_mul(r, a, b, &k, 1, NV, c->iters);
 }
 
-/* The multiplication and squaring (cs_bn_mul_fn) for NV vectors. */
+/* The multiplication (cs_bn_mul_fn) for NV vectors. */
 #define MUL_NV(NV)                                                                          \
     static void mul_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
     {                                                                                       \
-        mul_nv(r, a, b, ctx, NV, 0);                                                        \
-    }                                                                                       \
-    static void sqr_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
-    {                                                                                       \
-        mul_nv(r, a, a, ctx, NV, 1);                                                        \
+        mul_nv(r, a, b, ctx, NV);                                                           \
     }
 MUL_NV(2)
 MUL_NV(3)
@@ -56,8 +48,6 @@ MUL_NV(10)
 
 static cs_bn_mul_fn *const muls[F5_MAXNV + 1] = {NULL,  NULL,  mul_2, mul_3, mul_4, mul_5,
                                                  mul_6, mul_7, mul_8, mul_9, mul_10};
-static cs_bn_mul_fn *const sqrs[F5_MAXNV + 1] = {NULL,  NULL,  sqr_2, sqr_3, sqr_4, sqr_5,
-                                                 sqr_6, sqr_7, sqr_8, sqr_9, sqr_10};
 
 /* Sets up c for mont: the digit form of xv_prepare, in whole vectors of
  * eight digits. */
@@ -71,8 +61,7 @@ static int prepare(cs_bn_prep *c, const cs_mont *mont)
     for (size_t j = c->words; j < words; j++)
         c->m[j] = c->rr[j] = c->rx[j] = 0;
     c->words = words;
-    c->mul = muls[nv];
-    c->sqr = sqrs[nv];
+    c->mul = c->sqr = muls[nv];
     c->select = xv_select_avx2;
     return 0;
 }

@@ -252,7 +252,13 @@ static inline __attribute__((always_inline)) void f5_operand(__m512d *A, const u
 
 /* r = a*b/R' mod m (almost: below 2m) for P numbers in NV vectors of
  * which IT digits are used (R' = 2^(52 IT)); inputs below 2m in
- * normalised digits; r may alias a or b. Step i adds a*b_i and q_i*m into
+ * normalised digits; r may alias a or b; also the squaring (b = a). A
+ * squaring adding each cross product once (rows from the diagonal, the
+ * doubled digit's 53rd bit added one column up, vectors below the
+ * diagonal skipped) ran slower here: 320 against 294 reference cycles a
+ * paired 1024-bit half on the Intel Xeon model 167, its fewer FMAs
+ * outweighed by the correction's integer operations on the same two
+ * vector ports. Step i adds a*b_i and q_i*m into
  * a window of columns i..i+K-1 (K = 8 NV / P digits) and moves it down
  * one digit. Column i+1 is read (y) after the step's a*b_i products and
  * before its q_i products; the products with a_0, m_0 and m_1 are left out
@@ -292,88 +298,6 @@ f5_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const f5_mod *k, const
         int64_t y[2];
         f5_read(y, st.VL[0], P);
         f5_finish_step(&st, k, y, f5_bias_read(i, (size_t)K, 1), i, P, NV);
-    }
-    f5_out(r, &st, P, NV, IT);
-}
-
-/* r = a^2/R' mod m (almost), as f5_mul with b = a, step i = row i adding
- * a_i a_j for j >= i only: a_i^2 once and a_i a_j (j > i) twice, as the
- * digit d = 2 a_i mod 2^52 times a_j plus a_j one column up when 2 a_i
- * has bit 52 (t). Vectors wholly below the diagonal are skipped; their
- * high-part slots get the biases the skipped products would have added
- * (VL's low parts, which the move shifts down a digit, and VH's), so every
- * column carries f5_mul's biases. a_0^2 is the scalar's (a_0 b_j of
- * f5_mul). The row loop runs per vector (unrolled: its skipped vectors are
- * constants) and per digit in it. */
-static inline __attribute__((always_inline)) void
-f5_sqr(uint64_t *r, const uint64_t *a, const f5_mod *k, const int P, const size_t NV,
-       const size_t IT)
-{
-    const long K = (long)(8 * NV / P);
-    const size_t DL = 8 / P; /* digits a vector */
-    F5_STATE;
-    __m512d A[F5_MAXNV];
-    uint64_t ad[8 * F5_MAXNV] __attribute__((aligned(64))); /* a_i as doubles */
-    uint64_t dd[8 * F5_MAXNV] __attribute__((aligned(64))); /* d as doubles */
-    uint64_t tm[8 * F5_MAXNV] __attribute__((aligned(64))); /* t as a mask */
-    f5_operand(A, a, P, NV);
-    const __m512i m52 = _mm512_set1_epi64((long long)F5_M52);
-#pragma GCC unroll 10
-    for (size_t v = 0; v < NV; v++) {
-        const __m512i av = _mm512_loadu_si512((const __m512i *)(a + 8 * v));
-        _mm512_store_si512((__m512i *)(ad + 8 * v), _mm512_castpd_si512(f5_to_double(av)));
-        const __m512i dv = _mm512_and_si512(_mm512_slli_epi64(av, 1), m52);
-        _mm512_store_si512((__m512i *)(dd + 8 * v), _mm512_castpd_si512(f5_to_double(dv)));
-        _mm512_store_si512((__m512i *)(tm + 8 * v), _mm512_srai_epi64(_mm512_slli_epi64(av, 12), 63));
-        _mm512_store_si512((__m512i *)(st.lo + 8 * v), _mm512_setzero_si512());
-        _mm512_store_si512((__m512i *)(st.hi + 8 * v), _mm512_setzero_si512());
-    }
-    st.lo[8 * NV] = st.lo[8 * NV + 1] = st.hi[8 * NV] = st.hi[8 * NV + 1] = 0;
-#pragma GCC unroll 2
-    for (int h = 0; h < P; h++) {
-        const unsigned __int128 p = (unsigned __int128)a[h] * a[h];
-        st.lo[h] = (int64_t)((uint64_t)p & F5_M52);
-        st.hi[h] = (int64_t)(uint64_t)(p >> 52);
-    }
-    f5_start(&st, k, P, NV);
-    /* Skipped vectors' biases: a low and a high part in every digit lane,
-     * but in the top one of the last skipped vector only the high part
-     * (the digit moving into it comes from a vector not skipped). */
-    const __m512i skip = _mm512_set1_epi64((long long)(F5_BH - F5_BL));
-    const __m512i skip_top =
-        _mm512_mask_blend_epi64(P == 2 ? 0xC0 : 0x80, skip, _mm512_set1_epi64((long long)F5_BH));
-#pragma GCC unroll 10
-    for (size_t u = 0; u < NV; u++) {
-        for (size_t s = 0; s < DL; s++) {
-            const size_t i = DL * u + s;
-            if (i >= IT)
-                break;
-            const __m512d D = _mm512_castsi512_pd(f5_digit(dd, i, P));
-            const __m512i T = f5_digit(tm, i, P);
-            /* Vector u: zero below the diagonal, a_i on it, d above. */
-            const __mmask8 diag = (__mmask8)(((1u << P) - 1) << (P * s));
-            const __mmask8 above = (__mmask8)(0xFFu << (P * (s + 1)));
-            const __m512d Bu = _mm512_castsi512_pd(_mm512_mask_blend_epi64(
-                above, _mm512_maskz_mov_epi64(diag, f5_digit(ad, i, P)), _mm512_castpd_si512(D)));
-#pragma GCC unroll 10
-            for (size_t v = 0; v < NV; v++) {
-                if (v + 1 < u)
-                    st.VH[v] = skip;
-                else if (v + 1 == u)
-                    st.VH[v] = skip_top;
-                else if (v == u)
-                    st.VH[v] = _mm512_add_epi64(
-                        f5_prod(&st.VL[v], A[v], Bu),
-                        _mm512_maskz_and_epi64(above, _mm512_loadu_si512((const __m512i *)(a + 8 * v)), T));
-                else
-                    st.VH[v] = _mm512_add_epi64(
-                        f5_prod(&st.VL[v], A[v], D),
-                        _mm512_and_si512(_mm512_loadu_si512((const __m512i *)(a + 8 * v)), T));
-            }
-            int64_t y[2];
-            f5_read(y, st.VL[0], P);
-            f5_finish_step(&st, k, y, f5_bias_read(i, (size_t)K, u == 0), i, P, NV);
-        }
     }
     f5_out(r, &st, P, NV, IT);
 }

@@ -14,30 +14,23 @@ typedef struct pair_ctx {
     size_t nd;   /* digits of a half in a joined number (4 NV) */
     size_t it;   /* digits used */
     size_t half; /* words of a half in its own form */
-    cs_bn_mul_fn *mul, *sqr;
+    cs_bn_mul_fn *mul;
 } pair_ctx;
 
-/* r = a*b/R' mod m (sq: a^2, b unused) for both halves, NV vectors. */
+/* r = a*b/R' mod m (also a^2: f5_mul) for both halves, NV vectors. */
 static inline __attribute__((always_inline)) void mul_nv(uint64_t *r, const uint64_t *a,
                                                          const uint64_t *b, const void *ctx,
-                                                         const size_t NV, const int sq)
+                                                         const size_t NV)
 {
     const pair_ctx *pc = ctx;
-    if (sq)
-        f5_sqr(r, a, &pc->k, 2, NV, pc->it);
-    else
-        f5_mul(r, a, b, &pc->k, 2, NV, pc->it);
+    f5_mul(r, a, b, &pc->k, 2, NV, pc->it);
 }
 
-/* The paired multiplication and squaring (cs_bn_mul_fn) for NV vectors. */
+/* The multiplication (cs_bn_mul_fn) for NV vectors. */
 #define MUL_NV(NV)                                                                          \
     static void mul_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
     {                                                                                       \
-        mul_nv(r, a, b, ctx, NV, 0);                                                        \
-    }                                                                                       \
-    static void sqr_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
-    {                                                                                       \
-        mul_nv(r, a, a, ctx, NV, 1);                                                        \
+        mul_nv(r, a, b, ctx, NV);                                                           \
     }
 MUL_NV(2)
 MUL_NV(3)
@@ -51,20 +44,13 @@ MUL_NV(10)
 
 static cs_bn_mul_fn *const muls[F5_MAXNV + 1] = {NULL,  NULL,  mul_2, mul_3, mul_4, mul_5,
                                                  mul_6, mul_7, mul_8, mul_9, mul_10};
-static cs_bn_mul_fn *const sqrs[F5_MAXNV + 1] = {NULL,  NULL,  sqr_2, sqr_3, sqr_4, sqr_5,
-                                                 sqr_6, sqr_7, sqr_8, sqr_9, sqr_10};
 
-/* The engine's paired multiplication and squaring on the context. */
+/* The engine's paired multiplication (and squaring: b = a) on the
+ * context. */
 static void mul2(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
 {
     const pair_ctx *pc = ctx;
     pc->mul(r, a, b, pc);
-}
-
-static void sqr2(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx)
-{
-    const pair_ctx *pc = ctx;
-    pc->sqr(r, a, a, pc);
 }
 
 /* out = entry idx[0] of half 0 and entry idx[1] of half 1 of the
@@ -119,7 +105,6 @@ static size_t prepare2(void *ctx, const cs_bn_prep *p0, const cs_bn_prep *p1)
     pc->it = p0->iters;
     pc->half = p0->words;
     pc->mul = muls[nv];
-    pc->sqr = sqrs[nv];
     uint64_t m[8 * F5_MAXNV] __attribute__((aligned(64)));
     join(m, p0->m, p1->m, pc);
     for (size_t v = 0; v < nv; v++) {
@@ -144,6 +129,6 @@ const cs_bn_pair_ops cs_fma512_pair = {
     .join = join,
     .split = split,
     .mul = mul2,
-    .sqr = sqr2,
+    .sqr = mul2,
     .select = select2,
 };
