@@ -54,9 +54,9 @@ ossl() { if [ "$1" = 30 ]; then echo openssl; else echo "$BUILD/openssl$1/bin/op
 mode_env() {
     case $1 in
         noifma) echo "OPENSSL_ia32cap=~0x0:~0xd0230000"
-            [ "$2" = shim ] && echo "CRYPTOSHIM_CPU=-avx512ifma" ;;
+            [ "$2" = shim ] && echo "CRYPTOSHIM_CPU=-avx512f" ;;
         haswell) echo "OPENSSL_ia32cap=~0x0:~0xd02b0000"
-            [ "$2" = shim ] && echo "CRYPTOSHIM_CPU=-adx,-avx512ifma" ;;
+            [ "$2" = shim ] && echo "CRYPTOSHIM_CPU=-adx,-avx512f" ;;
         avx512f) echo "OPENSSL_ia32cap=~0x0:~0x200000"
             [ "$2" = shim ] && echo "CRYPTOSHIM_CPU=-avx512ifma" ;;
     esac

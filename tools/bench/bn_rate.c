@@ -384,6 +384,7 @@ static int runs(const cs_bn_kernel *k)
            (!(f & CS_CPU_ADX) || has_adx()) &&
            (!(f & CS_CPU_AVX2) || __builtin_cpu_supports("avx2")) &&
            (!(f & CS_CPU_FMA) || __builtin_cpu_supports("fma")) &&
+           (!(f & CS_CPU_AVX512F) || __builtin_cpu_supports("avx512f")) &&
            (!(f & CS_CPU_AVX512IFMA) || __builtin_cpu_supports("avx512ifma"));
 }
 
