@@ -77,10 +77,12 @@ static double core_per_ref(void)
 }
 
 /* Instruction-set class of a kernel: the multiplier bound it is held to. */
-enum cls { SCALAR, FMA, AVX2, IFMA };
+enum cls { SCALAR, FMA, FMA512, AVX2, IFMA };
 
 static enum cls class_of(const char *name)
 {
+    if (strstr(name, "fma512"))
+        return FMA512;
     if (strstr(name, "fma") && !strstr(name, "ifma"))
         return FMA;
     if (strstr(name, "avx2"))
@@ -94,13 +96,15 @@ static enum cls class_of(const char *name)
  * products once) needs at the multiplier bound, d digits: d^2 products for
  * a*b (d(d+1)/2 for a^2) and d^2 for the reduction, at one 64x64 MULX a
  * cycle; FMA: a product is two FMAs (high and low part), 2 ports x 4
- * lanes; AVX2: one vpmuludq, 2 ports x 4 lanes; IFMA: two vpmadd52 (lo,
- * hi), 8 lanes a cycle. */
+ * lanes; FMA512: the same on 2 ports x 8 lanes (Intel model 167 retires
+ * two independent 512-bit FMAs a core cycle); AVX2: one vpmuludq, 2 ports
+ * x 4 lanes; IFMA: two vpmadd52 (lo, hi), 8 lanes a cycle. */
 static double bound(enum cls c, double d, int sqr)
 {
     double prods = (sqr ? d * (d + 1) / 2 : d * d) + d * d;
     switch (c) {
     case FMA: return prods * 2 / 8;
+    case FMA512: return prods * 2 / 16;
     case AVX2: return prods / 8;
     case IFMA: return prods * 2 / 8;
     default: return prods;
