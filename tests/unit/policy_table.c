@@ -248,13 +248,14 @@ int main(int argc, char **argv)
                !cs_dispatch_policy_status()->note[0],
            "the built-in policy is in force, whole, with no note");
 
-    static const char *const cpus[] = {"-adx", "-avx512ifma", "-adx,-avx512ifma", "-avx2",
-                                       "-bmi2", "-fma"};
+    static const char *const cpus[] = {"-adx",   "-avx512ifma", "-adx,-avx512ifma", "-avx2",
+                                       "-bmi2",  "-fma",        "-avx512f",         "-adx,-avx512f"};
     for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++)
         check(NULL, cpus[i], NULL, NULL);
     static const char *const forced[] = {
         "portable", "x86_64-ifma,portable", "x86_64-fma,x86_64-avx2,portable",
-        "x86_64-adx,x86_64-mulx", "avx2,x86_64-ifma", "nosuch", "x86_64-avx2,x86_64-ifma"};
+        "x86_64-adx,x86_64-mulx", "avx2,x86_64-ifma", "nosuch", "x86_64-avx2,x86_64-ifma",
+        "x86_64-fma512,portable"};
     for (size_t i = 0; i < sizeof forced / sizeof forced[0]; i++)
         check(NULL, NULL, forced[i], NULL);
     check(NULL, "-avx512ifma", "x86_64-ifma,x86_64-fma,portable", NULL);
