@@ -60,13 +60,12 @@ static inline __attribute__((always_inline)) __m512i f5_prod(__m512i *L, __m512d
 
 /* The biases in the lanes of column i+1 when step i reads it (f5_read):
  * each step adds two low parts to the window's columns s..s+K-1 and two
- * high parts to s+1..s+K (after the move), and step i its a*b low parts
- * (lo1: 1, or 0 where a squaring skipped the vector). With IT <= K, that
- * is 2i high parts and 2i + lo1 low ones, two fewer at i = K-1 (column K
- * entered the window at step 1). Public: sizes only. */
-static inline uint64_t f5_bias_read(size_t i, size_t K, uint64_t lo1)
+ * high parts to s+1..s+K (after the move), and step i its a*b low parts.
+ * With IT <= K, that is 2i high parts and 2i + 1 low ones, two fewer at
+ * i = K-1 (column K entered the window at step 1). Public: sizes only. */
+static inline uint64_t f5_bias_read(size_t i, size_t K)
 {
-    const uint64_t nlo = 2 * i + lo1 - (i + 1 == K ? 2 : 0);
+    const uint64_t nlo = 2 * i + 1 - (i + 1 == K ? 2 : 0);
     return 2 * i * F5_BH - nlo * F5_BL;
 }
 
@@ -89,12 +88,12 @@ typedef struct {
     uint64_t ms0[2], ms1[2], n0[2];
 } f5_mod;
 
-/* One multiplication's or squaring's running state: the window of
+/* One multiplication's running state: the window of
  * columns (VL: the columns' sums; VH: this step's high parts, one column
  * up), m, and per number the scalar chain: x (the current column, whole),
  * q, pend (scalar parts of the next column). The scalar's parts of a*b:
- * lo[P j + h], hi[P j + h] are the low and high parts of a_0 b_j (a
- * squaring: of a_0^2 at j = 0 only); two zero entries past the end. The
+ * lo[P j + h], hi[P j + h] are the low and high parts of a_0 b_j; two
+ * zero entries past the end. The
  * parts are separate arrays, declared by F5_STATE in the caller and
  * passed as pointers to inlined steps, so the compiler keeps the vectors
  * and the chains in registers (one struct holding them all stayed in
@@ -297,7 +296,7 @@ f5_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const f5_mod *k, const
             st.VH[v] = f5_prod(&st.VL[v], A[v], B);
         int64_t y[2];
         f5_read(y, st.VL[0], P);
-        f5_finish_step(&st, k, y, f5_bias_read(i, (size_t)K, 1), i, P, NV);
+        f5_finish_step(&st, k, y, f5_bias_read(i, (size_t)K), i, P, NV);
     }
     f5_out(r, &st, P, NV, IT);
 }
