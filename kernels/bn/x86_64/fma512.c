@@ -30,24 +30,8 @@ static inline __attribute__((always_inline)) void mul_nv(uint64_t *r, const uint
     f5_mul(r, a, b, &k, 1, NV, c->iters);
 }
 
-/* The multiplication (cs_bn_mul_fn) for NV vectors. */
-#define MUL_NV(NV)                                                                          \
-    static void mul_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
-    {                                                                                       \
-        mul_nv(r, a, b, ctx, NV);                                                           \
-    }
-MUL_NV(2)
-MUL_NV(3)
-MUL_NV(4)
-MUL_NV(5)
-MUL_NV(6)
-MUL_NV(7)
-MUL_NV(8)
-MUL_NV(9)
-MUL_NV(10)
-
-static cs_bn_mul_fn *const muls[F5_MAXNV + 1] = {NULL,  NULL,  mul_2, mul_3, mul_4, mul_5,
-                                                 mul_6, mul_7, mul_8, mul_9, mul_10};
+/* mul_2 .. mul_10 over mul_nv, and their table muls[NV]. */
+F5_MUL_TABLE
 
 /* Sets up c for mont: the digit form of xv_prepare, in whole vectors of
  * eight digits. */

@@ -301,6 +301,28 @@ f5_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, const f5_mod *k, const
     f5_out(r, &st, P, NV, IT);
 }
 
+/* In a source defining mul_nv(r, a, b, ctx, NV) (its multiplication for
+ * NV vectors, inlined): the cs_bn_mul_fn for each NV from 2 to F5_MAXNV
+ * and the table muls[NV] of them (NULL below 2), so that each size is
+ * compiled with NV a constant. */
+#define F5_MUL_NV(NV)                                                                       \
+    static void mul_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
+    {                                                                                       \
+        mul_nv(r, a, b, ctx, NV);                                                           \
+    }
+#define F5_MUL_TABLE                                                                        \
+    F5_MUL_NV(2)                                                                            \
+    F5_MUL_NV(3)                                                                            \
+    F5_MUL_NV(4)                                                                            \
+    F5_MUL_NV(5)                                                                            \
+    F5_MUL_NV(6)                                                                            \
+    F5_MUL_NV(7)                                                                            \
+    F5_MUL_NV(8)                                                                            \
+    F5_MUL_NV(9)                                                                            \
+    F5_MUL_NV(10)                                                                           \
+    static cs_bn_mul_fn *const muls[F5_MAXNV + 1] = {NULL,  NULL,  mul_2, mul_3, mul_4, mul_5, \
+                                                     mul_6, mul_7, mul_8, mul_9, mul_10};
+
 /* The 512-bit FMA kernel's paired arithmetic (fma512_x2.c): two halves of
  * one digit count, up to F5_MAXNV four-digit vectors, else its prepare
  * refuses. */
