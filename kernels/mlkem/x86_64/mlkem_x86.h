@@ -5,6 +5,8 @@
 #ifndef CRYPTOSHIM_MLKEM_X86_H
 #define CRYPTOSHIM_MLKEM_X86_H
 
+#include <string.h>
+
 #include "../mlkem_backend.h"
 
 /* ntt_avx2.c: the cs_mlkem_ops entries of the same names (mlkem_backend.h). */
@@ -77,5 +79,28 @@ void cs_mlkem_g_noise_j_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsign
                                unsigned eta2, uint8_t kr[64], const uint8_t m[32],
                                const uint8_t h[32], const uint8_t z[32], const uint8_t *ct,
                                size_t ctlen, uint8_t kbar[32]);
+
+/* SampleNTT's rejection over a 16-candidate step (step(dst, in): the values below q of the
+ * 24 bytes at in, appended at dst, their count): appends to r[have..] from buf (len bytes,
+ * readable to len + 8), 24 bytes a step, the last steps through a spare buffer so r is
+ * never overrun, then the portable step for a tail under 24 bytes. Inlined so each
+ * backend's step is too. Public data. */
+static inline __attribute__((always_inline)) unsigned
+cs_mlkem_rej_steps(int16_t *r, unsigned have, const uint8_t *buf, size_t len,
+                   unsigned (*step)(int16_t *dst, const uint8_t *in))
+{
+    size_t pos = 0;
+    for (; have + 16 <= CS_MLKEM_N && pos + 24 <= len; pos += 24)
+        have += step(r + have, buf + pos);
+    for (; have < CS_MLKEM_N && pos + 24 <= len; pos += 24) {
+        int16_t last[16];
+        unsigned c = step(last, buf + pos);
+        if (c > CS_MLKEM_N - have)
+            c = CS_MLKEM_N - have;
+        memcpy(r + have, last, c * sizeof last[0]);
+        have += c;
+    }
+    return cs_mlkem_rej_uniform(r, have, buf + pos, len - pos);
+}
 
 #endif

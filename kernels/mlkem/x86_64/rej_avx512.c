@@ -40,16 +40,5 @@ static inline unsigned rej16(int16_t *dst, const uint8_t *in)
 /* As cs_mlkem_rej_uniform_avx2 (buf readable to len + 8). */
 unsigned cs_mlkem_rej_uniform_avx512(int16_t *r, unsigned have, const uint8_t *buf, size_t len)
 {
-    size_t pos = 0;
-    for (; have + 16 <= CS_MLKEM_N && pos + 24 <= len; pos += 24)
-        have += rej16(r + have, buf + pos);
-    for (; have < CS_MLKEM_N && pos + 24 <= len; pos += 24) {
-        int16_t last[16];
-        unsigned c = rej16(last, buf + pos);
-        if (c > CS_MLKEM_N - have)
-            c = CS_MLKEM_N - have;
-        memcpy(r + have, last, c * sizeof last[0]);
-        have += c;
-    }
-    return cs_mlkem_rej_uniform(r, have, buf + pos, len - pos);
+    return cs_mlkem_rej_steps(r, have, buf, len, rej16);
 }
