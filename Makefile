@@ -50,7 +50,8 @@ LDHARDEN := -Wl,-z,relro,-z,now -Wl,-z,noexecstack
 KERNEL_SRCS := $(wildcard kernels/*.c kernels/bn/*.c kernels/mldsa/*.c kernels/keccak/*.c) \
                $(wildcard kernels/bn/$(ARCH)/*.c kernels/mldsa/$(ARCH)/*.c kernels/keccak/$(ARCH)/*.c) \
                $(wildcard kernels/bn/$(ARCH)/*.S kernels/mldsa/$(ARCH)/*.S kernels/keccak/$(ARCH)/*.S) \
-               $(wildcard kernels/mlkem/*.c kernels/mlkem/$(ARCH)/*.c kernels/mlkem/$(ARCH)/*.S)
+               $(wildcard kernels/mlkem/*.c kernels/mlkem/$(ARCH)/*.c kernels/mlkem/$(ARCH)/*.S) \
+               $(wildcard kernels/c25519/*.c kernels/c25519/$(ARCH)/*.c kernels/c25519/$(ARCH)/*.S)
 # interpose/*.c define libcrypto's symbols (and the routes into the shim): only
 # in the preloaded library. runtime/ (CPU, controls, dispatch, policy, stats,
 # libcrypto resolution) and bn/ (BIGNUM <-> limbs) are the core, shared with

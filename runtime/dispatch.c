@@ -8,6 +8,7 @@
 #include "controls.h"
 #include "cpu.h"
 #include "dispatch.h"
+#include "dispatch_c25519.h"
 #include "dispatch_mlkem.h"
 #include "policy.h"
 
@@ -63,6 +64,7 @@ void cs_dispatch_refresh(void)
     cs_mldsa_impl_use_keccak(next->mldsa[0]);
     /* ML-KEM decides on first use: from the controls as they are now. */
     cs_dispatch_mlkem_refresh();
+    cs_dispatch_c25519_refresh();
 }
 
 void cs_dispatch_init_with(const char *system_path)
