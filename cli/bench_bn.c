@@ -8,7 +8,7 @@
 #include "bn/modexp.h"
 #include "bn_util.h"
 #include "cli.h"
-#include "tools/bench/timer.h"
+#include "runtime/timer.h"
 
 /* Operations per second of one configuration over about `secs` seconds of
  * wall time. */

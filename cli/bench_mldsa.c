@@ -14,7 +14,7 @@
 #include "kernels/mldsa/mldsa_backend.h"
 #include "runtime/controls.h"
 #include "cli.h"
-#include "tools/bench/timer.h"
+#include "runtime/timer.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -9,7 +9,7 @@
 #include "kernels/mldsa/mldsa_backend.h"
 #include "runtime/controls.h"
 #include "cli.h"
-#include "tools/bench/timer.h"
+#include "runtime/timer.h"
 
 #define REPS 501
 

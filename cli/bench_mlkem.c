@@ -14,7 +14,7 @@
 #include "kernels/mlkem/mlkem.h"
 #include "runtime/controls.h"
 #include "cli.h"
-#include "tools/bench/timer.h"
+#include "runtime/timer.h"
 
 #define MAX_ROUNDS 15
 

@@ -1,5 +1,5 @@
 /* Shared by the CLI's big-number commands: the libcrypto table and random
- * operands (timing: tools/bench/timer.h). */
+ * operands (timing: runtime/timer.h). */
 #ifndef CRYPTOSHIM_CLI_BN_UTIL_H
 #define CRYPTOSHIM_CLI_BN_UTIL_H
 

@@ -31,7 +31,7 @@
 #include "runtime/policy.h"
 #include "bn_util.h"
 #include "cli.h"
-#include "tools/bench/timer.h"
+#include "runtime/timer.h"
 
 #define MAX_CAND 8
 #define MAX_OTHER 4 /* --openssl trees */

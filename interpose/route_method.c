@@ -13,7 +13,7 @@
 #include "patch_const.h"
 #include "runtime/route.h"
 #include "route_method.h"
-#include "rsa_crt.h"
+#include "bn/rsa_crt.h"
 
 /* RSA_METHOD, DH_METHOD, DSA_METHOD and the keys stay opaque here: the
  * method API is deprecated in the 3.x headers and may leave them. */

@@ -8,7 +8,7 @@ ifeq ($(CROSS),)
 all: $(AB_CLIENT)
 endif
 
-$(AB_CLIENT): tools/bench/ab/ab_tls_client.c tools/bench/timer.h
+$(AB_CLIENT): tools/bench/ab/ab_tls_client.c runtime/timer.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -pie -o $@ $< $(LDHARDEN) -lssl -lcrypto
 

@@ -1,5 +1,5 @@
 /* RSA CRT recombination on limbs: the step after the two half
- * exponentiations, in constant time (interpose/rsa_crt.c calls it). */
+ * exponentiations, in constant time (bn/rsa_crt.c calls it). */
 #ifndef CRYPTOSHIM_BN_CRT_H
 #define CRYPTOSHIM_BN_CRT_H
 

@@ -1,17 +1,21 @@
 #!/usr/bin/env bats
-# The layout's arrows (docs/developing.md): runtime/ and kernels/ include
-# nothing from interpose/, provider/ or cli/; provider/ includes only
-# runtime/, kernels/ and itself; kernels/ includes no OpenSSL header. Each
-# quoted include is resolved as the compiler does (beside the file, then from
-# the root, -I.), so "../x.h" and "x/y.h" spellings count alike.
+# The layout's arrows (docs/developing.md, "Layout"): runtime/ and kernels/
+# include nothing from interpose/, provider/ or cli/; provider/ includes only
+# runtime/, kernels/ and itself; bn/ nothing from interpose/, provider/,
+# cli/; kernels/ includes no OpenSSL header, and one family's ISA folder is
+# its own (shared pieces live at kernels/*.h); nothing shipped (cli/
+# included) includes tools/ or tests/; BIGNUM <-> limbs work is bn/'s
+# (interpose/ keeps only the hooks). Each quoted include is resolved as the
+# compiler does (beside the file, then from the root, -I.), so "../x.h" and
+# "x/y.h" spellings count alike.
 
 setup() {
     cd "$CS_ROOT"
 }
 
-# includes DIR: one line "FILE -> TOP" per quoted include of a source under
-# DIR, TOP being the top folder of the header it resolves to.
-includes() {
+# resolved DIR: one line "FILE -> PATH" per quoted include of a source under
+# DIR, PATH being the header it resolves to (relative to the root).
+resolved() {
     local f inc dir p
     while IFS= read -r f; do
         dir=$(dirname "$f")
@@ -21,9 +25,14 @@ includes() {
             else
                 p=$(realpath -m --relative-to=. "$inc")
             fi
-            echo "$f -> ${p%%/*}"
+            echo "$f -> $p"
         done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
     done < <(find "$1" -type f \( -name '*.c' -o -name '*.h' -o -name '*.S' \) | sort)
+}
+
+# includes DIR: the same lines with PATH cut to its top folder.
+includes() {
+    resolved "$1" | sed 's#\( -> [^/]*\)/.*#\1#'
 }
 
 @test "runtime/ includes nothing from interpose/, provider/, cli/" {
@@ -55,4 +64,35 @@ includes() {
 @test "the resolver sees includes (sanity: provider/ reaches runtime/)" {
     run includes provider
     [[ "$output" == *" -> runtime"* ]]
+}
+
+@test "bn/ includes nothing from interpose/, provider/, cli/" {
+    run includes bn
+    [ "$status" -eq 0 ]
+    bad=$(printf '%s\n' "$output" | grep -E ' -> (interpose|provider|cli)$' || true)
+    [ -z "$bad" ] || { echo "$bad"; false; }
+}
+
+@test "nothing shipped includes tools/ or tests/ (the CLI's timer is runtime/timer.h)" {
+    local d out=
+    for d in interpose bn provider runtime kernels cli; do
+        out+=$(includes "$d")$'\n'
+    done
+    bad=$(printf '%s\n' "$out" | grep -E ' -> (tools|tests)$' || true)
+    [ -z "$bad" ] || { echo "$bad"; false; }
+}
+
+@test "a kernel family's ISA folder is included only by that family (shared pieces: kernels/*.h)" {
+    run resolved kernels
+    [ "$status" -eq 0 ]
+    bad=$(printf '%s\n' "$output" | awk '
+        { split($1, f, "/"); split($3, h, "/") }
+        h[1] == "kernels" && length(h) > 3 && h[2] != f[2] { print }')
+    [ -z "$bad" ] || { echo "$bad"; false; }
+}
+
+@test "BIGNUM <-> limbs and CRT work only in bn/ (interpose/ keeps the hooks)" {
+    bad=$(grep -rnE 'cs_limbs_(from|to)_le_bytes|cs_bn_crt_recombine|cs_mont_cache_get' \
+        interpose provider runtime || true)
+    [ -z "$bad" ] || { echo "$bad"; false; }
 }

@@ -54,7 +54,7 @@ note() {
 }
 
 # crt_calls N: the portable kernel served N 1024-bit CRT halves, each
-# RSA-2048 signature's two in one paired call (interpose/rsa_crt.c), none
+# RSA-2048 signature's two in one paired call (bn/rsa_crt.c), none
 # as single calls.
 crt_calls() {
     [ "$((2 * $(stats_sum "$STATS" portable mod_exp_consttime_x2 1024)))" -eq "$1" ] &&

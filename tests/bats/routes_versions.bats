@@ -43,7 +43,7 @@ rsa_case() {
     "$OSSL" dgst -sha256 -sign "$T/k.pem" -out "$T/a.sig" "$T/msg"
     shim dgst -sha256 -sign "$T/k.pem" -out "$T/b.sig" "$T/msg"
     cmp "$T/a.sig" "$T/b.sig"
-    # The CRT halves: one paired call (interpose/rsa_crt.c), no single ones.
+    # The CRT halves: one paired call (bn/rsa_crt.c), no single ones.
     [ "$(stats_sum "$STATS" portable mod_exp_consttime_x2 1024)" -ge 1 ]
     [ "$(stats_sum "$STATS" portable mod_exp_consttime 1024)" -eq 0 ]
     route_note | grep -Eq 'modexp method \([0-9.]+: rsa rsa-crt dh dsa from'

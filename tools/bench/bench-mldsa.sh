@@ -42,9 +42,9 @@ for r in $(seq "$ROUNDS"); do
 done
 
 # Kernel alone, for the overhead column.
-cc -O2 -I. tools/bench/kernel_rate.c "$BUILD"/obj/kernels/mldsa/*.o $(ls "$BUILD"/obj/kernels/mldsa/*/*.o 2>/dev/null) -o "$out/kernel_rate"
+make -s BUILD="$BUILD" "$BUILD/bench/kernel_rate" >&2
 first=${KERNELS%%,*}
-"$out/kernel_rate" "$first" "$SECS" | awk '{print "kernel", $0}' >>"$out/rates"
+"$BUILD/bench/kernel_rate" "$first" "$SECS" | awk '{print "kernel", $0}' >>"$out/rates"
 
 echo "| parameter set | operation | stock 3.5 ops/s | shim ($KERNELS) ops/s | ratio | kernel alone ops/s | provider overhead per call |"
 echo "|---|---|---:|---:|---:|---:|---:|"

@@ -7,13 +7,11 @@
  * from other processes can only raise: minima are the load-independent
  * measure on a shared machine.
  *
- * Build (after `make`):
- *   cc -O2 -I. tools/bench/bn_rate.c build/obj/kernels/ct.o \
- *      $(ls build/obj/kernels/bn/{,x86_64/}*.o) -lcrypto -o build/bn_rate
+ * Build: make bench-tools (build/bench/bn_rate).
  * Usage: bn_rate [BITS,...] [KERNEL...]; libcrypto follows OPENSSL_ia32cap.
  *        bn_rate x2 [BITS,...] [KERNEL] [ROUNDS]: paired mode (x2_line).
  * The libcrypto measured is the one loaded: build/openssl35/bin/run
- * build/bn_rate ... runs OpenSSL 3.5's.
+ * build/bench/bn_rate ... runs OpenSSL 3.5's.
  * Prints one line per (side, bits): digits, reference cycles per mul and
  * sqr, the bound in core cycles, core cycles over bound (core cycles per
  * reference cycle estimated from a dependent-add chain), and the
@@ -27,7 +25,7 @@
 
 #include "kernels/bn/bn_kernel.h"
 #include "kernels/bn/engine.h"
-#include "tools/bench/timer.h"
+#include "runtime/timer.h"
 
 #define BATCH 64  /* dependent calls per timed batch */
 #define ROUNDS 40 /* batches; the minimum is kept */

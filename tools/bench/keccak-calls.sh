@@ -25,13 +25,13 @@ BUILD=${BUILD:-build}
 [ -f "$BUILD/libcryptoshim_core.a" ] || { echo "keccak-calls: make first" >&2; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cc -O2 -g -I. tools/bench/mldsa_loop.c "$BUILD/libcryptoshim_core.a" -o "$out/mldsa_loop"
+make -s BUILD="$BUILD" "$BUILD/bench/mldsa_loop" >&2
 printf '| set | op | permutation | calls per op |\n|---|---|---|---:|\n'
 for ps in $sets; do
     for op in keygen sign verify signp verifyp; do
         for m in "$n" $((2 * n)); do
             valgrind -q --tool=callgrind --callgrind-out-file="$out/cg.$m" \
-                "$out/mldsa_loop" "$kernel" "$ps" "$op" "$m"
+                "$BUILD/bench/mldsa_loop" "$kernel" "$ps" "$op" "$m"
         done
         # fn=/cfn= lines name a function the first time its id appears (ids
         # are per file); calls=K follows each cfn= line.

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "kernels/mldsa/mldsa.h"
-#include "tools/bench/timer.h"
+#include "runtime/timer.h"
 
 int main(int argc, char **argv)
 {

@@ -9,8 +9,8 @@
  *   signp   Sign with a prepared key (what `openssl speed` and the provider's
  *           key cache measure)
  *   verifyp Verify with a prepared key
- * Usage: mldsa_loop KERNEL 44|65|87 OP N. Build: cc -O2 -g -I.
- * tools/bench/mldsa_loop.c build/libcryptoshim_core.a -o build/mldsa_loop */
+ * Usage: mldsa_loop KERNEL 44|65|87 OP N. Build: make bench-tools
+ * (build/bench/mldsa_loop). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

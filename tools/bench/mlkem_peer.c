@@ -9,8 +9,9 @@
  *   int mlknNNN_enc_derand(uint8_t *ct, uint8_t *ss, const uint8_t *ek, const uint8_t m[32]);
  *   int mlknNNN_dec(uint8_t *ss, const uint8_t *ct, const uint8_t *dk);
  * (the FIPS 203 derandomized API under that prefix, e.g. mlkem-native built by hand under
- * build/peers/ with MLK_CONFIG_NAMESPACE_PREFIX=mlknNNN). Build:
- *   cc -O2 -I. tools/bench/mlkem_peer.c build/libcryptoshim_core.a PEER_OBJECTS -o build/mlkem_peer
+ * build/peers/ with MLK_CONFIG_NAMESPACE_PREFIX=mlknNNN). `make bench-tools` compiles it
+ * (build/bench/mlkem_peer.o); link by hand:
+ *   cc build/bench/mlkem_peer.o build/libcryptoshim_core.a PEER_OBJECTS -o build/mlkem_peer
  * Usage: mlkem_peer [N [ROUNDS]]; run it under flock /tmp/cryptoshim-bench.lock. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 
 #include "kernels/mlkem/mlkem.h"
 #include "runtime/cpu.h"
-#include "tools/bench/timer.h"
+#include "runtime/timer.h"
 
 #define PEER_DECL(NNN)                                                                       \
     int mlkn##NNN##_keypair_derand(uint8_t *ek, uint8_t *dk, const uint8_t dz[64]);          \

@@ -10,9 +10,7 @@
  * OPENSSL_ia32cap, kernels run whatever the CPU has (use the matching
  * CRYPTOSHIM_CPU mode only through the shim).
  *
- * Build (after `make`):
- *   cc -O2 -I. tools/bench/pair_rate.c build/obj/kernels/ct.o \
- *      $(ls build/obj/kernels/bn/{,x86_64/}*.o) -lcrypto -o build/pair_rate
+ * Build: make bench-tools (build/bench/pair_rate).
  * Usage: pair_rate [-b BITS] [-r ROUNDS] [-n CALLS] [-m] KERNEL...
  * Prints one line per round and side, then per side the median of the
  * round ratios with their minimum and maximum. -m instead times the
@@ -28,7 +26,7 @@
 
 #include "kernels/bn/bn_kernel.h"
 #include "kernels/bn/engine.h"
-#include "tools/bench/timer.h"
+#include "runtime/timer.h"
 
 #define MAX_SIDES 8
 #define MAX_CALLS 64

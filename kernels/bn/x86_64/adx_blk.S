@@ -27,7 +27,8 @@
 #define BLEFT 112   /* blocks left */
 #define FRAME 128
 
-#include "asm_frame.h"
+#include "kernels/x86_64_asm.h"
+#include "adx_window.h"
 
 /* W0..W8 += %rdx * x (x: eight words at \x), the low halves on CF, the
  * high halves on OF, W8 taking the top high half and both carries; W0 is

@@ -31,7 +31,8 @@
  * r = a^2 (a*b) / 2^(64n) mod m, fully reduced, for a, b < m (n limbs
  * each), n0 = -m^-1 mod 2^64; r may alias a or b (written last). */
 
-#include "asm_frame.h"
+#include "kernels/x86_64_asm.h"
+#include "adx_window.h"
 
 /* Loop indices: .irp over these, the range tested inside (no macro
  * recursion: assemblers limit the nesting). */

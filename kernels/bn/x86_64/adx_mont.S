@@ -18,7 +18,7 @@
 	.hidden	cs_adx_mont_rows
 	.type	cs_adx_mont_rows, @function
 
-#include "asm_frame.h"
+#include "kernels/x86_64_asm.h"
 
 /* Locals below the six saved registers. */
 #define SINGLES_A 0   /* n mod 4 */

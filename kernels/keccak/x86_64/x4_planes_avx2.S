@@ -29,7 +29,7 @@
  * (byte shuffles). Only AVX2 instructions: the "avx2" tables also run on
  * CPUs without AVX-512. */
 
-#include "../../bn/x86_64/asm_frame.h"
+#include "kernels/x86_64_asm.h"
 
 #define SV	%rdi	/* the caller's states */
 #define SRC	%rsi	/* this iteration's first source: s, then E */

@@ -17,7 +17,7 @@
  * round to round is shorter than the vector one's anyway). Rotations are
  * rorx (BMI2; every AVX2 CPU has it, mk/kernels_keccak.mk). */
 
-#include "../../bn/x86_64/asm_frame.h"
+#include "kernels/x86_64_asm.h"
 
 #define S4	%rdi	/* the caller's vector states, until saved */
 #define S1	%rsi	/* the caller's scalar state, until saved */

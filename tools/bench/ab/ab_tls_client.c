@@ -27,7 +27,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
 
-#include "tools/bench/timer.h"
+#include "runtime/timer.h"
 
 /* Connects a TCP socket to addr with Nagle off; -1 on failure. */
 static int tcp_connect(const struct addrinfo *addr)

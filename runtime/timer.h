@@ -1,15 +1,17 @@
 /* The one timer of every benchmark: the CLI's `bench` and `calibrate`
- * commands and the programs under tools/bench. Header only, so a tool built
- * from a single source (kernel_rate, ab-tls-client) needs no extra object.
+ * commands, the A/B harness's client and the programs under tools/bench.
+ * Here, not in tools/, because the CLI needs it and cli/ includes nothing
+ * from tools/. Header only, so a tool built from a single source
+ * (kernel_rate, ab-tls-client) needs no extra object.
  *
  * Contract: every clock here is monotonic (never steps back, not moved by
  * setting the date), and only the difference of two readings of the same
  * clock means anything. Seconds come as a double; ticks as a uint64_t in
  * CS_TIMER_TICK_UNIT: the time stamp counter on x86-64 (reference cycles at
  * a constant rate, not core cycles, so turbo does not change it), monotonic
- * nanoseconds elsewhere. Not for the library: nothing in runtime/ needs it. */
-#ifndef CRYPTOSHIM_TOOLS_BENCH_TIMER_H
-#define CRYPTOSHIM_TOOLS_BENCH_TIMER_H
+ * nanoseconds elsewhere. Not for the library: nothing else in runtime/ uses it. */
+#ifndef CRYPTOSHIM_RUNTIME_TIMER_H
+#define CRYPTOSHIM_RUNTIME_TIMER_H
 
 #include <stdint.h>
 #include <time.h>

@@ -1,0 +1,32 @@
+# The benchmark programs of tools/bench (docs/benchmarks.md says which figure
+# each gives): `make bench-tools` builds them under $(BUILD)/bench/, and
+# `make test`'s build (tests-build) does too, so CI compiles every one. They
+# link the core archive (kernels, runtime, bn) and the system's libcrypto;
+# build/openssl35/bin/run $(BUILD)/bench/NAME measures another libcrypto.
+#   kernel_rate  ML-DSA kernel calls per CPU-second (tools/bench/bench-mldsa.sh)
+#   mldsa_loop   ML-DSA operations in a loop, for callgrind (tools/bench/keccak-calls.sh)
+#   bn_rate      cycles per Montgomery multiplication and squaring (x86-64)
+#   pair_rate    RSA CRT pairs, kernels against libcrypto's paired code (x86-64)
+#   mlkem_peer   ML-KEM against a peer library from outside the tree: only
+#                compiled here ($(BUILD)/bench/mlkem_peer.o); link it with
+#                the peer's objects and the core archive by hand (its header)
+ifeq ($(CROSS),)
+BENCH_TOOLS := $(addprefix $(BUILD)/bench/,kernel_rate mldsa_loop mlkem_peer.o)
+ifeq ($(ARCH),x86_64)
+BENCH_TOOLS += $(BUILD)/bench/bn_rate $(BUILD)/bench/pair_rate
+endif
+
+.PHONY: bench-tools
+bench-tools: $(BENCH_TOOLS)
+tests-build: bench-tools
+
+$(BUILD)/bench/%: tools/bench/%.c $(CORE_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(CORE_A) -lcrypto -ldl -pthread -lm
+
+$(BUILD)/bench/%.o: tools/bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(addsuffix .d,$(basename $(BENCH_TOOLS)))
+endif
