@@ -1,9 +1,13 @@
 /* The curve family's implementations for this architecture, fastest
- * first (per-ISA tables are defined in their folders). */
+ * first (per-ISA tables are defined in their folders). Empty where the
+ * compiler has no unsigned __int128 (see portable.c). */
 #include <stddef.h>
 
 #include "c25519.h"
 
 const cs_c25519_impl *const cs_c25519_impls[] = {
+#ifdef __SIZEOF_INT128__
+    &cs_c25519_portable,
+#endif
     NULL,
 };

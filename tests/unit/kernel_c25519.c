@@ -1,0 +1,353 @@
+/* X25519 kernels (kernels/c25519): the portable field against a slow
+ * reference modulo 2^255 - 19; then every implementation in
+ * cs_c25519_impls that this CPU runs on RFC 7748's vectors (5.2, the
+ * iterated one to 1,000 iterations, 6.1's exchange), Wycheproof's
+ * x25519_test.json (an all-zero shared secret must return 0), x25519_base
+ * against the ladder on 9, and random and edge inputs against the portable
+ * table. No OpenSSL. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/c25519/c25519.h"
+#include "runtime/cpu.h"
+/* The template helpers and reference functions this test does not call. */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "support/bn_ref.h"
+#include "support/json.h"
+#include "support/tap.h"
+
+#ifdef __SIZEOF_INT128__
+#include "kernels/c25519/fe51.h"
+#include "kernels/c25519/x25519_ladder.h"
+
+/* p = 2^255 - 19 in 32-bit digits. */
+static const uint32_t P32[8] = {0xffffffed, 0xffffffff, 0xffffffff, 0xffffffff,
+                                0xffffffff, 0xffffffff, 0xffffffff, 0x7fffffff};
+
+/* The integer an fe holds (its limbs, not reduced), as 9 32-bit digits. */
+static void fe_to_ref(uint32_t r[9], const fe *f)
+{
+    memset(r, 0, 9 * sizeof(uint32_t));
+    for (int i = 4; i >= 0; i--) {
+        /* r = r * 2^51 + limb */
+        uint32_t t[9] = {0};
+        for (int bit = 0; bit < 9 * 32; bit++) {
+            int src = bit - 51;
+            if (src >= 0 && ((r[src / 32] >> (src % 32)) & 1))
+                t[bit / 32] |= 1u << (bit % 32);
+        }
+        uint64_t c = f->v[i];
+        for (int j = 0; j < 9; j++) {
+            c += t[j];
+            t[j] = (uint32_t)c;
+            c >>= 32;
+        }
+        memcpy(r, t, sizeof(t));
+    }
+}
+
+/* r (8 digits) = the value of f modulo p. */
+static void ref_of(uint32_t r[8], const fe *f)
+{
+    uint32_t a[9];
+    fe_to_ref(a, f);
+    ref_mod(r, a, 9, P32, 8);
+}
+
+/* r = a*b mod p, 8-digit operands. */
+static void p_mulmod(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+{
+    uint32_t t[16];
+    ref_mul(t, a, 8, b, 8);
+    ref_mod(r, t, 16, P32, 8);
+}
+
+/* A random fe with limbs up to the loose bound (2^51 + 2^15), or at edges. */
+static void random_fe(fe *f, unsigned kind)
+{
+    for (int i = 0; i < 5; i++) {
+        uint64_t r = tap_rng_u64();
+        switch (kind % 4) {
+        case 0: f->v[i] = r & FE51_MASK; break;
+        case 1: f->v[i] = FE51_MASK + (r & 0x7fff); break; /* top of the loose range */
+        case 2: f->v[i] = (r & 1) ? FE51_MASK : 0; break;
+        default: f->v[i] = (r >> 13) % (FE51_MASK + 0x8000); break;
+        }
+    }
+}
+
+/* Every limb within the loose bound: outputs are valid inputs. */
+static int loose(const fe *h)
+{
+    int ok = 1;
+    for (int i = 0; i < 5; i++)
+        ok &= h->v[i] < FE51_MASK + 0x8000;
+    return ok;
+}
+
+/* fe51's operations against the reference on random and edge values. */
+static void field_portable(void)
+{
+    unsigned bad[8] = {0};
+    for (unsigned t = 0; t < 4000; t++) {
+        fe f, g, h;
+        uint32_t rf[8], rg[8], rh[8], want[8], tmp[9];
+        random_fe(&f, t);
+        random_fe(&g, t / 4);
+        ref_of(rf, &f);
+        ref_of(rg, &g);
+        fe_mul(&h, &f, &g);
+        bad[6] += !loose(&h);
+        ref_of(rh, &h);
+        p_mulmod(want, rf, rg);
+        bad[0] += memcmp(rh, want, 32) != 0;
+        fe_sq(&h, &f);
+        bad[6] += !loose(&h);
+        ref_of(rh, &h);
+        p_mulmod(want, rf, rf);
+        bad[1] += memcmp(rh, want, 32) != 0;
+        fe_add(&h, &f, &g);
+        bad[6] += !loose(&h);
+        ref_of(rh, &h);
+        uint64_t c = 0;
+        for (int i = 0; i < 8; i++) {
+            c += (uint64_t)rf[i] + rg[i];
+            tmp[i] = (uint32_t)c;
+            c >>= 32;
+        }
+        tmp[8] = (uint32_t)c;
+        ref_mod(want, tmp, 9, P32, 8);
+        bad[2] += memcmp(rh, want, 32) != 0;
+        fe_sub(&h, &f, &g);
+        bad[6] += !loose(&h);
+        fe_add(&h, &h, &g);
+        ref_of(rh, &h);
+        bad[3] += memcmp(rh, rf, 32) != 0;
+        fe_mul121666(&h, &f);
+        bad[6] += !loose(&h);
+        ref_of(rh, &h);
+        uint32_t k[8] = {121666};
+        p_mulmod(want, rf, k);
+        bad[4] += memcmp(rh, want, 32) != 0;
+        /* tobytes is canonical and round-trips through frombytes */
+        uint8_t s[32];
+        fe_tobytes(s, &f);
+        for (int i = 0; i < 8; i++)
+            bad[5] += (uint32_t)(s[4 * i] | s[4 * i + 1] << 8 | s[4 * i + 2] << 16 |
+                                 (uint32_t)s[4 * i + 3] << 24) != rf[i];
+        fe_frombytes(&h, s);
+        ref_of(rh, &h);
+        bad[5] += memcmp(rh, rf, 32) != 0;
+        if (t % 40 == 0) {
+            c25519_fe_invert(&h, &f);
+            fe_mul(&h, &h, &f);
+            int zero = 1;
+            for (int i = 0; i < 8; i++)
+                zero &= rf[i] == 0;
+            fe_tobytes(s, &h);
+            bad[7] += s[0] != !zero;
+            for (int i = 1; i < 32; i++)
+                bad[7] += s[i] != 0;
+        }
+    }
+    static const char *const what[8] = {"mul", "sq", "add", "sub", "mul121666",
+                                        "tobytes/frombytes", "bounds", "invert"};
+    for (int i = 0; i < 8; i++)
+        tap_ok(bad[i] == 0, "fe51 %s against the reference (%u differ)", what[i], bad[i]);
+    /* values >= p: frombytes of p, p+1, 2^255-1 encode as 0, 1, 18 */
+    static const uint8_t top[3] = {0xed, 0xee, 0xff};
+    static const uint8_t want0[3] = {0, 1, 18};
+    int ok = 1;
+    for (int j = 0; j < 3; j++) {
+        uint8_t s[32], o[32];
+        fe f;
+        memset(s, 0xff, 32);
+        s[0] = top[j];
+        s[31] = 0x7f;
+        fe_frombytes(&f, s);
+        fe_tobytes(o, &f);
+        ok &= o[0] == want0[j];
+        for (int i = 1; i < 32; i++)
+            ok &= o[i] == 0;
+        s[31] = 0xff; /* the top bit is ignored */
+        fe_frombytes(&f, s);
+        fe_tobytes(o, &f);
+        ok &= o[0] == want0[j];
+    }
+    tap_ok(ok, "fe51 reduces p, p+1, 2^255-1 and ignores bit 255");
+}
+#endif
+
+static void unhex32(uint8_t out[32], const char *hex)
+{
+    if (tap_unhex(out, 32, hex, 64) != 32)
+        abort();
+}
+
+static int same_hex(const uint8_t b[32], const char *hex)
+{
+    uint8_t w[32];
+    unhex32(w, hex);
+    return !memcmp(b, w, 32);
+}
+
+/* RFC 7748 5.2 (both vectors), 5.2's iteration to 1,000, 6.1's exchange. */
+static void rfc7748(const cs_c25519_impl *im)
+{
+    static const char *const v[2][3] = {
+        {"a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",
+         "e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c",
+         "c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552"},
+        {"4b66e9d4d1b4673c5ad22691957d6af5c11b6421e0ea01d42ca4169e7918ba0d",
+         "e5210f12786811d3f4b7959d0538ae2c31dbe7106fc03c3efc4cd549c715a493",
+         "95cbde9476e8907d7aade45cb4b873f88b595a68799fa152e6f8f7647aac7957"},
+    };
+    uint8_t k[32], u[32], out[32];
+    for (int i = 0; i < 2; i++) {
+        unhex32(k, v[i][0]);
+        unhex32(u, v[i][1]);
+        int r = im->x25519(out, k, u);
+        tap_ok(r == 1 && same_hex(out, v[i][2]), "%s: RFC 7748 5.2 vector %d", im->name, i + 1);
+    }
+    memset(k, 0, 32);
+    k[0] = 9;
+    memcpy(u, k, 32);
+    int ok1 = 0;
+    for (int i = 1; i <= 1000; i++) {
+        im->x25519(out, k, u);
+        memcpy(u, k, 32);
+        memcpy(k, out, 32);
+        if (i == 1)
+            ok1 = same_hex(k, "422c8e7a6227d7bca1350b3e2bb7279f7897b87bb6854b783c60e80311ae3079");
+    }
+    tap_ok(ok1, "%s: RFC 7748 5.2 after 1 iteration", im->name);
+    tap_ok(same_hex(k, "684cf59ba83309552800ef566f2f4d3c1c3887c49360e3875f2eb94d99532c51"),
+           "%s: RFC 7748 5.2 after 1,000 iterations", im->name);
+
+    uint8_t a[32], b[32], pa[32], pb[32], sa[32], sb[32];
+    unhex32(a, "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a");
+    unhex32(b, "5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb");
+    im->x25519_base(pa, a);
+    im->x25519_base(pb, b);
+    int ra = im->x25519(sa, a, pb), rb = im->x25519(sb, b, pa);
+    tap_ok(same_hex(pa, "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a") &&
+               same_hex(pb, "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f") &&
+               ra == 1 && rb == 1 &&
+               same_hex(sa, "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742") &&
+               !memcmp(sa, sb, 32),
+           "%s: RFC 7748 6.1 public keys (x25519_base) and shared secret", im->name);
+}
+
+/* Wycheproof x25519_test.json: every case's shared secret; all-zero ones
+ * (the low-order peers) must return 0 with out all zero. */
+static void wycheproof(const cs_c25519_impl *im, const json *doc)
+{
+    const json *groups = json_get(doc, "testGroups");
+    unsigned n = 0, bad = 0, zeros = 0;
+    for (size_t g = 0; groups && g < groups->n; g++) {
+        const json *tests = json_get(groups->items[g], "tests");
+        for (size_t t = 0; tests && t < tests->n; t++) {
+            const json *c = tests->items[t];
+            const char *pub = json_get_str(c, "public"), *priv = json_get_str(c, "private"),
+                       *shared = json_get_str(c, "shared"), *res = json_get_str(c, "result");
+            uint8_t k[32], u[32], want[32], out[32];
+            if (!pub || !priv || !shared || !res || strlen(pub) != 64 || strlen(priv) != 64 ||
+                strlen(shared) != 64) {
+                bad++;
+                continue;
+            }
+            unhex32(k, priv);
+            unhex32(u, pub);
+            unhex32(want, shared);
+            static const uint8_t zero[32];
+            int is_zero = !memcmp(want, zero, 32);
+            int r = im->x25519(out, k, u);
+            n++;
+            zeros += is_zero;
+            if (strcmp(res, "invalid") != 0 && (memcmp(out, want, 32) || r != !is_zero)) {
+                bad++;
+                tap_diag("%s: tcId %d differs", im->name, (int)json_get(c, "tcId")->num);
+            }
+        }
+    }
+    tap_ok(n == 518 && bad == 0, "%s: Wycheproof x25519, %u cases (%u all-zero), %u differ",
+           im->name, n, zeros, bad);
+}
+
+/* x25519_base(k) == x25519(k, 9), and im agrees with portable on random
+ * scalars and peers: top bit set, u >= p, u in {0, 1, p-1, p, p+1}. */
+static void against_portable(const cs_c25519_impl *im, const cs_c25519_impl *ref)
+{
+    static const uint8_t nine[32] = {9};
+    unsigned bad_base = 0, bad = 0;
+    for (unsigned t = 0; t < 3000; t++) {
+        uint8_t k[32], u[32], o1[32], o2[32];
+        tap_rng_bytes(k, 32);
+        tap_rng_bytes(u, 32);
+        switch (t % 8) {
+        case 1: u[31] |= 0x80; break;
+        case 2: /* p <= u < 2^255 */
+            memset(u + 1, 0xff, 31);
+            u[31] = 0x7f | (u[0] & 0x80);
+            u[0] = (uint8_t)(0xed + (u[0] % 19));
+            break;
+        case 3:
+            memset(u, t & 8 ? 0xff : 0, 32);
+            u[0] = (uint8_t)(t >> 4);
+            break;
+        default: break;
+        }
+        if (t % 3 == 0) {
+            im->x25519_base(o1, k);
+            ref->x25519(o2, k, nine);
+            bad_base += memcmp(o1, o2, 32) != 0;
+        }
+        int r1 = im->x25519(o1, k, u), r2 = ref->x25519(o2, k, u);
+        bad += r1 != r2 || memcmp(o1, o2, 32) != 0;
+    }
+    tap_ok(bad_base == 0, "%s: x25519_base(k) = portable x25519(k, 9), %u differ", im->name,
+           bad_base);
+    tap_ok(bad == 0, "%s: 3000 random and edge (k, u) as portable (%u differ)", im->name, bad);
+}
+
+int main(void)
+{
+    uint32_t have = cs_cpu_probe();
+    tap_rng_seed(7748);
+    if (!cs_c25519_impls[0]) {
+        tap_skip("c25519: no implementation built for this target");
+        return tap_done();
+    }
+#ifdef __SIZEOF_INT128__
+    field_portable();
+#endif
+    char path[1024];
+    snprintf(path, sizeof path, "%s/wycheproof/x25519_test.json", tap_vectors_dir());
+    char *text = tap_read_file(path, NULL);
+    json *doc = text ? json_parse(text) : NULL;
+    free(text);
+    tap_ok(doc != NULL, "read and parse %s", path);
+    const cs_c25519_impl *last = NULL;
+    for (const cs_c25519_impl *const *i = cs_c25519_impls; *i; i++) {
+        const cs_c25519_impl *im = *i;
+        last = im;
+        if ((im->cpu_features & have) != im->cpu_features) {
+            tap_skip("%s: CPU lacks its features", im->name);
+            continue;
+        }
+        rfc7748(im);
+        if (doc)
+            wycheproof(im, doc);
+#ifdef __SIZEOF_INT128__
+        against_portable(im, &cs_c25519_portable);
+#endif
+    }
+#ifdef __SIZEOF_INT128__
+    tap_ok(last == &cs_c25519_portable, "portable is last in cs_c25519_impls");
+#else
+    (void)last;
+#endif
+    json_free(doc);
+    return tap_done();
+}
