@@ -1,4 +1,5 @@
-/* Lazy installation of the cryptoshim ML-DSA provider into OpenSSL 3.5+.
+/* Lazy installation of the cryptoshim provider (ML-DSA and ML-KEM on 3.5+,
+ * X25519 and Ed25519 on 3.0 and 3.5+) into OpenSSL 3.x.
  *
  * Never from the constructor: the trigger is the application's first
  * EVP_PKEY_CTX constructor call in a library context (every key generation,
@@ -7,9 +8,13 @@
  * provider is registered as a built-in, loaded with fallbacks retained (so
  * the default provider still auto-loads), and made preferred with an
  * optional "?provider=cryptoshim" merged into the default property query.
- * Stays dormant under CRYPTOSHIM_DISABLE=1, with libcrypto older than 3.5,
- * when the default properties already pin a provider or ask for fips, and
- * when the default provider is not available in that library context. */
+ * Stays dormant under CRYPTOSHIM_DISABLE=1, with libcrypto older than 3.0
+ * (the provider itself refuses cores it does not serve), when the default
+ * properties already pin a provider or ask for fips, and when the default
+ * provider is not available in that library context. 3.0 and 3.1 cannot
+ * read the default properties (EVP_get1_default_properties is 3.2+): there
+ * the shim stays out when FIPS properties are on and otherwise sets
+ * "?provider=cryptoshim" as the whole default (docs/provider.md). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -23,6 +28,7 @@
 #include "runtime/route.h"
 #include "route_method.h"
 #include "runtime/controls.h"
+#include "runtime/dispatch_c25519.h"
 
 #define NODE30 "OPENSSL_3.0.0"
 #define NODE40 "OPENSSL_4.0.0"
@@ -43,6 +49,7 @@ static struct {
     int (*set_props)(OSSL_LIB_CTX *, const char *);
     void (*crypto_free)(void *, const char *, int);
     int (*unload)(OSSL_PROVIDER *);
+    int (*fips_enabled)(OSSL_LIB_CTX *); /* for 3.0/3.1, without get1_props */
 } api;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -83,10 +90,11 @@ static int resolve_api(void *from)
     *(void **)&api.get1_props = dlsym(h, "EVP_get1_default_properties");
     *(void **)&api.crypto_free = dlsym(h, "CRYPTO_free");
     *(void **)&api.unload = dlsym(h, "OSSL_PROVIDER_unload");
+    *(void **)&api.fips_enabled = dlsym(h, "EVP_default_properties_is_fips_enabled");
     void *set = dlsym(h, "EVP_set_default_properties");
     dlclose(h); /* the process keeps its own reference to libcrypto */
     if (!api.version_num || !api.init_crypto || !api.available || !api.add_builtin ||
-        !api.try_load || !api.get1_props || !api.crypto_free || !set)
+        !api.try_load || (!api.get1_props && !api.fips_enabled) || !api.crypto_free || !set)
         return 0;
     *(void **)&api.set_props = set;
     return 1;
@@ -153,15 +161,26 @@ static OSSL_PROVIDER **prov_slot(OSSL_LIB_CTX *libctx)
 /* Installs the provider into libctx if everything allows it. Lock held. */
 static void install(OSSL_LIB_CTX *libctx)
 {
-    if (api.version_num() < 0x30500000UL)
+    unsigned long v = api.version_num();
+    if (v < 0x30000000UL)
+        return;
+    /* Below 3.5 only the curves are offered (3.1-3.4 not at all): stay
+     * out unless a curve kernel serves here. */
+    if (v < 0x30500000UL && ((v >= 0x30100000UL) || (!cs_dispatch_c25519_serves(CS_C25519_X25519) &&
+                                                      !cs_dispatch_c25519_serves(CS_C25519_ED25519))))
         return;
     /* What the application's own first fetch would do anyway; respects an
      * earlier OPENSSL_INIT_NO_LOAD_CONFIG. */
     if (!libctx)
         api.init_crypto(0x40 /* OPENSSL_INIT_LOAD_CONFIG */, NULL);
-    char *props = api.get1_props(libctx);
-    if (!props)
+    char *props = api.get1_props ? api.get1_props(libctx) : NULL;
+    if (!props && (api.get1_props || api.fips_enabled(libctx)))
         return;
+    if (!props) {
+        /* 3.0/3.1: not FIPS; the rest of the default cannot be read */
+        static char empty[] = "";
+        props = empty;
+    }
     /* A pinned provider or any fips clause is the application's choice:
      * stay out of that context entirely. */
     int keep_out = strstr(props, "provider") != NULL || strstr(props, "fips") != NULL;
@@ -171,10 +190,11 @@ static void install(OSSL_LIB_CTX *libctx)
         memcpy(merged, props, n);
         strcpy(merged + n, n ? ",?provider=" CS_PROVIDER_NAME : "?provider=" CS_PROVIDER_NAME);
     }
-    api.crypto_free(props, __FILE__, __LINE__);
+    if (api.get1_props)
+        api.crypto_free(props, __FILE__, __LINE__);
     if (!merged)
         return;
-    /* ML-DSA must be what the default provider would have served: if it is
+    /* Our algorithms replace the default provider's: if it is
      * not available here (e.g. only fips or legacy loaded), change nothing. */
     OSSL_PROVIDER **slot = prov_slot(libctx), *prov = NULL;
     if (slot && api.available(libctx, "default") &&

@@ -49,6 +49,9 @@
 #define CS_P_IKME "ikme"
 #define CS_P_RI_TYPE "ri-type"
 #define CS_P_KEMRI_KDF_ALG "kemri-kdf-alg"
+/* X25519, Ed25519 (EVP_PKEY-X25519(7), EVP_SIGNATURE-ED25519(7)) */
+#define CS_P_DHKEM_IKM "dhkem-ikm"
+#define CS_P_INSTANCE "instance"
 
 /* Provider context: the core handle, the library context it runs in, and
  * the core's error and secure-heap functions (NULL when not offered). */
@@ -62,6 +65,15 @@ typedef struct cs_prov {
     OSSL_FUNC_CRYPTO_secure_zalloc_fn *secure_zalloc;
     OSSL_FUNC_CRYPTO_secure_clear_free_fn *secure_clear_free;
     OSSL_FUNC_CRYPTO_secure_free_fn *secure_free; /* frees (its heap clears) */
+    /* libcrypto's one-shot digest and MAC (EVP_Q_digest, EVP_Q_mac) of the
+     * core that loaded the provider, resolved at init (NULL if absent):
+     * Ed25519ph's SHA-512 and X25519's DHKEM derivation, as stock's own. */
+    int (*q_digest)(void *libctx, const char *name, const char *propq, const void *data,
+                    size_t datalen, unsigned char *md, size_t *mdlen);
+    unsigned char *(*q_mac)(void *libctx, const char *name, const char *propq,
+                            const char *subalg, const OSSL_PARAM *params, const void *key,
+                            size_t keylen, const unsigned char *data, size_t datalen,
+                            unsigned char *out, size_t outsize, size_t *outlen);
 } cs_prov;
 
 /* Takes the error and secure-heap functions from the core's table. */
@@ -148,6 +160,23 @@ extern const OSSL_DISPATCH cs_mldsa44_signature[], cs_mldsa65_signature[],
 /* ML-KEM key management per parameter set, and the KEM (provider/mlkem_*.c). */
 extern const OSSL_DISPATCH cs_mlkem512_keymgmt[], cs_mlkem768_keymgmt[], cs_mlkem1024_keymgmt[];
 extern const OSSL_DISPATCH cs_mlkem_kem[];
+
+/* X25519 and Ed25519 (provider/x25519_*.c, provider/ed25519_*.c): key
+ * management, key exchange, signature. On a 3.5+ core the signature table
+ * is offered whole; on 3.0 from entry CS_ED25519_SIG_30 on (3.0's
+ * one-shot digest_sign/verify only). */
+extern const OSSL_DISPATCH cs_x25519_keymgmt[], cs_x25519_keyexch[];
+extern const OSSL_DISPATCH cs_ed25519_keymgmt[], cs_ed25519_signature[];
+extern const int cs_ed25519_sig_30;
+#define CS_PROV_R_FAILED_DURING_DERIVATION 164
+#define CS_PROV_R_FAILED_TO_SIGN 175
+#define CS_PROV_R_INVALID_DIGEST_LENGTH 166
+#define CS_PROV_R_INVALID_INPUT_LENGTH 230
+#define CS_PROV_R_INVALID_PREHASHED_DIGEST_LENGTH 241
+#define CS_PROV_R_NO_INSTANCE_ALLOWED 242
+#define CS_PROV_R_INVALID_EDDSA_INSTANCE 243
+#define CS_PROV_R_NOT_A_PRIVATE_KEY 221
+#define CS_PROV_R_NO_KEY_SET 114
 
 /* Algorithm name ("ML-DSA-44") of a parameter set, as OpenSSL names it. */
 const char *cs_mldsa_alg_name(int ps);

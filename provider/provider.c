@@ -1,13 +1,18 @@
 /* Provider entry: OSSL_provider_init (so libcryptoshim.so also loads as an
  * ordinary provider module), the algorithm tables, and provider params. The
  * preloaded shim registers the same init function as a built-in provider
- * (interpose/provider.c). */
+ * (interpose/provider.c). Cores served: 3.0 (X25519, Ed25519) and 3.5 on
+ * (ML-DSA, ML-KEM too); 3.1-3.4, whose X25519/Ed25519 answers this
+ * project has not compared with stock's, are refused. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "provider.h"
 #include "prov.h"
+#include "runtime/dispatch_c25519.h"
 #include "runtime/dispatch_mlkem.h"
 
 /* Every algorithm carries provider=cryptoshim and no fips property, so a
@@ -17,62 +22,105 @@
 #define MLKEM768_NAMES "ML-KEM-768:MLKEM768:id-alg-ml-kem-768:2.16.840.1.101.3.4.4.2"
 #define MLKEM1024_NAMES "ML-KEM-1024:MLKEM1024:id-alg-ml-kem-1024:2.16.840.1.101.3.4.4.3"
 
-/* ML-KEM first: the table from entry MLKEM_KEYMGMT_ENTRIES on is offered
- * when libcrypto's own ML-KEM is the faster here (cs_dispatch_mlkem_serves). */
-#define MLKEM_KEYMGMT_ENTRIES 3
-static const OSSL_ALGORITHM keymgmt_algs[] = {
+static const OSSL_ALGORITHM mlkem_keymgmt[] = {
     {MLKEM512_NAMES, PROPS, cs_mlkem512_keymgmt, "cryptoshim ML-KEM-512"},
     {MLKEM768_NAMES, PROPS, cs_mlkem768_keymgmt, "cryptoshim ML-KEM-768"},
     {MLKEM1024_NAMES, PROPS, cs_mlkem1024_keymgmt, "cryptoshim ML-KEM-1024"},
+};
+
+static const OSSL_ALGORITHM mldsa_keymgmt[] = {
     {"ML-DSA-44:MLDSA44:2.16.840.1.101.3.4.3.17:id-ml-dsa-44", PROPS, cs_mldsa44_keymgmt,
      "cryptoshim ML-DSA-44"},
     {"ML-DSA-65:MLDSA65:2.16.840.1.101.3.4.3.18:id-ml-dsa-65", PROPS, cs_mldsa65_keymgmt,
      "cryptoshim ML-DSA-65"},
     {"ML-DSA-87:MLDSA87:2.16.840.1.101.3.4.3.19:id-ml-dsa-87", PROPS, cs_mldsa87_keymgmt,
      "cryptoshim ML-DSA-87"},
-    {NULL, NULL, NULL, NULL},
 };
 
-static const OSSL_ALGORITHM signature_algs[] = {
+static const OSSL_ALGORITHM mldsa_signature[] = {
     {"ML-DSA-44:MLDSA44:2.16.840.1.101.3.4.3.17:id-ml-dsa-44", PROPS, cs_mldsa44_signature,
      "cryptoshim ML-DSA-44"},
     {"ML-DSA-65:MLDSA65:2.16.840.1.101.3.4.3.18:id-ml-dsa-65", PROPS, cs_mldsa65_signature,
      "cryptoshim ML-DSA-65"},
     {"ML-DSA-87:MLDSA87:2.16.840.1.101.3.4.3.19:id-ml-dsa-87", PROPS, cs_mldsa87_signature,
      "cryptoshim ML-DSA-87"},
-    {NULL, NULL, NULL, NULL},
 };
 
-/* The same without message streaming (update/final), for a 3.5 core. */
-static const OSSL_ALGORITHM signature_algs_35[] = {
-    {"ML-DSA-44:MLDSA44:2.16.840.1.101.3.4.3.17:id-ml-dsa-44", PROPS,
-     cs_mldsa44_signature + CS_SIG_STREAMING_ENTRIES, "cryptoshim ML-DSA-44"},
-    {"ML-DSA-65:MLDSA65:2.16.840.1.101.3.4.3.18:id-ml-dsa-65", PROPS,
-     cs_mldsa65_signature + CS_SIG_STREAMING_ENTRIES, "cryptoshim ML-DSA-65"},
-    {"ML-DSA-87:MLDSA87:2.16.840.1.101.3.4.3.19:id-ml-dsa-87", PROPS,
-     cs_mldsa87_signature + CS_SIG_STREAMING_ENTRIES, "cryptoshim ML-DSA-87"},
-    {NULL, NULL, NULL, NULL},
-};
-
-static const OSSL_ALGORITHM kem_algs[] = {
+static const OSSL_ALGORITHM mlkem_kem[] = {
     {MLKEM512_NAMES, PROPS, cs_mlkem_kem, "cryptoshim ML-KEM-512"},
     {MLKEM768_NAMES, PROPS, cs_mlkem_kem, "cryptoshim ML-KEM-768"},
     {MLKEM1024_NAMES, PROPS, cs_mlkem_kem, "cryptoshim ML-KEM-1024"},
-    {NULL, NULL, NULL, NULL},
 };
+
+/* Stock's names and OIDs (prov/names.h), the same on 3.0 to 4.0. */
+#define X25519_NAMES "X25519:1.3.101.110"
+#define ED25519_NAMES "ED25519:1.3.101.112"
+
+/* The provider context with the algorithm lists it offers, decided once
+ * when the provider is loaded (the curve and ML-KEM kernels offer an
+ * algorithm only where they are faster or forced; the core caches the
+ * lists). */
+typedef struct prov_full {
+    cs_prov prov; /* first: the provctx every function receives */
+    OSSL_ALGORITHM keymgmt[9], signature[5], keyexch[2], kem[4];
+} prov_full;
+
+/* Appends n algorithms to list (capacity checked by the callers' sizes). */
+static void add(OSSL_ALGORITHM *list, const OSSL_ALGORITHM *algs, size_t n)
+{
+    while (list->algorithm_names)
+        list++;
+    memcpy(list, algs, n * sizeof *algs);
+}
+
+/* Fills the lists for the core's release: ML-DSA and ML-KEM from 3.5 on,
+ * X25519 and ED25519 on 3.0 and 3.5+ when the curve kernel serves them,
+ * each dispatch table cut to what that release's stock offers. */
+static void build_lists(prov_full *f)
+{
+    int v = f->prov.core_version;
+    if (v >= 305) {
+        if (cs_dispatch_mlkem_serves()) {
+            add(f->keymgmt, mlkem_keymgmt, 3);
+            add(f->kem, mlkem_kem, 3);
+        }
+        add(f->keymgmt, mldsa_keymgmt, 3);
+        add(f->signature, mldsa_signature, 3);
+        if (v == 305) /* 3.5's ML-DSA has no message streaming */
+            for (int i = 0; f->signature[i].algorithm_names; i++)
+                f->signature[i].implementation += CS_SIG_STREAMING_ENTRIES;
+    }
+    if (cs_dispatch_c25519_serves(CS_C25519_X25519)) {
+        OSSL_ALGORITHM km = {X25519_NAMES, PROPS, cs_x25519_keymgmt, "cryptoshim X25519"};
+        OSSL_ALGORITHM ex = {X25519_NAMES, PROPS, cs_x25519_keyexch + (v >= 305 ? 0 : 2),
+                             "cryptoshim X25519"};
+        add(f->keymgmt, &km, 1);
+        add(f->keyexch, &ex, 1);
+    }
+    if (cs_dispatch_c25519_serves(CS_C25519_ED25519)) {
+        OSSL_ALGORITHM km = {ED25519_NAMES, PROPS, cs_ed25519_keymgmt, "cryptoshim ED25519"};
+        OSSL_ALGORITHM sig = {ED25519_NAMES, PROPS,
+                              cs_ed25519_signature + (v >= 305 ? 0 : cs_ed25519_sig_30),
+                              "cryptoshim ED25519"};
+        add(f->keymgmt, &km, 1);
+        add(f->signature, &sig, 1);
+    }
+}
 
 /* The algorithms of one operation; nothing else is offered. */
 static const OSSL_ALGORITHM *query(void *provctx, int operation_id, int *no_cache)
 {
-    const cs_prov *prov = provctx;
+    prov_full *f = provctx;
+    const OSSL_ALGORITHM *list = NULL;
     *no_cache = 0;
     switch (operation_id) {
-    case OSSL_OP_KEYMGMT:
-        return keymgmt_algs + (cs_dispatch_mlkem_serves() ? 0 : MLKEM_KEYMGMT_ENTRIES);
-    case OSSL_OP_SIGNATURE: return prov->core_version >= 306 ? signature_algs : signature_algs_35;
-    case OSSL_OP_KEM: return cs_dispatch_mlkem_serves() ? kem_algs : NULL;
+    case OSSL_OP_KEYMGMT: list = f->keymgmt; break;
+    case OSSL_OP_SIGNATURE: list = f->signature; break;
+    case OSSL_OP_KEYEXCH: list = f->keyexch; break;
+    case OSSL_OP_KEM: list = f->kem; break;
     default: return NULL;
     }
+    return list->algorithm_names ? list : NULL;
 }
 
 /* Frees the provider context. */
@@ -111,7 +159,7 @@ static int set_str(const cs_prov *prov, OSSL_PARAM *p, const char *s)
 static int get_params(void *provctx, OSSL_PARAM params[])
 {
     OSSL_PARAM *p;
-    if ((p = cs_param_locate_mut(params, "name")) && !set_str(provctx, p, "cryptoshim provider (ML-DSA, ML-KEM)"))
+    if ((p = cs_param_locate_mut(params, "name")) && !set_str(provctx, p, "cryptoshim provider (ML-DSA, ML-KEM, X25519, Ed25519)"))
         return 0;
     if ((p = cs_param_locate_mut(params, "version")) && !set_str(provctx, p, CS_PROVIDER_VERSION))
         return 0;
@@ -142,6 +190,21 @@ static int core_version(const OSSL_CORE_HANDLE *handle, OSSL_FUNC_core_get_param
     return major * 100 + minor;
 }
 
+/* EVP_Q_digest and EVP_Q_mac from the libcrypto holding the core function
+ * `from` (the one that loaded us, whatever its file name); loads nothing. */
+static void resolve_libcrypto(cs_prov *prov, void *from)
+{
+    Dl_info info;
+    if (!dladdr(from, &info) || !info.dli_fname)
+        return;
+    void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return;
+    *(void **)&prov->q_digest = dlsym(h, "EVP_Q_digest");
+    *(void **)&prov->q_mac = dlsym(h, "EVP_Q_mac");
+    dlclose(h); /* the process keeps its own reference */
+}
+
 int cs_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                      const OSSL_DISPATCH **out, void **provctx)
 {
@@ -154,17 +217,19 @@ int cs_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         else if (in->function_id == OSSL_FUNC_CORE_GET_LIBCTX)
             get_libctx = OSSL_FUNC_core_get_libctx(in);
     }
-    /* ML-DSA's names, OIDs and the message-signing API exist from 3.5 on. */
     int version = core_version(handle, get_params_fn);
-    if (version < 305 || !get_libctx)
+    if ((version != 300 && version < 305) || !get_libctx)
         return 0;
-    cs_prov *prov = calloc(1, sizeof(*prov));
-    if (!prov)
+    prov_full *f = calloc(1, sizeof(*f));
+    if (!f)
         return 0;
+    cs_prov *prov = &f->prov;
     prov->handle = handle;
     prov->libctx = get_libctx(handle);
     prov->core_version = version;
     cs_prov_take_core(prov, in0);
+    resolve_libcrypto(prov, (void *)get_libctx);
+    build_lists(f);
     *provctx = prov;
     *out = provider_functions;
     return 1;

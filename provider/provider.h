@@ -9,6 +9,7 @@
 #define CS_PROVIDER_VERSION "0.1"
 
 /* OSSL_provider_init_fn for the cryptoshim provider: refuses (returns 0) on
+ * OpenSSL 3.1-3.4 and
  * a core older than OpenSSL 3.5. */
 int cs_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                      const OSSL_DISPATCH **out, void **provctx);

@@ -1,0 +1,243 @@
+/* One provider key for every algorithm family (issue 35): one key struct
+ * and one set of OSSL keymgmt functions (provider/key.c); a family supplies
+ * a hooks table (cs_key_hooks) per parameter set and gets its dispatch
+ * table from CS_KEYMGMT_DISPATCH.
+ *
+ * Contract between the skeleton and a family:
+ * - The skeleton owns allocation, reference counting, the secret block
+ *   (secure heap), the has/validate/export/dup/get_params logic common to
+ *   stock's families, generation contexts and the prepared-form lifecycle.
+ * - The family owns everything where stock's families differ: which key
+ *   parts import accepts and with which error (import), what a seed or a
+ *   private key derives (from_seed, from_priv), the pairwise test, its
+ *   parameter tables per OpenSSL release, generation parameters, and its
+ *   prepared form (prepare/unprepare).
+ * - Hooks may be NULL where documented; every non-NULL hook raises
+ *   OpenSSL's error for the release (key->prov->core_version) itself.
+ * - Keys are shared between threads once they hold material: nothing but
+ *   the prepared slots changes after import or generation, and those are
+ *   published with a compare-and-swap (cs_key_prepared). */
+#ifndef CRYPTOSHIM_PROV_KEY_H
+#define CRYPTOSHIM_PROV_KEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "prov.h"
+
+struct cs_key;
+struct cs_key_gen;
+
+/* The key parts an import names, as read by the skeleton: each `given`
+ * when its parameter is present (then data/len are the parameter's, data
+ * possibly NULL), read with cs_param_get_octets_ptr (an octet string or
+ * octet pointer; another type has already failed with stock's error).
+ * Parts the selection excludes (seed and priv without the private bit)
+ * are not read. */
+typedef struct cs_key_part {
+    int given;
+    const uint8_t *data;
+    size_t len;
+} cs_key_part;
+
+typedef struct cs_key_parts {
+    cs_key_part seed, priv, pub;
+    const OSSL_PARAM *params; /* the whole list, for family-specific names */
+} cs_key_parts;
+
+/* Prepared-form slots: a per-key precomputation a family makes on first
+ * use (or at import) and frees with the key or when its material changes. */
+enum { CS_KEY_PREP_PUB = 0, CS_KEY_PREP_PRIV = 1 };
+
+/* Flags of cs_key_hooks.flags. */
+#define CS_KEY_GEN_EMPTY 1u      /* gen without key-pair selection gives an empty key */
+#define CS_KEY_P_ENCODED_PUB 2u  /* get_params answers encoded-pub-key with pub */
+#define CS_KEY_P_MAND_DIGEST 4u  /* get_params answers mandatory-digest "" */
+#define CS_KEY_EXPORT_PUB_ALWAYS 8u /* export and get_params write pub even
+                                     * when the key has none (stock's ECX:
+                                     * its zero bytes) */
+#define CS_KEY_P_SEC_CATEGORY 16u /* get_params answers security-category
+                                   * (sec_category) from core 3.6 on */
+#define CS_KEY_RAW_PARTS 64u /* import reads no parts: the family reads
+                              * parts->params itself (stock's ECX takes
+                              * only octet strings, with its own errors) */
+#define CS_KEY_P_OWN_MATERIAL 32u /* get_params leaves pub, priv, seed and
+                                   * encoded-pub-key to hooks->get_params */
+
+typedef struct cs_key_hooks {
+    const char *name;   /* algorithm name as stock spells it in errors ("X25519") */
+    int ps;             /* family's parameter set (44, 768, 25519...) */
+    size_t pub_bytes;   /* public key bytes (<= CS_KEY_MAX_PUB) */
+    size_t priv_bytes;  /* private key bytes */
+    size_t seed_bytes;  /* 0: the family has no seed */
+    int bits, sec_bits, sec_category, max_size; /* get_params answers */
+    unsigned flags;
+
+    /* Sets an empty key from parts as stock's import does (checks, errors,
+     * which part wins). Secret storage: cs_key_secret(key). On failure the
+     * skeleton empties the key. Required. */
+    int (*import)(struct cs_key *key, const cs_key_parts *parts, int include_private);
+    /* Derives priv and pub from key->seed (seed_bytes > 0), counting the
+     * call in the stats. NULL when the family has no seed. */
+    int (*from_seed)(struct cs_key *key);
+    /* Computes key->pub from key->priv (key generation, import without a
+     * public key), counting the call. Required. */
+    int (*pub_from_priv)(struct cs_key *key);
+    /* Fills a new key's secret part for generation (seed or private key)
+     * from g (its seed when given) or fresh randomness, then derives the
+     * rest. Required. */
+    int (*gen)(struct cs_key *key, const struct cs_key_gen *g);
+    /* Stock's pairwise test for a key-pair validate (raising its error);
+     * NULL: recompute pub from priv and compare. */
+    int (*pairwise)(const struct cs_key *key);
+    /* Key match as stock's (NULL: ECX's rule: same family and parameter
+     * set; public keys compared when both have one, else private keys). */
+    int (*match)(const struct cs_key *a, const struct cs_key *b, int selection);
+    /* Export refused before anything is written (NULL: never); raises. */
+    int (*export_refused)(const struct cs_key *key, int selection);
+    /* Family parameters get_params answers beyond the common ones
+     * (bits, security-bits, max-size, security-category, pub, priv, seed,
+     * encoded-pub-key, mandatory-digest per flags). NULL: none. */
+    int (*get_params)(struct cs_key *key, OSSL_PARAM params[]);
+    /* The gettable list for the core's release. Required. */
+    const OSSL_PARAM *(*gettable)(const cs_prov *prov);
+    /* set_params and its list; NULL: accepts anything, lists nothing. */
+    int (*set_params)(struct cs_key *key, const OSSL_PARAM params[]);
+    const OSSL_PARAM *(*settable)(const cs_prov *prov);
+    /* Generation parameters (seed, group, properties, ...) into g, with
+     * stock's errors, and their list; required. */
+    int (*gen_set_params)(struct cs_key_gen *g, const OSSL_PARAM params[]);
+    const OSSL_PARAM *(*gen_settable)(const cs_prov *prov);
+    /* Makes the prepared form of slot (CS_KEY_PREP_PUB or _PRIV) for the
+     * implementation dispatched now, and frees one. NULL: no prepared form. */
+    void *(*prepare)(struct cs_key *key, int slot);
+    void (*unprepare)(struct cs_key *key, void *prep, int slot);
+    /* query_operation_name's answer (NULL: the algorithm's own name). */
+    const char *opname;
+    /* import_types/export_types' answer for a key-pair selection. */
+    const OSSL_PARAM *key_types;
+} cs_key_hooks;
+
+#define CS_KEY_MAX_PUB 2592 /* ML-DSA-87's public key, the largest */
+
+/* A key of any family. seed and priv point into the secret block
+ * (allocated with the first private material: NULL in a public-only key);
+ * pub is pub_bytes long, zero until set. */
+typedef struct cs_key {
+    cs_prov *prov;
+    const cs_key_hooks *hooks;
+    int refs; /* atomic; the key is freed when it drops to 0 */
+    int has_pub, has_priv, has_seed;
+    uint8_t *secret; /* seed_bytes + priv_bytes, secure heap */
+    uint8_t *seed, *priv;
+    void *prep[2]; /* CS_KEY_PREP_PUB, CS_KEY_PREP_PRIV; via cs_key_prepared */
+    uint8_t pub[];   /* hooks->pub_bytes */
+} cs_key;
+
+/* A generation request. seed holds a given seed (has_seed), in secret
+ * memory with the rest of the context; ikm a given DHKEM input keying
+ * material (X25519 on 3.2+); selection the gen_init selection. */
+typedef struct cs_key_gen {
+    cs_prov *prov;
+    const cs_key_hooks *hooks;
+    int selection;
+    int has_seed;
+    size_t seed_len;
+    uint8_t seed[64];
+    size_t ikm_len; /* 0: none */
+    uint8_t ikm[256];
+} cs_key_gen;
+
+/* A new empty key of hooks' family (refs 1), or NULL without memory. */
+cs_key *cs_key_new(cs_prov *prov, const cs_key_hooks *hooks);
+/* Takes one more reference (operation contexts hold their keys). */
+void cs_key_up_ref(cs_key *key);
+/* Drops a reference; the last one wipes the secrets and frees the key. */
+void cs_key_free(cs_key *key);
+/* Gives the key its secret block once: 1, or 0 without memory. */
+int cs_key_secret(cs_key *key);
+/* Empties the key: flags cleared, secrets wiped, prepared forms freed. */
+void cs_key_reset(cs_key *key);
+/* The prepared form of slot, made by hooks->prepare and published on
+ * first use; NULL when the family has none or it could not be made. */
+void *cs_key_prepared(cs_key *key, int slot);
+
+/* Import-part helper: 1 when part is absent or exactly want bytes; else
+ * 0, raising reason (library PROV) with no data unless reason is 0. */
+int cs_key_part_len_ok(const cs_prov *prov, const cs_key_part *part, size_t want, int reason);
+
+/* The skeleton's keymgmt functions (for families that wrap one). */
+void *cs_key_gen_init(cs_prov *prov, const cs_key_hooks *hooks, int selection,
+                      const OSSL_PARAM params[]);
+int cs_key_import(void *vkey, int selection, const OSSL_PARAM params[]);
+int cs_key_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg);
+void cs_key_kmfree(void *vkey);
+int cs_key_has(const void *vkey, int selection);
+int cs_key_match(const void *v1, const void *v2, int selection);
+int cs_key_validate(const void *vkey, int selection, int checktype);
+int cs_key_get_params(void *vkey, OSSL_PARAM params[]);
+int cs_key_set_params(void *vkey, const OSSL_PARAM params[]);
+void *cs_key_dup(const void *vsrc, int selection);
+int cs_key_gen_set_params(void *vgen, const OSSL_PARAM params[]);
+void *cs_key_generate(void *vgen, OSSL_CALLBACK *cb, void *cbarg);
+void cs_key_gen_cleanup(void *vgen);
+const char *cs_key_opname(const cs_key_hooks *hooks);
+
+/* Defines the keymgmt dispatch table `sym` for hooks (a cs_key_hooks
+ * object): the per-algorithm entry points (new, gen_init, the parameter
+ * lists, which receive only the provider context) and the skeleton's
+ * shared functions. */
+#define CS_KEYMGMT_DISPATCH(sym, hooks)                                                  \
+    static void *sym##_new(void *provctx) { return cs_key_new(provctx, &(hooks)); }     \
+    static void *sym##_gen_init(void *provctx, int sel, const OSSL_PARAM p[])           \
+    {                                                                                    \
+        return cs_key_gen_init(provctx, &(hooks), sel, p);                               \
+    }                                                                                    \
+    static const OSSL_PARAM *sym##_gettable(void *provctx)                              \
+    {                                                                                    \
+        return (hooks).gettable(provctx);                                                \
+    }                                                                                    \
+    static const OSSL_PARAM *sym##_settable(void *provctx)                              \
+    {                                                                                    \
+        static const OSSL_PARAM none[] = {OSSL_PARAM_END};                               \
+        return (hooks).settable ? (hooks).settable(provctx) : none;                      \
+    }                                                                                    \
+    static const OSSL_PARAM *sym##_gen_settable(void *genctx, void *provctx)            \
+    {                                                                                    \
+        (void)genctx;                                                                    \
+        return (hooks).gen_settable(provctx);                                            \
+    }                                                                                    \
+    static const OSSL_PARAM *sym##_types(int selection)                                 \
+    {                                                                                    \
+        return (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) ? (hooks).key_types : NULL;     \
+    }                                                                                    \
+    static const char *sym##_opname(int op)                                              \
+    {                                                                                    \
+        (void)op;                                                                        \
+        return cs_key_opname(&(hooks));                                                  \
+    }                                                                                    \
+    const OSSL_DISPATCH sym[] = {                                                        \
+        {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))sym##_new},                              \
+        {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))cs_key_kmfree},                         \
+        {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))cs_key_get_params},               \
+        {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))sym##_gettable},             \
+        {OSSL_FUNC_KEYMGMT_SET_PARAMS, (void (*)(void))cs_key_set_params},               \
+        {OSSL_FUNC_KEYMGMT_SETTABLE_PARAMS, (void (*)(void))sym##_settable},             \
+        {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))cs_key_has},                             \
+        {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))cs_key_match},                         \
+        {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))cs_key_validate},                   \
+        {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))cs_key_import},                       \
+        {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))sym##_types},         \
+        {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))cs_key_export},                       \
+        {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))sym##_types},         \
+        {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))sym##_gen_init},                    \
+        {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, (void (*)(void))cs_key_gen_set_params},       \
+        {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, (void (*)(void))sym##_gen_settable},     \
+        {OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))cs_key_generate},                             \
+        {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))cs_key_gen_cleanup},             \
+        {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))cs_key_dup},                             \
+        {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, (void (*)(void))sym##_opname},          \
+        {0, NULL},                                                                       \
+    }
+
+#endif
