@@ -1,4 +1,4 @@
-/* `cryptoshim bench [bn|mldsa]`: in-process timings. */
+/* `cryptoshim bench [bn|mldsa|mlkem|x25519]`: in-process timings. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,12 +10,14 @@ int cli_bench(int argc, char **argv)
     int rc = 0;
     if (!strcmp(what, "mlkem"))
         return cli_bench_mlkem(argc - 1, argv + 1);
+    if (!strcmp(what, "x25519"))
+        return cli_bench_c25519(argc - 1, argv + 1);
     if (!strcmp(what, "bn") || !strcmp(what, "all"))
         rc |= cli_bench_bn(argc - 1, argv + 1);
     if (!strcmp(what, "mldsa") || !strcmp(what, "all"))
         rc |= cli_bench_mldsa(argc - 1, argv + 1);
     if (strcmp(what, "bn") && strcmp(what, "mldsa") && strcmp(what, "all")) {
-        fprintf(stderr, "usage: cryptoshim bench [bn|mldsa]\n");
+        fprintf(stderr, "usage: cryptoshim bench [bn|mldsa|mlkem|x25519]\n");
         return 2;
     }
     return rc;

@@ -5,7 +5,14 @@
 
 #include "c25519.h"
 
+#if defined(__x86_64__)
+extern const cs_c25519_impl cs_c25519_x86_64_adx;
+#endif
+
 const cs_c25519_impl *const cs_c25519_impls[] = {
+#if defined(__x86_64__)
+    &cs_c25519_x86_64_adx,
+#endif
 #ifdef __SIZEOF_INT128__
     &cs_c25519_portable,
 #endif

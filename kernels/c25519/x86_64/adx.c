@@ -1,0 +1,7 @@
+/* The x86-64 MULX/ADX implementation "x86_64-adx": the curve templates
+ * over the 4x64-bit field of fe64.h. Runs only where BMI2 and ADX are
+ * present. */
+#include "fe64.h"
+#include "../curve_impl.h"
+
+CS_C25519_TABLE(cs_c25519_x86_64_adx, "x86_64-adx", CS_CPU_BMI2 | CS_CPU_ADX);
