@@ -1,6 +1,6 @@
 /* `cryptoshim ab tls|nginx|ssh [options]`, `ab tls|ssh --a HOST:PORT --b
  * HOST:PORT` and `ab pcap FILE... --a --b`: the A/B handshake-latency
- * harness (docs/ab.md). The work is done by tools/bench/ab/ab.py (python3,
+ * harness (docs/ab.md). The work is done by ab/ab.py (python3,
  * standard library); this passes it the paths of this CLI, the shim library
  * and the client. */
 #define _GNU_SOURCE
@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -30,47 +29,13 @@ static const char *ab_exe_dir(void)
     return dir;
 }
 
-/* Writes dir/rel into buf if that path exists; returns buf or NULL. */
-static const char *ab_existing(char *buf, size_t len, const char *dir, const char *rel)
-{
-    struct stat st;
-    if (!dir || snprintf(buf, len, "%s/%s", dir, rel) >= (int)len)
-        return NULL;
-    return stat(buf, &st) == 0 ? buf : NULL;
-}
-
-/* Fallback used until (or unless) the CLI core defines it: tools/bench/ beside
- * the build directory (source tree) or share/cryptoshim/scripts (installed). */
-__attribute__((weak)) const char *cli_scripts_dir(void)
-{
-    static char buf[PATH_MAX];
-    const char *d = ab_exe_dir();
-    const char *p = ab_existing(buf, sizeof buf, d, "../tools/bench/ab");
-    if (!p)
-        p = ab_existing(buf, sizeof buf, d, "../share/cryptoshim/scripts/ab");
-    if (!p)
-        return NULL;
-    buf[strlen(buf) - 3] = 0; /* drop "/ab" */
-    return buf;
-}
-
-/* Fallback used until (or unless) the CLI core defines it: the library
- * beside the executable (build tree) or in ../lib (installed). */
-__attribute__((weak)) const char *cli_library_path(void)
-{
-    static char buf[PATH_MAX];
-    const char *d = ab_exe_dir();
-    const char *p = ab_existing(buf, sizeof buf, d, "libcryptoshim.so");
-    return p ? p : ab_existing(buf, sizeof buf, d, "../lib/libcryptoshim.so");
-}
-
 /* Replaces this process with python3 running ab.py; returns 2 on failure. */
 int cli_ab(int argc, char **argv)
 {
-    const char *scripts = cli_scripts_dir(), *lib = cli_library_path(), *dir = ab_exe_dir();
+    const char *abdir = cli_ab_dir(), *lib = cli_library_path(), *dir = ab_exe_dir();
     static char script[PATH_MAX], exe[PATH_MAX];
-    if (!scripts || snprintf(script, sizeof script, "%s/ab/ab.py", scripts) >= (int)sizeof script) {
-        fprintf(stderr, "cryptoshim ab: the harness scripts are missing (tools/bench/ab/ab.py beside "
+    if (!abdir || snprintf(script, sizeof script, "%s/ab.py", abdir) >= (int)sizeof script) {
+        fprintf(stderr, "cryptoshim ab: the harness scripts are missing (ab/ab.py beside "
                         "the build directory, or share/cryptoshim/scripts/ab when installed).\n");
         return 2;
     }

@@ -32,8 +32,8 @@ int cli_bench_mldsa_hooks(void);
 /* Absolute path of build/libcryptoshim.so beside this executable (or the
  * installed lib dir); NULL if it cannot be found. */
 const char *cli_library_path(void);
-/* Directory holding the benchmark harness ab/ (tools/bench in the source
- * tree, share/cryptoshim/scripts installed). */
-const char *cli_scripts_dir(void);
+/* Absolute path of the A/B harness's directory, the one holding ab.py (ab/
+ * in the source tree, share/cryptoshim/scripts/ab installed); NULL if none. */
+const char *cli_ab_dir(void);
 
 #endif

@@ -55,11 +55,14 @@ const char *cli_library_path(void)
     return first_existing(path, sizeof path, rel, sizeof rel / sizeof rel[0]);
 }
 
-/* The benchmark harness's parent: tools/bench beside the build directory
- * (source tree) or share/cryptoshim/scripts (installed); each holds ab/. */
-const char *cli_scripts_dir(void)
+/* The A/B harness's directory (holding ab.py): ab/ beside the build
+ * directory (source tree) or share/cryptoshim/scripts/ab (installed). */
+const char *cli_ab_dir(void)
 {
     static char path[PATH_MAX];
-    static const char *const rel[] = {"../tools/bench", "../share/cryptoshim/scripts"};
-    return first_existing(path, sizeof path, rel, 2);
+    static const char *const rel[] = {"../ab/ab.py", "../share/cryptoshim/scripts/ab/ab.py"};
+    const char *p = first_existing(path, sizeof path, rel, 2);
+    if (p)
+        *strrchr(path, '/') = 0; /* drop "/ab.py" */
+    return p;
 }

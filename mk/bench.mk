@@ -1,4 +1,4 @@
-# Benchmarks and the A/B harness (tools/bench, docs/ab.md): the harness's TLS
+# Benchmarks (tools/bench) and the A/B harness (ab/, docs/ab.md): the harness's TLS
 # client, its installation, and `make demo`.
 
 AB_CLIENT := $(BUILD)/ab-tls-client
@@ -8,7 +8,7 @@ ifeq ($(CROSS),)
 all: $(AB_CLIENT)
 endif
 
-$(AB_CLIENT): tools/bench/ab/ab_tls_client.c runtime/timer.h
+$(AB_CLIENT): ab/ab_tls_client.c runtime/timer.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -pie -o $@ $< $(LDHARDEN) -lssl -lcrypto
 
@@ -17,13 +17,13 @@ install: install-e2e
 install-e2e: all
 	install -d $(DESTDIR)$(PREFIX)/lib/cryptoshim $(DESTDIR)$(PREFIX)/share/cryptoshim/scripts/ab
 	install -m 0755 $(AB_CLIENT) $(DESTDIR)$(PREFIX)/lib/cryptoshim/ab-tls-client
-	install -m 0644 tools/bench/ab/*.py $(DESTDIR)$(PREFIX)/share/cryptoshim/scripts/ab/
+	install -m 0644 ab/*.py $(DESTDIR)$(PREFIX)/share/cryptoshim/scripts/ab/
 
 # A short A/B run of each kind on built-in defaults (under 10 minutes).
 # `make deps` (mk/deps.mk) first: packages and OpenSSL 3.5 for the ML-DSA run.
 demo: deps
 	@$(MAKE) --no-print-directory $(sub_jobs) all
-	@BUILD=$(BUILD) tools/bench/ab/demo.sh $(DEMO_OUT)
+	@BUILD=$(BUILD) ab/demo.sh $(DEMO_OUT)
 
 # The benchmark matrix (tools/bench/bench-matrix.sh): shim/stock `openssl
 # speed` for OpenSSL 3.0, 3.5, 3.6 and 4.0 in native, noifma, haswell and avx512f

@@ -84,7 +84,7 @@ CONF
     ab_check_pcap "$OUT.p" 11 11
     rolled_back "$p2" "$prod" "$p1"
     # production still completes key exchanges
-    timeout 30 /usr/bin/python3 "$CS_ROOT/tools/bench/ab/sshkex.py" 127.0.0.1 "$p1" \
+    timeout 30 /usr/bin/python3 "$CS_ROOT/ab/sshkex.py" 127.0.0.1 "$p1" \
         diffie-hellman-group16-sha512 rsa-sha2-512 1
 }
 
@@ -96,7 +96,7 @@ CONF
     # "production": a main configuration including its site from sites-enabled/
     mkdir -p "$D/nginx/logs" "$D/nginx/sites-enabled"
     /usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import servers
-print(servers.nginx_conf(*sys.argv[2:6]), end="")' "$CS_ROOT/tools/bench/ab" "$D/nginx" "$p1" \
+print(servers.nginx_conf(*sys.argv[2:6]), end="")' "$CS_ROOT/ab" "$D/nginx" "$p1" \
         "$D/srv.crt" "$D/srv.key" >"$D/nginx/all.conf"
     # split it as Debian's layout is: the server block in sites-enabled/site
     awk '/^    server \{/ { s = 1 } s { print > site; if (/^    \}$/) s = 0; next } { print }' \

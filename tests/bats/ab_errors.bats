@@ -104,7 +104,7 @@ while True:
         pcap "$BATS_TEST_TMPDIR/none.pcap" --a :443 --b :8443
     ab_fails "ab pcap needs at least one capture file" pcap --a :443 --b :8443
     ab_fails "ab pcap needs --a HOST:PORT and --b HOST:PORT*" pcap "$BATS_TEST_TMPDIR/none.pcap"
-    /usr/bin/python3 "$CS_ROOT/tools/bench/ab/pcap_synth.py" gen "$BATS_TEST_TMPDIR/g.pcap" pcap tls:443:4
+    /usr/bin/python3 "$CS_ROOT/ab/pcap_synth.py" gen "$BATS_TEST_TMPDIR/g.pcap" pcap tls:443:4
     ab_fails "no complete TLS or SSH handshake with B (*:8443) in $BATS_TEST_TMPDIR/g.pcap*" \
         pcap "$BATS_TEST_TMPDIR/g.pcap" --a '*:443' --b '*:8443'
 }

@@ -24,7 +24,7 @@ setup() {
     need_cmd gnuplot
     OUT=$BATS_TEST_TMPDIR/ab
     D=$BATS_FILE_TMPDIR
-    AB=$CS_ROOT/tools/bench/ab
+    AB=$CS_ROOT/ab
 }
 
 teardown() {

@@ -171,12 +171,12 @@ check_nothing_left() {
     [[ $output == "cryptoshim ab: not installed: sshd (Debian package openssh-server)." ]]
 }
 
-# start_demo [PREFIX]: starts tools/bench/ab/demo.sh in the background (pid in
+# start_demo [PREFIX]: starts ab/demo.sh in the background (pid in
 # AB_PID; PREFIX such as setsid runs it in its own process group, as a
 # terminal's foreground job) and waits until its first A/B run's servers and tcpdump are up.
 start_demo() {
     local d=$BATS_TEST_TMPDIR/demo
-    TMPDIR=$WORK BUILD=$CS_BUILD ${1:-} bash "$CS_ROOT/tools/bench/ab/demo.sh" "$d" \
+    TMPDIR=$WORK BUILD=$CS_BUILD ${1:-} bash "$CS_ROOT/ab/demo.sh" "$d" \
         </dev/null >"$BATS_TEST_TMPDIR/ab.log" 2>&1 3>&- &
     AB_PID=$!
     OUT=$d/tls-rsa3072

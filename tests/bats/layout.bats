@@ -8,6 +8,8 @@
 # (interpose/ keeps only the hooks). Each quoted include is resolved as the
 # compiler does (beside the file, then from the root, -I.), so "../x.h" and
 # "x/y.h" spellings count alike.
+# What is installed (mk/*.mk, debian/rules) comes from a room of its own
+# (the A/B harness: ab/), never from tools/.
 
 setup() {
     cd "$CS_ROOT"
@@ -75,7 +77,7 @@ includes() {
 
 @test "nothing shipped includes tools/ or tests/ (the CLI's timer is runtime/timer.h)" {
     local d out=
-    for d in interpose bn provider runtime kernels cli; do
+    for d in interpose bn provider runtime kernels cli ab; do
         out+=$(includes "$d")$'\n'
     done
     bad=$(printf '%s\n' "$out" | grep -E ' -> (tools|tests)$' || true)
@@ -95,4 +97,10 @@ includes() {
     bad=$(grep -rnE 'cs_limbs_(from|to)_le_bytes|cs_bn_crt_recombine|cs_mont_cache_get' \
         interpose provider runtime || true)
     [ -z "$bad" ] || { echo "$bad"; false; }
+}
+
+@test "what is installed comes from its own room, never from tools/ (the lab)" {
+    bad=$(grep -nE '^[[:space:]]*install .*tools/' mk/*.mk debian/rules || true)
+    [ -z "$bad" ] || { echo "$bad"; false; }
+    [ -f ab/ab.py ] && [ -f ab/ab_tls_client.c ]
 }

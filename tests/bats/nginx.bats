@@ -19,7 +19,7 @@ setup_file() {
     echo "$PORT" >"$d/port"
     # The config generator is the one the A/B harness uses.
     /usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1])
-import servers; print(servers.nginx_conf(*sys.argv[2:7]))' "$CS_ROOT/tools/bench/ab" \
+import servers; print(servers.nginx_conf(*sys.argv[2:7]))' "$CS_ROOT/ab" \
         "$d/nginx" "$PORT" "$d/server.crt" "$d/server.key" "$d/dh.pem" >"$d/nginx.conf"
     mkdir -p "$d/nginx/logs"
     "$NGINX" -t -q -p "$d/nginx" -c "$d/nginx.conf"

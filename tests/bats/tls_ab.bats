@@ -76,7 +76,7 @@ _, lo2, hi2 = s.bootstrap_ratio(a, b, blocks=(ba, bb))
 assert lo2 < lo1 and hi2 > hi1 and lo2 <= 1 <= hi2, (lo1, hi1, lo2, hi2)
 rows = [("A", 0, 0, "client", 1.0), ("B", 1, 0, "client", 2.0), ("A", None, 0, "server", 1.0)]
 assert s.blocks_of(rows) == {"client": ([0], [1]), "server": None}
-print("ok")' "$CS_ROOT/tools/bench/ab"
+print("ok")' "$CS_ROOT/ab"
     echo "$output"
     [ "$output" = "ok" ]
 }
@@ -94,7 +94,7 @@ print("ok")' "$CS_ROOT/tools/bench/ab"
     local ports
     ports=$(sed -n 's/^- server ports: A \([0-9]*\), B \([0-9]*\)$/\1 \2/p' "$OUT/report.md")
     [ -n "$ports" ]
-    run /usr/bin/python3 "$CS_ROOT/tools/bench/ab/pcap_latency.py" tls "$OUT/capture.pcap" $ports
+    run /usr/bin/python3 "$CS_ROOT/ab/pcap_latency.py" tls "$OUT/capture.pcap" $ports
     echo "$output"
     [ "$status" -eq 0 ]
     # a warm-up connection and 4 measured ones per side, every one with a

@@ -62,7 +62,7 @@ ab_nginx() {
     local name=$1 port=$2 cert=$3 key=$4 shim=$5 prefix=$BATS_FILE_TMPDIR/$1
     mkdir -p "$prefix/logs"
     /usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import servers
-print(servers.nginx_conf(*sys.argv[2:6]), end="")' "$CS_ROOT/tools/bench/ab" "$prefix" "$port" \
+print(servers.nginx_conf(*sys.argv[2:6]), end="")' "$CS_ROOT/ab" "$prefix" "$port" \
         "$cert" "$key" >"$prefix/nginx.conf"
     # shellcheck disable=SC2046
     start_daemon "$name" "$prefix/stderr.log" env $(ab_env "$shim" "$name") \

@@ -6,12 +6,12 @@
 # on the newest OpenSSL fetched (4.0, 3.6 or 3.5), SSH with an
 # RSA-3072 host key and group16 (root only: sshd's privilege separation).
 # Not as root, the TLS runs measure client-side latency only (no tcpdump).
-# Usage: BUILD=build tools/bench/ab/demo.sh OUTDIR   (about a minute here)
+# Usage: BUILD=build ab/demo.sh OUTDIR   (about a minute here)
 #
 # Ctrl-C, SIGTERM or SIGHUP: the running `cryptoshim ab` gets the signal and
 # stops every server it started before the demo exits.
 set -u
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 out=${1:-$BUILD/demo}
 cli=$BUILD/cryptoshim

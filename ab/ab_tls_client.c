@@ -1,7 +1,7 @@
 /* ab-tls-client: full TLS handshakes (no resumption) against HOST:PORT, one
  * line per handshake with the time from connect() to handshake complete, in
  * microseconds (with --ports, then the client's local port). Used by
- * tools/bench/ab/ab.py; links the system libssl. The server name sent (SNI)
+ * ab/ab.py; links the system libssl. The server name sent (SNI)
  * is --sni (localhost by default). With --cafile (or --default-ca, the
  * system's store) the client verifies the server's chain and the name
  * --verify-name (default: the SNI name) with SSL_VERIFY_PEER: a handshake that
