@@ -380,3 +380,53 @@ EVP_PKEY_CTX *cs40_EVP_PKEY_CTX_new_from_pkey(OSSL_LIB_CTX *libctx, EVP_PKEY *pk
 void OSSL_LIB_CTX_free(OSSL_LIB_CTX *libctx) { libctx_free(NODE30, &free30, libctx); }
 
 void cs40_OSSL_LIB_CTX_free(OSSL_LIB_CTX *libctx) { libctx_free(NODE40, &free40, libctx); }
+
+/* More first calls that lead to a provider operation without an
+ * application-level EVP_PKEY_CTX_new* (3.6 and 4.0 are linked
+ * DT_SYMBOLIC: their internal calls never reach the entries above): raw
+ * key constructors (OpenSSH's Ed25519 keys, TLS libraries' X25519 shares)
+ * and the one-shot signature initialisers. Each installs what is due into
+ * its library context, then forwards. */
+#define CTOR(ret, name, params, args, libctx)                                   \
+    static void *name##_30, *name##_40;                                        \
+    ret cs40_##name params;                                                    \
+    __asm__(".symver cs40_" #name ", " #name "@" NODE40);                      \
+    ret name params                                                            \
+    {                                                                          \
+        ret(*fn) params;                                                       \
+        *(void **)&fn = real_constructor(&name##_30, #name, NODE30, libctx);   \
+        return fn ? fn args : (ret)0;                                          \
+    }                                                                          \
+    ret cs40_##name params                                                     \
+    {                                                                          \
+        ret(*fn) params;                                                       \
+        *(void **)&fn = real_constructor(&name##_40, #name, NODE40, libctx);   \
+        return fn ? fn args : (ret)0;                                          \
+    }
+
+CTOR(EVP_PKEY *, EVP_PKEY_new_raw_private_key,
+     (int type, ENGINE *e, const unsigned char *k, size_t len), (type, e, k, len), NULL)
+CTOR(EVP_PKEY *, EVP_PKEY_new_raw_public_key,
+     (int type, ENGINE *e, const unsigned char *k, size_t len), (type, e, k, len), NULL)
+CTOR(EVP_PKEY *, EVP_PKEY_new_raw_private_key_ex,
+     (OSSL_LIB_CTX * libctx, const char *keytype, const char *propq, const unsigned char *k,
+      size_t len),
+     (libctx, keytype, propq, k, len), libctx)
+CTOR(EVP_PKEY *, EVP_PKEY_new_raw_public_key_ex,
+     (OSSL_LIB_CTX * libctx, const char *keytype, const char *propq, const unsigned char *k,
+      size_t len),
+     (libctx, keytype, propq, k, len), libctx)
+CTOR(int, EVP_DigestSignInit,
+     (EVP_MD_CTX * ctx, EVP_PKEY_CTX **pctx, const EVP_MD *type, ENGINE *e, EVP_PKEY *pkey),
+     (ctx, pctx, type, e, pkey), NULL)
+CTOR(int, EVP_DigestVerifyInit,
+     (EVP_MD_CTX * ctx, EVP_PKEY_CTX **pctx, const EVP_MD *type, ENGINE *e, EVP_PKEY *pkey),
+     (ctx, pctx, type, e, pkey), NULL)
+CTOR(int, EVP_DigestSignInit_ex,
+     (EVP_MD_CTX * ctx, EVP_PKEY_CTX **pctx, const char *mdname, OSSL_LIB_CTX *libctx,
+      const char *props, EVP_PKEY *pkey, const OSSL_PARAM params[]),
+     (ctx, pctx, mdname, libctx, props, pkey, params), libctx)
+CTOR(int, EVP_DigestVerifyInit_ex,
+     (EVP_MD_CTX * ctx, EVP_PKEY_CTX **pctx, const char *mdname, OSSL_LIB_CTX *libctx,
+      const char *props, EVP_PKEY *pkey, const OSSL_PARAM params[]),
+     (ctx, pctx, mdname, libctx, props, pkey, params), libctx)

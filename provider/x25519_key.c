@@ -52,6 +52,10 @@ int cs_ecx_import(cs_key *key, const cs_key_parts *parts, int include_private)
     if (!pp && !pk)
         return 0;
     if (pk) {
+        /* stock lets get_octet_string allocate: any length is read (only
+         * the type is checked), then one not 32 bytes long is refused */
+        if (pk->data_type == OSSL_PARAM_OCTET_STRING && pk->data_size != 32)
+            return 0;
         if (!cs_key_secret(key) || !get_octets(prov, pk, key->priv, 32, &len) || len != 32)
             return 0;
         key->has_priv = 1;

@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# X25519 and Ed25519 through the shim's provider against stock OpenSSL 3.0
+# (the system's), 3.5, 3.6 and 4.0: tests/bats/helpers/c25519_driver runs
+# once without and once with the shim preloaded on the same pseudo-random
+# keys and messages (a fresh run seed each time, printed; C25519_SEED=N to
+# repeat one), and the two runs must print the same lines: public keys,
+# shared secrets (special peer values: low order, u >= p, top bit set),
+# signatures byte for byte, verification of flipped, S+L and non-canonical
+# signatures, instances and context strings (3.5+), key import checks and
+# errors, parameters, PEM/DER of keys the shim holds, an Ed25519-signed
+# certificate. Every key of the shim's run must be held by the cryptoshim
+# provider. The curve implementation is forced (C25519_KERNELS, default
+# portable): by default the provider offers the curves only where one was
+# measured faster than libcrypto's.
+
+load mldsa_helpers
+
+DRIVER="$CS_BUILD/tests/e2e/c25519_driver"
+DRIVER40="$CS_BUILD/tests/e2e/c25519_driver40"
+C25519_KERNELS=${C25519_KERNELS:-portable}
+
+# drive VER LIB STATS ARGS: the driver on OpenSSL VER (30: the system's),
+# LIB preloaded unless "none", counting into STATS (empty: no counting).
+drive() {
+    local ver=$1 lib=$2 stats=$3 driver=$DRIVER
+    shift 3
+    [ "$ver" = 40 ] && driver=$DRIVER40
+    local pre=(-u LD_PRELOAD)
+    [ "$lib" = none ] || pre=(LD_PRELOAD="$lib")
+    if [ "$ver" = 30 ]; then
+        env "${pre[@]}" CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="$C25519_KERNELS" "$driver" "$@"
+        return
+    fi
+    local root="$CS_BUILD/openssl$ver/root"
+    local libdir="$root/usr/lib/x86_64-linux-gnu"
+    env "${pre[@]}" OPENSSL_CONF="$root/usr/lib/ssl/openssl.cnf" \
+        OPENSSL_MODULES="$libdir/ossl-modules" CRYPTOSHIM_STATS="$stats" \
+        CRYPTOSHIM_KERNELS="$C25519_KERNELS" \
+        "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
+}
+
+# have VER: the OpenSSL VER tree (and its driver) is there.
+have() {
+    [ "$1" = 30 ] && return 0
+    local lib="$CS_BUILD/openssl$1/root/usr/lib/x86_64-linux-gnu"
+    if [ "$1" = 40 ]; then
+        [ -e "$lib/libcrypto.so.4" ] && [ -x "$DRIVER40" ]
+    else
+        [ -e "$lib/libcrypto.so.3" ]
+    fi
+}
+
+# both VER GROUP: stock's lines and the shim's must be the same, every key
+# of the shim's run held by our provider.
+both() {
+    local ver=$1 group=$2
+    drive "$ver" none "" "$group" "$RUNSEED" >stock.txt
+    drive "$ver" "$SHIMLIB" "" "$group" "$RUNSEED" >shim.txt
+    grep -q '^# provider default' stock.txt
+    if ! grep -q '^# provider cryptoshim' shim.txt; then
+        echo "# OpenSSL $ver: no curve implementation $C25519_KERNELS here: skipped" >&3
+        SKIPPED=$((SKIPPED + 1))
+        return 0
+    fi
+    if grep '^# provider' shim.txt | grep -qv '^# provider cryptoshim'; then
+        echo "OpenSSL $ver: a key of the shim's run is not the provider's:" >&2
+        grep '^# provider' shim.txt | sort | uniq -c >&2
+        return 1
+    fi
+    if ! diff <(grep -v '^#' stock.txt) <(grep -v '^#' shim.txt) >&2; then
+        echo "OpenSSL $ver, group $group, run seed $RUNSEED: lines differ (< stock, > shim)" >&2
+        return 1
+    fi
+    RAN=$((RAN + 1))
+}
+
+# each_version GROUP: both() on 3.0, then 3.5, 3.6 and 4.0 when present.
+each_version() {
+    local ver
+    RAN=0 SKIPPED=0
+    for ver in 30 35 36 40; do
+        if ! have "$ver"; then
+            echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
+            continue
+        fi
+        both "$ver" "$1"
+    done
+    [ "$RAN" -ge 1 ] || skip "no curve implementation served ($C25519_KERNELS)"
+}
+
+setup() {
+    mldsa_require
+    [ -x "$DRIVER" ] || { echo "missing $DRIVER (make tests-build)" >&2; return 1; }
+    RUNSEED=${C25519_SEED:-$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')}
+    echo "# run seed $RUNSEED (C25519_SEED=$RUNSEED to repeat)" >&3
+    cd "$BATS_TEST_TMPDIR"
+}
+
+@test "X25519: public values, shared secrets with random and special peers (low order, u >= p, top bit), stock's refusals" {
+    each_version x25519
+}
+
+@test "X25519/Ed25519 key generation (clamped X25519 keys, public keys as the default provider derives), group and DHKEM ikm parameters" {
+    each_version xgen
+}
+
+@test "Ed25519: signatures byte for byte, flipped/S+L/non-canonical signatures refused, instances and context strings (3.5+), declined variants" {
+    each_version ed25519
+}
+
+@test "key import checks and errors, parameters and lists, validation, equality, encoded public keys" {
+    each_version import
+}
+
+@test "PEM/DER of keys the shim holds, PEM keys decoded by the default provider used with our operations, an Ed25519 certificate" {
+    each_version pem
+}
+
+# The provider's calls are counted: an Ed25519 signature made through
+# EVP_PKEY_new_raw_private_key then EVP_DigestSign (OpenSSH 10.3's way)
+# reaches our kernel on every version.
+@test "stats: the OpenSSH pattern (raw private key, one-shot DigestSign) counts ed25519_pubkey and ed25519_sign on our kernel" {
+    local ver n ran=0
+    for ver in 30 35 36 40; do
+        have "$ver" || continue
+        rm -f "stats$ver"
+        drive "$ver" "$SHIMLIB" "$PWD/stats$ver" ed25519 "$RUNSEED" >out.txt
+        grep -q '^# provider cryptoshim' out.txt || continue
+        n=$(calls "$PWD/stats$ver" ed25519_sign)
+        [ "$n" -ge 30 ] || { echo "OpenSSL $ver: $n ed25519_sign calls on our kernels" >&2; return 1; }
+        n=$(calls "$PWD/stats$ver" ed25519_pubkey)
+        [ "$n" -ge 30 ] || { echo "OpenSSL $ver: $n ed25519_pubkey calls" >&2; return 1; }
+        n=$(calls "$PWD/stats$ver" ed25519_verify)
+        [ "$n" -ge 30 ] || { echo "OpenSSL $ver: $n ed25519_verify calls" >&2; return 1; }
+        ran=$((ran + 1))
+    done
+    [ "$ran" -ge 1 ] || skip "no curve implementation served ($C25519_KERNELS)"
+}
