@@ -9,6 +9,16 @@ $(BUILD)/tests/e2e/%: tests/bats/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lcrypto
 
+# The vector reader (tests/unit/support/vectors.h) for drivers built outside
+# the unit tests' rules.
+VEC_SUPPORT := $(call obj,tests/unit/support/vectors.c tests/unit/support/json.c)
+
+# The Wycheproof drivers read their JSON files themselves.
+$(BUILD)/tests/e2e/rsa_sign_driver $(BUILD)/tests/e2e/dsa_verify_driver: \
+    $(BUILD)/tests/e2e/%: tests/bats/helpers/%.c $(VEC_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcrypto
+
 ifeq ($(CROSS),)
 # The Wycheproof RSA signing driver (tests/bats/wycheproof_rsa_sig.bats).
 E2E_TEST_BINS := $(BUILD)/tests/e2e/rsa_sign_driver
@@ -35,20 +45,20 @@ VERSIONS_DRIVERS := $(BUILD)/tests/versions/modexp_api $(BUILD)/tests/versions/m
 VERSIONS_LIBDIR := root/usr/lib/x86_64-linux-gnu
 tests-build: $(VERSIONS_DRIVERS)
 
-$(BUILD)/tests/versions/modexp_api: tests/versions/modexp_api.c
+$(BUILD)/tests/versions/modexp_api: tests/versions/modexp_api.c $(VEC_SUPPORT)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DMODEXP_API_DUP -o $@ $< -lcrypto
+	$(CC) $(ALL_CFLAGS) -DMODEXP_API_DUP -o $@ $^ -lcrypto
 
-$(BUILD)/tests/versions/modexp_api11: tests/versions/modexp_api.c | openssl11
+$(BUILD)/tests/versions/modexp_api11: tests/versions/modexp_api.c $(VEC_SUPPORT) | openssl11
 	@mkdir -p $(dir $@)
 	@if [ -f $(BUILD)/openssl11/$(VERSIONS_LIBDIR)/libcrypto.so.1.1 ]; then \
-	    echo "$(CC) ... -o $@ $< $(BUILD)/openssl11/$(VERSIONS_LIBDIR)/libcrypto.so.1.1"; \
-	    $(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/openssl11/$(VERSIONS_LIBDIR)/libcrypto.so.1.1; fi
+	    echo "$(CC) ... -o $@ $^ $(BUILD)/openssl11/$(VERSIONS_LIBDIR)/libcrypto.so.1.1"; \
+	    $(CC) $(ALL_CFLAGS) -o $@ $^ $(BUILD)/openssl11/$(VERSIONS_LIBDIR)/libcrypto.so.1.1; fi
 
-$(BUILD)/tests/versions/modexp_api40: tests/versions/modexp_api.c | openssl40
+$(BUILD)/tests/versions/modexp_api40: tests/versions/modexp_api.c $(VEC_SUPPORT) | openssl40
 	@mkdir -p $(dir $@)
 	@if [ -f $(BUILD)/openssl40/$(VERSIONS_LIBDIR)/libcrypto.so.4 ]; then \
-	    echo "$(CC) ... -o $@ $< $(BUILD)/openssl40/$(VERSIONS_LIBDIR)/libcrypto.so.4"; \
-	    $(CC) $(ALL_CFLAGS) -DMODEXP_API_DUP -o $@ $< $(BUILD)/openssl40/$(VERSIONS_LIBDIR)/libcrypto.so.4 \
+	    echo "$(CC) ... -o $@ $^ $(BUILD)/openssl40/$(VERSIONS_LIBDIR)/libcrypto.so.4"; \
+	    $(CC) $(ALL_CFLAGS) -DMODEXP_API_DUP -o $@ $^ $(BUILD)/openssl40/$(VERSIONS_LIBDIR)/libcrypto.so.4 \
 	        -Wl,--allow-shlib-undefined; fi
 endif

@@ -33,34 +33,21 @@
 #include "bn/modexp.h"
 #include "runtime/stats.h"
 #include "support/diff_common.h"
-#include "support/json.h"
 #include "support/stack_paint.h"
 #include "support/stats_file.h"
 #include "support/tap.h"
+#include "support/vectors.h"
 
 #define THREAD_STACK (32 * 1024)
 #define SHIM_STACK (16 * 1024)
 
-/* The file at $VECTORS/name as a parsed JSON tree, or NULL. */
-static json *load_vectors(const char *name)
+/* The first test group of wycheproof/NAME, in w (closed by the caller);
+ * NULL when the file is missing or malformed. */
+static const json *first_group(vec_wyc *w, const char *name)
 {
-    const char *dir = getenv("VECTORS");
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/wycheproof/%s", dir ? dir : "tests/vectors", name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    static char text[4 << 20];
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[len] = 0;
-    return json_parse(text);
-}
-
-/* Member i of array j, or NULL. */
-static const json *item(const json *j, size_t i)
-{
-    return j && j->type == JSON_ARR && i < j->n ? j->items[i] : NULL;
+    char path[256];
+    snprintf(path, sizeof path, "wycheproof/%s", name);
+    return vec_wyc_open(w, path) ? NULL : vec_wyc_group(w);
 }
 
 static RSA *rsa[3];
@@ -73,22 +60,22 @@ static int load_keys(void)
                                         "rsa_pkcs1_3072_sig_gen_test.json",
                                         "rsa_pkcs1_4096_sig_gen_test.json"};
     for (int i = 0; i < 3; i++) {
-        json *j = load_vectors(files[i]);
-        const json *grp = item(json_get(j, "testGroups"), 0);
+        vec_wyc w;
+        const json *grp = first_group(&w, files[i]);
         const char *pem = json_get_str(grp, "privateKeyPem");
         BIO *b = pem ? BIO_new_mem_buf(pem, -1) : NULL;
         rsa[i] = b ? PEM_read_bio_RSAPrivateKey(b, NULL, NULL, NULL) : NULL;
         BIO_free(b);
-        json_free(j);
+        vec_wyc_close(&w);
         if (!rsa[i])
             return 0;
     }
-    json *j = load_vectors("dsa_2048_256_sha256_test.json");
-    const json *key = json_get(item(json_get(j, "testGroups"), 0), "publicKey");
+    vec_wyc w;
+    const json *key = json_get(first_group(&w, "dsa_2048_256_sha256_test.json"), "publicKey");
     const char *hp = json_get_str(key, "p"), *hq = json_get_str(key, "q"),
                *hg = json_get_str(key, "g");
     int ok = hp && hq && hg && BN_hex2bn(&p, hp) && BN_hex2bn(&q, hq) && BN_hex2bn(&g, hg);
-    json_free(j);
+    vec_wyc_close(&w);
     return ok;
 }
 

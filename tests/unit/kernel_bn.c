@@ -9,6 +9,7 @@
 #include "../../kernels/bn/bn_kernel.h"
 #include "support/bn_ref.h"
 #include "support/tap.h"
+#include "support/vectors.h"
 
 #define DIG_PER_LIMB (CS_LIMB_BITS / 32)
 #define MAXL CS_BN_MAX_LIMBS
@@ -226,56 +227,21 @@ static void vector_case(int line, const char *a_hex, const char *e_hex, const ch
 /* Runs vector_case on each ModExp block of bnmod.txt. */
 static void test_vectors(void)
 {
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/openssl/bnmod.txt", tap_vectors_dir());
-    char *text = tap_read_file(path, NULL);
-    if (!text) {
-        tap_ok(0, "read %s", path);
+    vec_kv f;
+    if (vec_kv_open(&f, "openssl/bnmod.txt")) {
+        tap_ok(0, "read %s/openssl/bnmod.txt", vec_dir());
         return;
     }
-    const char *val[4] = {0};
-    size_t len[4] = {0};
-    static const char *keys[4] = {"ModExp", "A", "E", "M"};
-    int line = 0, start = 0, blocks = 0;
-    char *p = text;
-    for (;;) {
-        char *nl = strchr(p, '\n');
-        size_t ll = nl ? (size_t)(nl - p) : strlen(p);
-        line++;
-        int blank = ll == 0 || p[0] == '\r';
-        if (!blank && p[0] != '#') {
-            for (int k = 0; k < 4; k++) {
-                size_t kl = strlen(keys[k]);
-                if (ll > kl + 3 && !strncmp(p, keys[k], kl) && !strncmp(p + kl, " = ", 3)) {
-                    if (k == 0)
-                        start = line;
-                    val[k] = p + kl + 3;
-                    len[k] = ll - kl - 3;
-                    while (len[k] && (val[k][len[k] - 1] == '\r' || val[k][len[k] - 1] == ' '))
-                        len[k]--;
-                }
-            }
+    int blocks = 0;
+    while (vec_kv_next(&f)) {
+        const char *want = vec_kv_get(&f, "ModExp"), *a = vec_kv_get(&f, "A"),
+                   *e = vec_kv_get(&f, "E"), *m = vec_kv_get(&f, "M");
+        if (want && a && e && m) {
+            vector_case((int)f.line, a, e, m, want);
+            blocks++;
         }
-        if (blank || !nl) {
-            if (val[0] && val[1] && val[2] && val[3]) {
-                char *s[4];
-                for (int k = 0; k < 4; k++) {
-                    s[k] = malloc(len[k] + 1);
-                    memcpy(s[k], val[k], len[k]);
-                    s[k][len[k]] = 0;
-                }
-                vector_case(start, s[1], s[2], s[3], s[0]);
-                blocks++;
-                for (int k = 0; k < 4; k++)
-                    free(s[k]);
-            }
-            memset(val, 0, sizeof(val));
-        }
-        if (!nl)
-            break;
-        p = nl + 1;
     }
-    free(text);
+    vec_kv_close(&f);
     tap_ok(blocks >= 100, "found %d ModExp blocks", blocks);
 }
 

@@ -3,45 +3,32 @@
  * must match), deterministic and hedged signing, external mu, invalid
  * contexts and key lengths (mldsa_*_sign_seed_test.json), and verification
  * (mldsa_*_verify_test.json). One TAP line per vector and implementation.
- * JSON is read with tests/unit/support/json.c (no Python needed, so the
- * test also runs under qemu for the cross builds). */
+ * Read with tests/unit/support/vectors.c (no Python needed, so the test
+ * also runs under qemu for the cross builds). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/mldsa/mldsa_backend.h"
-#include "support/json.h"
 #include "runtime/cpu.h"
 #include "support/tap.h"
+#include "support/vectors.h"
 
 
-/* Hex field of a test into a fresh buffer (len in *n); empty if absent. */
+/* Hex member key of t as a new buffer (length in *n, empty if absent);
+ * *present says whether it was there. */
 static uint8_t *hexfield(const json *t, const char *key, size_t *n, int *present)
 {
-    const char *h = json_get_str(t, key);
-    *present = h != NULL;
-    if (!h)
-        h = "";
-    size_t hl = strlen(h);
-    uint8_t *b = malloc(hl / 2 + 1);
-    long r = tap_unhex(b, hl / 2 + 1, h, hl);
-    *n = r < 0 ? 0 : (size_t)r;
-    return b;
+    *present = json_get_str(t, key) != NULL;
+    return vec_json_hex(t, key, n);
 }
 
-static json *load(const char *name)
+/* Opens wycheproof/NAME (one TAP line: read and parsed); 0, or -1. */
+static int load(vec_wyc *w, const char *name)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/wycheproof/%s", tap_vectors_dir(), name);
-    char *text = tap_read_file(path, NULL);
-    if (!text) {
-        tap_ok(0, "read %s", path);
-        return NULL;
-    }
-    json *j = json_parse(text);
-    free(text);
-    tap_ok(j != NULL, "parse %s", name);
-    return j;
+    char path[128];
+    snprintf(path, sizeof path, "wycheproof/%s", name);
+    return tap_ok(vec_wyc_open(w, path) == 0, "parse %s", name) ? 0 : -1;
 }
 
 /* mu = H(H(pk) || 0 || |ctx| || ctx || msg) through the public streaming
@@ -70,19 +57,18 @@ static void sign_vectors(const cs_mldsa_impl *impl, int ps)
 {
     char name[64];
     snprintf(name, sizeof name, "mldsa_%d_sign_seed_test.json", ps);
-    json *doc = load(name);
-    if (!doc)
+    vec_wyc w;
+    if (load(&w, name))
         return;
-    const json *groups = json_get(doc, "testGroups");
     size_t pkb = cs_mldsa_pk_bytes(ps), skb = cs_mldsa_sk_bytes(ps), sigb = cs_mldsa_sig_bytes(ps);
     uint8_t *pk = malloc(pkb), *sk = malloc(skb), *sig = malloc(sigb);
-    for (size_t g = 0; groups && g < groups->n; g++) {
-        const json *grp = groups->items[g];
+    size_t g = (size_t)-1;
+    for (const json *grp; (grp = vec_wyc_group(&w));) {
+        g++;
         size_t seedlen, pklen;
         int has;
         uint8_t *seed = hexfield(grp, "privateSeed", &seedlen, &has);
         uint8_t *wantpk = hexfield(grp, "publicKey", &pklen, &has);
-        const json *tests = json_get(grp, "tests");
         int keyok = seedlen == CS_MLDSA_SEED_BYTES;
         cs_mldsa_prepared *prs = NULL, *prv = NULL; /* every vector also goes through these */
         if (keyok) {
@@ -98,10 +84,8 @@ static void sign_vectors(const cs_mldsa_impl *impl, int ps)
             tap_ok(cs_mldsa_pk_from_sk(impl, ps, pk2, sk) == 0 && !memcmp(pk2, pk, pkb),
                    "ML-DSA-%d %s pk_from_sk, group %zu", ps, impl->name, g);
         }
-        for (size_t t = 0; tests && t < tests->n; t++) {
-            const json *tc = tests->items[t];
-            int id = (int)json_get(tc, "tcId")->num;
-            int valid = !strcmp(json_get_str(tc, "result"), "valid");
+        for (const json *tc; (tc = vec_wyc_test(&w));) {
+            int id = vec_wyc_id(tc), valid = vec_wyc_valid(tc);
             size_t msglen, ctxlen, mulen, rndlen, wantlen;
             int has_msg, has_ctx, has_mu, has_rnd;
             uint8_t *msg = hexfield(tc, "msg", &msglen, &has_msg);
@@ -162,29 +146,24 @@ static void sign_vectors(const cs_mldsa_impl *impl, int ps)
         free(seed), free(wantpk);
     }
     free(pk), free(sk), free(sig);
-    json_free(doc);
+    vec_wyc_close(&w);
 }
 
 static void verify_vectors(const cs_mldsa_impl *impl, int ps)
 {
     char name[64];
     snprintf(name, sizeof name, "mldsa_%d_verify_test.json", ps);
-    json *doc = load(name);
-    if (!doc)
+    vec_wyc w;
+    if (load(&w, name))
         return;
-    const json *groups = json_get(doc, "testGroups");
     size_t pkb = cs_mldsa_pk_bytes(ps);
-    for (size_t g = 0; groups && g < groups->n; g++) {
-        const json *grp = groups->items[g];
+    for (const json *grp; (grp = vec_wyc_group(&w));) {
         size_t pklen;
         int has;
         uint8_t *pk = hexfield(grp, "publicKey", &pklen, &has);
-        const json *tests = json_get(grp, "tests");
         cs_mldsa_prepared *prv = pklen == pkb ? cs_mldsa_prepare_pk(impl, ps, pk) : NULL;
-        for (size_t t = 0; tests && t < tests->n; t++) {
-            const json *tc = tests->items[t];
-            int id = (int)json_get(tc, "tcId")->num;
-            int valid = !strcmp(json_get_str(tc, "result"), "valid");
+        for (const json *tc; (tc = vec_wyc_test(&w));) {
+            int id = vec_wyc_id(tc), valid = vec_wyc_valid(tc);
             size_t msglen, ctxlen, siglen;
             uint8_t *msg = hexfield(tc, "msg", &msglen, &has);
             uint8_t *ctx = hexfield(tc, "ctx", &ctxlen, &has);
@@ -205,7 +184,7 @@ static void verify_vectors(const cs_mldsa_impl *impl, int ps)
         cs_mldsa_prepared_free(prv);
         free(pk);
     }
-    json_free(doc);
+    vec_wyc_close(&w);
 }
 
 int main(void)

@@ -10,84 +10,44 @@
 #include "kernels/mlkem/mlkem.h"
 #include "kernels/mlkem/mlkem_backend.h"
 #include "runtime/cpu.h"
-#include "support/json.h"
 #include "support/tap.h"
+#include "support/vectors.h"
 
-/* Hex field of a test into a fresh buffer (length in *n; empty if absent). */
-static uint8_t *hexfield(const json *t, const char *key, size_t *n)
-{
-    const char *h = json_get_str(t, key);
-    if (!h)
-        h = "";
-    size_t hl = strlen(h);
-    uint8_t *b = malloc(hl / 2 + 1);
-    long r = tap_unhex(b, hl / 2 + 1, h, hl);
-    *n = r < 0 ? 0 : (size_t)r;
-    return b;
-}
-
-/* The parsed vector file mlkem/NAME, or NULL (reported). */
-static json *load(const char *name)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/mlkem/%s", tap_vectors_dir(), name);
-    char *text = tap_read_file(path, NULL);
-    if (!text) {
-        tap_ok(0, "read %s", path);
-        return NULL;
-    }
-    json *j = json_parse(text);
-    free(text);
-    if (!j)
-        tap_ok(0, "parse %s", name);
-    return j;
-}
-
-/* Calls fn on every test of every group of mlkem_<ps>_<kind>.json; one TAP
- * line for the file: all tests passed. fn returns 1 when a test passed. */
+/* Calls fn on every test of every group of mlkem/mlkem_<ps>_<kind>.json; one
+ * TAP line for the file: all tests passed. fn returns 1 when a test passed. */
 static void each_test(const cs_mlkem_impl *im, int ps, const char *kind,
                       int (*fn)(const cs_mlkem_impl *, int, const json *))
 {
     char name[128];
-    snprintf(name, sizeof name, "mlkem_%d_%s.json", ps, kind);
-    json *doc = load(name);
-    if (!doc)
+    snprintf(name, sizeof name, "mlkem/mlkem_%d_%s.json", ps, kind);
+    vec_wyc w;
+    if (vec_wyc_open(&w, name)) {
+        tap_ok(0, "read and parse %s/%s", vec_dir(), name);
         return;
-    const json *groups = json_get(doc, "testGroups");
-    unsigned n = 0, bad = 0;
-    for (size_t g = 0; groups && g < groups->n; g++) {
-        const json *tests = json_get(groups->items[g], "tests");
-        for (size_t i = 0; tests && i < tests->n; i++) {
-            n++;
-            if (!fn(im, ps, tests->items[i])) {
-                bad++;
-                if (bad <= 5)
-                    tap_diag("%s %s: tcId %d failed", im->name, name,
-                             (int)json_get(tests->items[i], "tcId")->num);
-            }
-        }
     }
-    tap_ok(n > 0 && bad == 0, "%s: %s, %u tests, %u failed", im->name, name, n, bad);
-    json_free(doc);
-}
-
-static int is_valid(const json *t)
-{
-    return !strcmp(json_get_str(t, "result"), "valid");
+    unsigned n = 0, bad = 0;
+    while (vec_wyc_group(&w))
+        for (const json *t; (t = vec_wyc_test(&w));) {
+            n++;
+            if (!fn(im, ps, t) && ++bad <= 5)
+                tap_diag("%s %s: tcId %d failed", im->name, name, vec_wyc_id(t));
+        }
+    tap_ok(n > 0 && bad == 0, "%s: %s, %u tests, %u failed", im->name, name + 6, n, bad);
+    vec_wyc_close(&w);
 }
 
 /* keygen_seed: d || z gives ek and dk; both pass the key checks. */
 static int t_keygen(const cs_mlkem_impl *im, int ps, const json *t)
 {
     size_t ns, ne, nd;
-    uint8_t *seed = hexfield(t, "seed", &ns), *ek = hexfield(t, "ek", &ne),
-            *dk = hexfield(t, "dk", &nd);
+    uint8_t *seed = vec_json_hex(t, "seed", &ns), *ek = vec_json_hex(t, "ek", &ne),
+            *dk = vec_json_hex(t, "dk", &nd);
     uint8_t ek2[1568], dk2[3168];
     int ok = ns == 64 && im->keygen(ps, ek2, dk2, seed, seed + 32) == 0 &&
              ne == cs_mlkem_ek_bytes(ps) && !memcmp(ek, ek2, ne) &&
              nd == cs_mlkem_dk_bytes(ps) && !memcmp(dk, dk2, nd) &&
              cs_mlkem_check_ek(ps, ek2) == 1 && cs_mlkem_check_dk(ps, dk2) == 1;
-    ok = ok == is_valid(t);
+    ok = ok == vec_wyc_valid(t);
     free(seed), free(ek), free(dk);
     return ok;
 }
@@ -98,8 +58,8 @@ static int t_keygen(const cs_mlkem_impl *im, int ps, const json *t)
 static int t_decaps(const cs_mlkem_impl *im, int ps, const json *t)
 {
     size_t ns, ne, nc, nk;
-    uint8_t *seed = hexfield(t, "seed", &ns), *ek = hexfield(t, "ek", &ne),
-            *c = hexfield(t, "c", &nc), *k = hexfield(t, "K", &nk);
+    uint8_t *seed = vec_json_hex(t, "seed", &ns), *ek = vec_json_hex(t, "ek", &ne),
+            *c = vec_json_hex(t, "c", &nc), *k = vec_json_hex(t, "K", &nk);
     uint8_t ek2[1568], dk2[3168], ss[32];
     int ok = 0;
     if (ns == 64 && nc == cs_mlkem_ct_bytes(ps)) {
@@ -107,7 +67,7 @@ static int t_decaps(const cs_mlkem_impl *im, int ps, const json *t)
              (ne == 0 || (ne == cs_mlkem_ek_bytes(ps) && !memcmp(ek, ek2, ne))) &&
              im->decaps(ps, ss, c, dk2) == 0 && nk == 32 && !memcmp(ss, k, 32);
     }
-    ok = ok == is_valid(t);
+    ok = ok == vec_wyc_valid(t);
     free(seed), free(ek), free(c), free(k);
     return ok;
 }
@@ -117,15 +77,15 @@ static int t_decaps(const cs_mlkem_impl *im, int ps, const json *t)
 static int t_encaps(const cs_mlkem_impl *im, int ps, const json *t)
 {
     size_t nm, ne, nc, nk;
-    uint8_t *m = hexfield(t, "m", &nm), *ek = hexfield(t, "ek", &ne), *c = hexfield(t, "c", &nc),
-            *k = hexfield(t, "K", &nk);
+    uint8_t *m = vec_json_hex(t, "m", &nm), *ek = vec_json_hex(t, "ek", &ne), *c = vec_json_hex(t, "c", &nc),
+            *k = vec_json_hex(t, "K", &nk);
     uint8_t ct[1568], ss[32];
     int ok = 0;
     if (nm == 32 && ne == cs_mlkem_ek_bytes(ps) && cs_mlkem_check_ek(ps, ek)) {
         ok = im->encaps(ps, ct, ss, ek, m) == 0 && nc == cs_mlkem_ct_bytes(ps) &&
              !memcmp(ct, c, nc) && nk == 32 && !memcmp(ss, k, 32);
     }
-    ok = ok == is_valid(t);
+    ok = ok == vec_wyc_valid(t);
     free(m), free(ek), free(c), free(k);
     return ok;
 }
@@ -134,12 +94,12 @@ static int t_encaps(const cs_mlkem_impl *im, int ps, const json *t)
 static int t_dk(const cs_mlkem_impl *im, int ps, const json *t)
 {
     size_t nd, nc, nk;
-    uint8_t *dk = hexfield(t, "dk", &nd), *c = hexfield(t, "c", &nc), *k = hexfield(t, "K", &nk);
+    uint8_t *dk = vec_json_hex(t, "dk", &nd), *c = vec_json_hex(t, "c", &nc), *k = vec_json_hex(t, "K", &nk);
     uint8_t ss[32];
     int ok = 0;
     if (nd == cs_mlkem_dk_bytes(ps) && nc == cs_mlkem_ct_bytes(ps) && cs_mlkem_check_dk(ps, dk))
         ok = im->decaps(ps, ss, c, dk) == 0 && nk == 32 && !memcmp(ss, k, 32);
-    ok = ok == is_valid(t);
+    ok = ok == vec_wyc_valid(t);
     free(dk), free(c), free(k);
     return ok;
 }

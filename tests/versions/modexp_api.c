@@ -28,6 +28,8 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
+#include "tests/unit/support/vectors.h"
+
 enum { MAX_SIG = 1024, MAX_PEER = 256 };
 
 static int failures;
@@ -305,13 +307,10 @@ static void read_peers(const char *path)
         struct peer_sig *p = &peers[npeers];
         if (fscanf(f, "%255s %d %2049s", p->key, &p->index, hex) != 3)
             break;
-        p->len = strlen(hex) / 2;
-        for (size_t i = 0; i < p->len; i++) {
-            unsigned v;
-            if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-                exit(2);
-            p->sig[i] = (unsigned char)v;
-        }
+        long n = vec_unhex(p->sig, sizeof p->sig, hex, strlen(hex));
+        if (n < 0)
+            exit(2);
+        p->len = (size_t)n;
         if (p->len)
             npeers++;
     }

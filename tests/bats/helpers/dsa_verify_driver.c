@@ -1,7 +1,7 @@
-/* Verifies DSA signatures (SHA-256) read from stdin, one case a line:
- * "tcId pubkey-DER-hex msg-hex sig-hex expected" ("-" for empty hex). Prints
- * each case's outcome ("tcId 1" verified, "tcId 0" not) and a summary line
- * "N cases, N mismatch" counting valid cases not verified and invalid ones
+/* Verifies the DSA signatures (SHA-256) of a Wycheproof DsaVerify file
+ * (usage: dsa_verify_driver FILE.json; read with tests/unit/support/vectors.h).
+ * Prints each case's outcome ("tcId 1" verified, "tcId 0" not) and a summary
+ * line "N cases, N mismatch" counting valid cases not verified and invalid ones
  * verified (acceptable ones may go either way). Run with and without the
  * shim preloaded: the outcome lines must be the same. */
 #include <openssl/err.h>
@@ -11,22 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Decodes hex (or "-" as empty) into a new buffer; returns its length, or
- * -1 on bad input. */
-static long unhex(const char *hex, unsigned char **out)
-{
-    size_t n = strcmp(hex, "-") ? strlen(hex) : 0;
-    *out = malloc(n / 2 + 1);
-    if (!*out || n % 2)
-        return -1;
-    for (size_t i = 0; i < n / 2; i++) {
-        unsigned v;
-        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-            return -1;
-        (*out)[i] = (unsigned char)v;
-    }
-    return (long)(n / 2);
-}
+#include "tests/unit/support/vectors.h"
 
 /* 1 if sig verifies over msg under the DER public key, else 0. */
 static int verify(const unsigned char *der, long derlen, const unsigned char *msg, long msglen,
@@ -43,30 +28,35 @@ static int verify(const unsigned char *der, long derlen, const unsigned char *ms
     return ok;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    char *line = NULL;
-    size_t cap = 0;
+    vec_wyc w;
     long cases = 0, mismatch = 0;
-    while (getline(&line, &cap, stdin) > 0) {
-        char *save = NULL, *id = strtok_r(line, " \n", &save), *dh = strtok_r(NULL, " \n", &save),
-             *mh = strtok_r(NULL, " \n", &save), *sh = strtok_r(NULL, " \n", &save),
-             *want = strtok_r(NULL, " \n", &save);
-        unsigned char *der = NULL, *msg = NULL, *sig = NULL;
-        long dl, ml, sl;
-        if (!want || (dl = unhex(dh, &der)) < 0 || (ml = unhex(mh, &msg)) < 0 ||
-            (sl = unhex(sh, &sig)) < 0) {
-            fprintf(stderr, "bad input line\n");
-            return 2;
-        }
-        int got = verify(der, dl, msg, ml, sig, sl);
-        printf("%s %d\n", id, got);
-        if ((!strcmp(want, "valid") && !got) || (!strcmp(want, "invalid") && got))
-            mismatch++;
-        cases++;
-        free(der), free(msg), free(sig);
+    if (argc != 2 || vec_wyc_open(&w, argv[1])) {
+        fprintf(stderr, "usage: dsa_verify_driver FILE.json (a readable Wycheproof file)\n");
+        return 2;
     }
-    free(line);
+    for (const json *g; (g = vec_wyc_group(&w));) {
+        size_t dl;
+        unsigned char *der = vec_json_hex(g, "publicKeyDer", &dl);
+        for (const json *t; (t = vec_wyc_test(&w));) {
+            const char *want = json_get_str(t, "result");
+            size_t ml, sl;
+            unsigned char *msg = vec_json_hex(t, "msg", &ml), *sig = vec_json_hex(t, "sig", &sl);
+            if (!der || !msg || !sig || !want) {
+                fprintf(stderr, "bad test %d\n", vec_wyc_id(t));
+                return 2;
+            }
+            int got = verify(der, (long)dl, msg, (long)ml, sig, (long)sl);
+            printf("%d %d\n", vec_wyc_id(t), got);
+            if ((!strcmp(want, "valid") && !got) || (!strcmp(want, "invalid") && got))
+                mismatch++;
+            cases++;
+            free(msg), free(sig);
+        }
+        free(der);
+    }
+    vec_wyc_close(&w);
     printf("%ld cases, %ld mismatch\n", cases, mismatch);
     return 0;
 }

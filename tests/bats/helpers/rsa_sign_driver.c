@@ -1,8 +1,9 @@
 /* Signs Wycheproof RSASSA-PKCS1-v1_5 generation vectors through the system
  * libcrypto (and so through the shim when it is preloaded) and compares each
  * signature with the expected one byte for byte.
- * Input lines on stdin: "tcId SHA-NAME PKCS8-HEX MSG-HEX SIG-HEX" (an empty
- * message is written "-"). Output: one line per mismatch, then
+ * Usage: rsa_sign_driver FILE.json (a Wycheproof rsa_pkcs1_*_sig_gen file,
+ * read with tests/unit/support/vectors.h; its invalid cases and those
+ * without a signature are left out). Output: one line per mismatch, then
  * "N match, M mismatch"; exit status 0 only when every signature matched. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,23 +12,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
-/* Decodes hex text into a fresh buffer; "-" is the empty string. Returns NULL
- * on malformed input. */
-static unsigned char *unhex(const char *s, size_t *len)
-{
-    size_t n = strcmp(s, "-") ? strlen(s) : 0;
-    unsigned char *out = malloc(n / 2 + 1);
-    if (!out || n % 2)
-        return free(out), NULL;
-    for (size_t i = 0; i < n / 2; i++) {
-        unsigned v;
-        if (sscanf(s + 2 * i, "%2x", &v) != 1)
-            return free(out), NULL;
-        out[i] = (unsigned char)v;
-    }
-    *len = n / 2;
-    return out;
-}
+#include "tests/unit/support/vectors.h"
 
 /* Maps Wycheproof's hash name ("SHA-256") to OpenSSL's digest, or NULL. */
 static const EVP_MD *digest_by_name(const char *name)
@@ -63,29 +48,36 @@ static int sign_matches(const unsigned char *der, size_t derlen, const EVP_MD *m
     return ok;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    static char line[1 << 16];
+    vec_wyc w;
     unsigned match = 0, mismatch = 0;
-    while (fgets(line, sizeof line, stdin)) {
-        char id[32], sha[32], *key = malloc(sizeof line), *msg = malloc(sizeof line),
-             *sig = malloc(sizeof line);
-        size_t klen = 0, mlen = 0, slen = 0;
-        unsigned char *k = NULL, *m = NULL, *s = NULL;
-        const EVP_MD *md = NULL;
-        int good = key && msg && sig &&
-                   sscanf(line, "%31s %31s %65535s %65535s %65535s", id, sha, key, msg, sig) == 5 &&
-                   (md = digest_by_name(sha)) && (k = unhex(key, &klen)) &&
-                   (m = unhex(msg, &mlen)) && (s = unhex(sig, &slen)) &&
-                   sign_matches(k, klen, md, m, mlen, s, slen);
-        if (good) {
-            match++;
-        } else {
-            mismatch++;
-            printf("mismatch tcId %s (%s)\n", key ? id : "?", md ? sha : "unknown digest");
-        }
-        free(k), free(m), free(s), free(key), free(msg), free(sig);
+    if (argc != 2 || vec_wyc_open(&w, argv[1])) {
+        fprintf(stderr, "usage: rsa_sign_driver FILE.json (a readable Wycheproof file)\n");
+        return 2;
     }
+    for (const json *g; (g = vec_wyc_group(&w));) {
+        const char *sha = json_get_str(g, "sha");
+        const EVP_MD *md = sha ? digest_by_name(sha) : NULL;
+        size_t klen = 0;
+        unsigned char *k = vec_json_hex(g, "privateKeyPkcs8", &klen);
+        for (const json *t; (t = vec_wyc_test(&w));) {
+            const char *res = json_get_str(t, "result"), *sighex = json_get_str(t, "sig");
+            if (!res || !strcmp(res, "invalid") || !sighex || !*sighex)
+                continue;
+            size_t mlen = 0, slen = 0;
+            unsigned char *m = vec_json_hex(t, "msg", &mlen), *s = vec_unhex_new(sighex, &slen);
+            if (md && k && m && s && sign_matches(k, klen, md, m, mlen, s, slen)) {
+                match++;
+            } else {
+                mismatch++;
+                printf("mismatch tcId %d (%s)\n", vec_wyc_id(t), md ? sha : "unknown digest");
+            }
+            free(m), free(s);
+        }
+        free(k);
+    }
+    vec_wyc_close(&w);
     printf("%u match, %u mismatch\n", match, mismatch);
     return mismatch || !match;
 }

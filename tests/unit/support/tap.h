@@ -1,5 +1,6 @@
 /* Minimal TAP output for C unit tests: one "ok N - name" or "not ok N - name"
- * line per check, run by scripts/run-tests.sh. */
+ * line per check, run by scripts/run-tests.sh; and the tests' seeded RNG.
+ * Vector files are read with vectors.h. */
 #ifndef CRYPTOSHIM_TAP_H
 #define CRYPTOSHIM_TAP_H
 
@@ -12,14 +13,6 @@ void tap_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the plan and returns the exit status (0 if all passed). */
 int tap_done(void);
-
-/* Directory of the test vectors ($VECTORS), or tests/vectors relative to the repository. */
-const char *tap_vectors_dir(void);
-/* Reads a whole file; NULL on failure. Caller frees. */
-char *tap_read_file(const char *path, size_t *len);
-/* Hex helpers: returns bytes written or -1. */
-long tap_unhex(uint8_t *out, size_t cap, const char *hex, size_t hexlen);
-void tap_hex(char *out, const uint8_t *in, size_t len);
 
 /* Deterministic test RNG (xoshiro256**), seeded explicitly. */
 void tap_rng_seed(uint64_t seed);
