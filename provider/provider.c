@@ -170,7 +170,42 @@ static int get_params(void *provctx, OSSL_PARAM params[])
     return 1;
 }
 
+/* 3.0's TLS-GROUP entry for x25519 (providers/common/capabilities.c):
+ * 3.0's libssl keeps a provider's group only if the group's key management
+ * fetched under the application's properties is that provider's, so with
+ * ours preferred the group must be declared here too (3.5's libssl keeps
+ * any fetchable group: nothing to declare there). */
+static const unsigned int x25519_group_id = 29, x25519_secbits = 128;
+static const int x25519_mintls = 0x0301 /* TLS1_VERSION */, x25519_maxtls = 0,
+                 x25519_mindtls = 0xFEFF /* DTLS1_VERSION */, x25519_maxdtls = 0;
+static const OSSL_PARAM x25519_group[] = {
+    OSSL_PARAM_utf8_string("tls-group-name", "x25519", sizeof("x25519")),
+    OSSL_PARAM_utf8_string("tls-group-name-internal", "X25519", sizeof("X25519")),
+    OSSL_PARAM_utf8_string("tls-group-alg", "X25519", sizeof("X25519")),
+    OSSL_PARAM_uint("tls-group-id", (unsigned int *)&x25519_group_id),
+    OSSL_PARAM_uint("tls-group-sec-bits", (unsigned int *)&x25519_secbits),
+    OSSL_PARAM_int("tls-min-tls", (int *)&x25519_mintls),
+    OSSL_PARAM_int("tls-max-tls", (int *)&x25519_maxtls),
+    OSSL_PARAM_int("tls-min-dtls", (int *)&x25519_mindtls),
+    OSSL_PARAM_int("tls-max-dtls", (int *)&x25519_maxdtls),
+    OSSL_PARAM_END,
+};
+
+/* Capabilities: x25519's TLS group on a 3.0 core when X25519 is offered;
+ * every other request succeeds with nothing (a 0 would fail libssl's
+ * SSL_CTX_new). */
+static int get_capabilities(void *provctx, const char *capability, OSSL_CALLBACK *cb, void *arg)
+{
+    const prov_full *f = provctx;
+    if (f->prov.core_version < 305 && !strcmp(capability, "TLS-GROUP"))
+        for (int i = 0; f->keyexch[i].algorithm_names; i++)
+            if (f->keyexch[i].implementation == cs_x25519_keyexch + 2)
+                return cb(x25519_group, arg);
+    return 1;
+}
+
 static const OSSL_DISPATCH provider_functions[] = {
+    {OSSL_FUNC_PROVIDER_GET_CAPABILITIES, (void (*)(void))get_capabilities},
     {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))teardown},
     {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))gettable_params},
     {OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))get_params},

@@ -1,0 +1,159 @@
+#!/usr/bin/env bats
+# TLS 1.3 handshakes on X25519 (and X25519MLKEM768, whose classical half is
+# X25519, on 3.5+) with an Ed25519 certificate, between s_server and
+# s_client of OpenSSL 3.0 (the system's), 3.5, 3.6 and 4.0: the shim in both
+# sides (each side's X25519 and Ed25519 calls counted: key share, shared
+# secret, CertificateVerify signed by the server and verified by the
+# client) or in one side against stock on the other. The curve
+# implementation is forced (C25519_KERNELS, default portable): by default
+# the provider offers the curves only where one was measured faster than
+# libcrypto's. Loopback only; every process bounded by timeout. Needs `ss`.
+
+load mldsa_helpers
+
+C25519_KERNELS=${C25519_KERNELS:-portable}
+
+setup() {
+    mldsa_require
+    command -v ss >/dev/null || skip "ss (iproute2) not installed"
+    cd "$BATS_TEST_TMPDIR"
+}
+
+# openssl_of VER: the openssl program of OpenSSL VER (30: the system's).
+openssl_of() {
+    if [ "$1" = 30 ]; then
+        command -v openssl
+        return
+    fi
+    local bin="$CS_BUILD/openssl$1/bin/openssl"
+    [ -x "$bin" ] && [ ! -e "$CS_BUILD/openssl$1/.missing" ] && echo "$bin"
+}
+
+# with SHIM STATS: env(1) arguments running with the shim counting into
+# STATS (yes) or without it (no).
+with() {
+    if [ "$1" = yes ]; then
+        echo "LD_PRELOAD=$SHIMLIB CRYPTOSHIM_STATS=$2 CRYPTOSHIM_KERNELS=$C25519_KERNELS"
+    else
+        echo "-u LD_PRELOAD -u CRYPTOSHIM_STATS"
+    fi
+}
+
+listening() {
+    ss -Hltn "sport = :$1" | grep -q .
+}
+
+# handshake OPENSSL GROUP SERVER_SHIM CLIENT_SHIM: one TLS 1.3 handshake on
+# loopback offering only GROUP, the server's certificate Ed25519; the
+# client must report the group and an Ed25519 peer signature.
+handshake() {
+    local bin=$1 group=$2 srv=$3 cli=$4 port pid rc
+    for _ in 1 2 3 4 5; do
+        port=$((20000 + RANDOM % 20000))
+        timeout 20 env $(with "$srv" "$PWD/srv.st") "$bin" s_server -accept 127.0.0.1:$port \
+            -naccept 1 -tls1_3 -quiet -groups "$group" -cert ed.pem -key ed.key \
+            >srv.out 2>&1 </dev/null &
+        pid=$!
+        for _ in $(seq 100); do
+            listening $port && break
+            kill -0 $pid 2>/dev/null || break
+            sleep 0.1
+        done
+        if listening $port; then
+            rc=0
+            echo Q | timeout 20 env $(with "$cli" "$PWD/cli.st") "$bin" s_client \
+                -connect 127.0.0.1:$port -tls1_3 -groups "$group" >cli.out 2>&1 || rc=$?
+            wait $pid || true
+            if [ $rc -ne 0 ] || ! grep -Eq "(Negotiated TLS1.3 group|Server Temp Key|Peer Temp Key): $group" cli.out ||
+                ! grep -Eqi "Peer signature type: ed25519" cli.out; then
+                cat cli.out srv.out >&2
+                echo "handshake with group $group failed (server shim: $srv, client: $cli)" >&2
+                return 1
+            fi
+            return 0
+        fi
+        kill $pid 2>/dev/null || true
+        wait $pid 2>/dev/null || true
+    done
+    echo "server did not start" >&2
+    cat srv.out >&2
+    return 1
+}
+
+# need STATS OP MIN: at least MIN calls of OP on our kernels in STATS.
+need() {
+    local n
+    n=$(calls "$1" "$2")
+    if [ "$n" -lt "$3" ]; then
+        echo "$1: $n $2 calls on our kernels, expected at least $3" >&2
+        "$CS_BUILD/cryptoshim" stats "$1" >&2 || true
+        return 1
+    fi
+}
+
+# each_group VER SERVER_SHIM CLIENT_SHIM: a handshake per group on OpenSSL
+# VER (X25519; X25519MLKEM768 from 3.5 on), the shimmed sides' calls.
+each_group() {
+    local ver=$1 srv=$2 cli=$3 bin group groups=X25519
+    bin=$(openssl_of "$ver") || {
+        echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
+        return 0
+    }
+    [ "$ver" = 30 ] || groups="X25519 X25519MLKEM768"
+    env -u LD_PRELOAD "$bin" genpkey -algorithm ED25519 -out ed.key 2>/dev/null
+    env -u LD_PRELOAD "$bin" req -x509 -new -key ed.key -out ed.pem -subj /CN=localhost -days 2 \
+        2>/dev/null
+    for group in $groups; do
+        rm -f srv.st cli.st
+        handshake "$bin" "$group" "$srv" "$cli"
+        if [ "$srv" = yes ]; then
+            need srv.st x25519_keygen 1
+            need srv.st x25519_derive 1
+            need srv.st ed25519_sign 1
+        fi
+        if [ "$cli" = yes ]; then
+            need cli.st x25519_keygen 1
+            need cli.st x25519_derive 1
+            need cli.st ed25519_verify 1
+        fi
+    done
+}
+
+# served: the forced implementation runs here (else the test skips).
+served() {
+    rm -f probe.st
+    LD_PRELOAD=$SHIMLIB CRYPTOSHIM_STATS=$PWD/probe.st CRYPTOSHIM_KERNELS=$C25519_KERNELS \
+        openssl genpkey -algorithm X25519 >/dev/null 2>&1
+    [ "$(calls probe.st x25519_keygen)" -ge 1 ] || skip "no curve implementation $C25519_KERNELS here"
+}
+
+@test "OpenSSL 3.0: X25519 + Ed25519 certificate, shim in server and client, calls counted" {
+    served
+    each_group 30 yes yes
+}
+@test "OpenSSL 3.0: shimmed server against stock client and back" {
+    served
+    each_group 30 yes no
+    each_group 30 no yes
+}
+@test "OpenSSL 3.5: X25519 and X25519MLKEM768 + Ed25519 certificate, shim in server and client" {
+    served
+    each_group 35 yes yes
+}
+@test "OpenSSL 3.5: shimmed server against stock client and back" {
+    served
+    each_group 35 yes no
+    each_group 35 no yes
+}
+@test "OpenSSL 3.6: X25519 and X25519MLKEM768 + Ed25519 certificate, both sides and mixed" {
+    served
+    each_group 36 yes yes
+    each_group 36 yes no
+    each_group 36 no yes
+}
+@test "OpenSSL 4.0: X25519 and X25519MLKEM768 + Ed25519 certificate, both sides and mixed" {
+    served
+    each_group 40 yes yes
+    each_group 40 yes no
+    each_group 40 no yes
+}
