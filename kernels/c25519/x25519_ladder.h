@@ -16,6 +16,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef __SIZEOF_INT128__
+#include "modinv.h" /* c25519_inv_bytes: the ladder's final division */
+#endif
+
 /* h = f^(2^n), n >= 1. */
 static inline void c25519_fe_sqn(fe *h, const fe *f, int n)
 {
@@ -150,7 +154,15 @@ static int c25519_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_
     k[31] |= 64;
     fe_frombytes(&x1, u);
     fe_ladder(&x2, &z2, &x1, k);
+#ifdef __SIZEOF_INT128__
+    uint8_t zb[32];
+    fe_tobytes(zb, &z2);
+    c25519_inv_bytes(zb, zb);
+    fe_frombytes(&z2, zb);
+    c25519_wipe(zb, sizeof(zb));
+#else
     c25519_fe_invert(&z2, &z2);
+#endif
     fe_mul(&x2, &x2, &z2);
     fe_tobytes(out, &x2);
     c25519_wipe(k, sizeof(k));

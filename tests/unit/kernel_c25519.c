@@ -177,6 +177,33 @@ static void field_portable(void)
     }
     tap_ok(ok, "fe51 reduces p, p+1, 2^255-1 and ignores bit 255");
 }
+
+/* c25519_inv_bytes (divsteps) against the Fermat chain on random values
+ * and the edges 0, 1, 2, p-1, p-2, 2^255-20 - k, small powers of two. */
+static void modinv(void)
+{
+    unsigned bad = 0;
+    for (unsigned t = 0; t < 3000; t++) {
+        uint8_t s[32], a[32], b[32];
+        tap_rng_bytes(s, 32);
+        s[31] &= 0x7f;
+        switch (t % 6) {
+        case 1: memset(s + 1, 0, 31); s[0] = (uint8_t)(t / 6 % 3); break;
+        case 2: memset(s, 0xff, 32); s[31] = 0x7f; s[0] = (uint8_t)(0xec - t / 6 % 40); break;
+        case 3: memset(s, 0, 32); s[(t / 6) % 32] = (uint8_t)(1u << (t % 8)); s[31] &= 0x7f; break;
+        case 4: memset(s + 16, 0, 16); break;
+        default: break;
+        }
+        fe f, g;
+        fe_frombytes(&f, s);
+        fe_tobytes(s, &f); /* canonical */
+        c25519_inv_bytes(a, s);
+        c25519_fe_invert(&g, &f);
+        fe_tobytes(b, &g);
+        bad += memcmp(a, b, 32) != 0;
+    }
+    tap_ok(bad == 0, "divsteps inversion = Fermat inversion on 3000 values (%u differ)", bad);
+}
 #endif
 
 static void unhex32(uint8_t out[32], const char *hex)
@@ -321,6 +348,7 @@ int main(void)
     }
 #ifdef __SIZEOF_INT128__
     field_portable();
+    modinv();
 #endif
     char path[1024];
     snprintf(path, sizeof path, "%s/wycheproof/x25519_test.json", tap_vectors_dir());
