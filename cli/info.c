@@ -9,6 +9,7 @@
 #include "kernels/cpu_features.h"
 #include "runtime/controls.h"
 #include "runtime/dispatch.h"
+#include "runtime/dispatch_c25519.h"
 #include "runtime/dispatch_mlkem.h"
 #include "runtime/stats.h"
 #include "runtime/route.h"
@@ -86,6 +87,21 @@ static void print_family_dispatch(int fam, int ind)
     printf("\n");
 }
 
+/* X25519 and Ed25519: the provider's curve implementation (OpenSSL 3.0 and
+ * 3.5+; 1.1.1 has no providers and 3.1-3.4 are not served: their own
+ * curves serve), or libcrypto's where none is offered. */
+static void print_curves(void)
+{
+    static const char *const names[] = {"X25519", "Ed25519"};
+    const cs_c25519_impl *impl = cs_dispatch_c25519();
+    for (int alg = 0; alg < 2; alg++) {
+        int serves = cs_dispatch_c25519_serves(alg ? CS_C25519_ED25519 : CS_C25519_X25519);
+        printf("  %-20s %s (with OpenSSL 3.0 or 3.5 and later; 1.1.1, 3.1-3.4: libcrypto's own)%s\n",
+               names[alg], impl && (alg == 0 || impl->ed25519_sign) ? impl->name : "none",
+               serves ? "" : ": not offered, libcrypto's own serves");
+    }
+}
+
 /* The decision table, per libcrypto family (runtime/family.h): a preloaded
  * shim serves each libcrypto of a process by its family's rows. This
  * process's own family first, then the others (as a service on another
@@ -113,6 +129,7 @@ static void print_dispatch(void)
         printf("  ML-KEM-%-4d          %s (with OpenSSL 3.5 or later)%s\n", kem_sets[i],
                cs_dispatch_mlkem(kem_sets[i])->name,
                cs_dispatch_mlkem_serves() ? "" : ": not offered, libcrypto's own serves");
+    print_curves();
 }
 
 /* OpenSSL_version(OPENSSL_VERSION) of the loaded object at path, or NULL. */

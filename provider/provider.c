@@ -14,6 +14,7 @@
 #include "prov.h"
 #include "runtime/dispatch_c25519.h"
 #include "runtime/dispatch_mlkem.h"
+#include "runtime/stats.h"
 
 /* Every algorithm carries provider=cryptoshim and no fips property, so a
  * fips=yes query never selects it. */
@@ -73,6 +74,22 @@ static void add(OSSL_ALGORITHM *list, const OSSL_ALGORITHM *algs, size_t n)
     memcpy(list, algs, n * sizeof *algs);
 }
 
+/* The stats note "curves": which implementation serves X25519 and Ed25519
+ * in this process's provider, or that libcrypto's own do. */
+static void note_curves(const prov_full *f)
+{
+    const cs_c25519_impl *impl = cs_dispatch_c25519();
+    char val[CS_STATS_NOTE_VALUE];
+    int x = f->keyexch[0].algorithm_names != NULL, e = 0;
+    for (int i = 0; f->signature[i].algorithm_names; i++)
+        e |= f->signature[i].implementation == cs_ed25519_signature ||
+             f->signature[i].implementation == cs_ed25519_signature + cs_ed25519_sig_30;
+    snprintf(val, sizeof val, "OpenSSL %d.%d provider: X25519 %s, Ed25519 %s",
+             f->prov.core_version / 100, f->prov.core_version % 100,
+             x && impl ? impl->name : "libcrypto", e && impl ? impl->name : "libcrypto");
+    cs_stats_note("curves", val);
+}
+
 /* Fills the lists for the core's release: ML-DSA and ML-KEM from 3.5 on,
  * X25519 and ED25519 on 3.0 and 3.5+ when the curve kernel serves them,
  * each dispatch table cut to what that release's stock offers. */
@@ -105,6 +122,7 @@ static void build_lists(prov_full *f)
         add(f->keymgmt, &km, 1);
         add(f->signature, &sig, 1);
     }
+    note_curves(f);
 }
 
 /* The algorithms of one operation; nothing else is offered. */

@@ -9,15 +9,17 @@
 # signatures, instances and context strings (3.5+), key import checks and
 # errors, parameters, PEM/DER of keys the shim holds, an Ed25519-signed
 # certificate. Every key of the shim's run must be held by the cryptoshim
-# provider. The curve implementation is forced (C25519_KERNELS, default
-# portable): by default the provider offers the curves only where one was
-# measured faster than libcrypto's.
+# provider. Each curve implementation of C25519_KERNELS (default
+# x86_64-adx,portable) is forced in turn; one this CPU cannot run is
+# skipped (by default the provider offers the curves only where one was
+# measured faster than libcrypto's).
 
 load mldsa_helpers
 
 DRIVER="$CS_BUILD/tests/e2e/c25519_driver"
 DRIVER40="$CS_BUILD/tests/e2e/c25519_driver40"
-C25519_KERNELS=${C25519_KERNELS:-portable}
+C25519_KERNELS=${C25519_KERNELS:-x86_64-adx,portable}
+KERN=portable
 
 # drive VER LIB STATS ARGS: the driver on OpenSSL VER (30: the system's),
 # LIB preloaded unless "none", counting into STATS (empty: no counting).
@@ -28,14 +30,14 @@ drive() {
     local pre=(-u LD_PRELOAD)
     [ "$lib" = none ] || pre=(LD_PRELOAD="$lib")
     if [ "$ver" = 30 ]; then
-        env "${pre[@]}" CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="$C25519_KERNELS" "$driver" "$@"
+        env "${pre[@]}" CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="$KERN" "$driver" "$@"
         return
     fi
     local root="$CS_BUILD/openssl$ver/root"
     local libdir="$root/usr/lib/x86_64-linux-gnu"
     env "${pre[@]}" OPENSSL_CONF="$root/usr/lib/ssl/openssl.cnf" \
         OPENSSL_MODULES="$libdir/ossl-modules" CRYPTOSHIM_STATS="$stats" \
-        CRYPTOSHIM_KERNELS="$C25519_KERNELS" \
+        CRYPTOSHIM_KERNELS="$KERN" \
         "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
 }
 
@@ -58,7 +60,7 @@ both() {
     drive "$ver" "$SHIMLIB" "" "$group" "$RUNSEED" >shim.txt
     grep -q '^# provider default' stock.txt
     if ! grep -q '^# provider cryptoshim' shim.txt; then
-        echo "# OpenSSL $ver: no curve implementation $C25519_KERNELS here: skipped" >&3
+        echo "# OpenSSL $ver: no curve implementation $KERN here: skipped" >&3
         SKIPPED=$((SKIPPED + 1))
         return 0
     fi
@@ -68,22 +70,25 @@ both() {
         return 1
     fi
     if ! diff <(grep -v '^#' stock.txt) <(grep -v '^#' shim.txt) >&2; then
-        echo "OpenSSL $ver, group $group, run seed $RUNSEED: lines differ (< stock, > shim)" >&2
+        echo "OpenSSL $ver, $KERN, group $group, run seed $RUNSEED: lines differ (< stock, > shim)" >&2
         return 1
     fi
     RAN=$((RAN + 1))
 }
 
-# each_version GROUP: both() on 3.0, then 3.5, 3.6 and 4.0 when present.
+# each_version GROUP: both() on 3.0, then 3.5, 3.6 and 4.0 when present,
+# for each implementation of C25519_KERNELS.
 each_version() {
     local ver
     RAN=0 SKIPPED=0
-    for ver in 30 35 36 40; do
-        if ! have "$ver"; then
-            echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
-            continue
-        fi
-        both "$ver" "$1"
+    for KERN in ${C25519_KERNELS//,/ }; do
+        for ver in 30 35 36 40; do
+            if ! have "$ver"; then
+                echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
+                continue
+            fi
+            both "$ver" "$1"
+        done
     done
     [ "$RAN" -ge 1 ] || skip "no curve implementation served ($C25519_KERNELS)"
 }
@@ -121,6 +126,7 @@ setup() {
 # reaches our kernel on every version.
 @test "stats: the OpenSSH pattern (raw private key, one-shot DigestSign) counts ed25519_pubkey and ed25519_sign on our kernel" {
     local ver n ran=0
+    KERN=${C25519_KERNELS%%,*}
     for ver in 30 35 36 40; do
         have "$ver" || continue
         rm -f "stats$ver"
