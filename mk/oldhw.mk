@@ -66,3 +66,17 @@ $(V8_TESTS): $(BUILD)/tests/%: tests/unit/%.c $(V8_KERNEL_OBJS) $(TEST_SUPPORT)
 	$(CC) $(ALL_CFLAGS) -mcpu=v8 -o $@ $< $(V8_KERNEL_OBJS) $(TEST_SUPPORT) -lm
 -include $(V8_KERNEL_OBJS:.o=.d)
 endif
+
+ifeq ($(CROSS),)
+# The IBM Z field report's comparison under qemu-s390x (docs/oldhw.md):
+# Debian's s390x OpenSSL 4.0 and 3.x with and without the s390x shim, guest
+# instructions per operation and by function. Not part of `make test` (a
+# measurement, several minutes of emulation); run before changing the s390x
+# policy and record the output in docs/benchmarks.md. S390X_E2E_N operations
+# per count.
+S390X_E2E_N ?= 10
+.PHONY: s390x-e2e
+s390x-e2e:
+	@$(MAKE) --no-print-directory CROSS=s390x all
+	@nice -n 10 scripts/oldhw/s390x-e2e.sh $(S390X_E2E_N)
+endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: fetch-debian-openssl.sh DEST SUITE[,SUITE...] PACKAGE[/SUITE]...
+# Usage: fetch-debian-openssl.sh [--arch ARCH] DEST SUITE[,SUITE...] PACKAGE[/SUITE]...
 # Fetches another Debian release's OpenSSL (the `openssl` program, its
 # libssl/libcrypto package and the runtime libraries they need) into DEST
 # without installing anything on the system, and writes DEST/bin/openssl, a
@@ -22,21 +22,40 @@
 # derived from the machine's configured Debian sources (so whatever mirror
 # this machine uses), keeping only Debian archive entries and replacing the
 # release suite with each SUITE. No host name is written here.
+#
+# --arch ARCH fetches another Debian architecture's packages (s390x, for the
+# old-hardware measurements of scripts/oldhw/s390x-e2e.sh). The wrappers then
+# run the unpacked loader under qemu-user (qemu-s390x, or $QEMU_USER when set
+# at run time); an LD_PRELOAD in the environment goes to the guest only
+# (qemu's -E), not to qemu itself. Without --arch: this machine's
+# architecture, which must be amd64.
 set -euo pipefail
 
+ARCH=$(dpkg --print-architecture)
+FOREIGN=
+if [ "${1:-}" = --arch ] && [ $# -ge 2 ]; then
+    [ "$2" != "$ARCH" ] && FOREIGN=$2
+    ARCH=$2
+    shift 2
+fi
 if [ $# -lt 3 ]; then
-    echo "usage: $0 DEST SUITE[,SUITE...] PACKAGE[/SUITE]..." >&2
+    echo "usage: $0 [--arch ARCH] DEST SUITE[,SUITE...] PACKAGE[/SUITE]..." >&2
     exit 2
 fi
 DEST=$1 SUITES=$2
 shift 2
 PKGS=("$@")
-ARCH=$(dpkg --print-architecture)
-if [ "$ARCH" != amd64 ]; then
-    echo "fetch-debian-openssl: only amd64 is supported (this is $ARCH)" >&2
+QEMU_USER=
+case $ARCH in
+    amd64) MULTIARCH=x86_64-linux-gnu ;;
+    s390x) MULTIARCH=s390x-linux-gnu QEMU_USER=qemu-s390x ;;
+    *) echo "fetch-debian-openssl: architecture $ARCH is not supported (amd64, s390x)" >&2
+       exit 1 ;;
+esac
+if [ -n "$FOREIGN" ] && [ "$(dpkg --print-architecture)" != amd64 ]; then
+    echo "fetch-debian-openssl: --arch needs an amd64 machine" >&2
     exit 1
 fi
-MULTIARCH=x86_64-linux-gnu
 
 mkdir -p "$DEST"
 DEST=$(cd "$DEST" && pwd)
@@ -164,8 +183,12 @@ for d in usr/lib/$MULTIARCH lib/$MULTIARCH; do
     libdirs=${libdirs:+$libdirs:}$d
 done
 loader=
-for l in usr/lib64/ld-linux-x86-64.so.2 lib64/ld-linux-x86-64.so.2 \
-         usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 lib/x86_64-linux-gnu/ld-linux-x86-64.so.2; do
+case $ARCH in
+    amd64) loaders="usr/lib64/ld-linux-x86-64.so.2 lib64/ld-linux-x86-64.so.2
+                    usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" ;;
+    s390x) loaders="usr/lib/s390x-linux-gnu/ld64.so.1 lib/s390x-linux-gnu/ld64.so.1 usr/lib/ld64.so.1 lib/ld64.so.1" ;;
+esac
+for l in $loaders; do
     if [ -e "$ROOT/$l" ]; then loader=$l; break; fi
 done
 if [ ! -x "$ROOT/usr/bin/openssl" ]; then
@@ -176,7 +199,10 @@ fi
 # (an older release's libcrypto on this newer C library; the shim, built
 # here, needs this C library too).
 loader_path=
-if [ -z "$loader" ]; then
+if [ -z "$loader" ] && [ -n "$FOREIGN" ]; then
+    echo "fetch-debian-openssl: no $ARCH dynamic loader unpacked (add libc6 to the packages)" >&2
+    exit 1
+elif [ -z "$loader" ]; then
     loader_path=/lib64/ld-linux-x86-64.so.2
 # The loader may be an absolute symlink into the system; point at the file.
 elif [ -L "$ROOT/$loader" ]; then
@@ -210,8 +236,21 @@ for d in $(echo "$libdirs" | tr ':' ' '); do L=\${L:+\$L:}\$R/\$d; done
 : "\${OPENSSL_CONF:=\$R/usr/lib/ssl/openssl.cnf}"
 : "\${OPENSSL_MODULES:=\$R/$modules}"
 export OPENSSL_CONF OPENSSL_MODULES
-exec "${loader_path:-\$R/$loader}" --library-path "\$L" $run
 EOF
+    if [ -n "$FOREIGN" ]; then
+        cat >>"$DEST/bin/$name.tmp" <<EOF
+# A $ARCH tree: the loader runs under qemu-user; LD_PRELOAD is the guest's.
+Q=\${QEMU_USER:-$QEMU_USER}
+if [ -n "\${LD_PRELOAD:-}" ]; then
+    P=\$LD_PRELOAD
+    unset LD_PRELOAD
+    exec \$Q -E LD_PRELOAD="\$P" "\$R/$loader" --library-path "\$L" $run
+fi
+exec \$Q "\$R/$loader" --library-path "\$L" $run
+EOF
+    else
+        echo "exec \"${loader_path:-\$R/$loader}\" --library-path \"\$L\" $run" >>"$DEST/bin/$name.tmp"
+    fi
     chmod 0755 "$DEST/bin/$name.tmp"
     mv "$DEST/bin/$name.tmp" "$DEST/bin/$name"
 }

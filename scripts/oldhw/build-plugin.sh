@@ -18,8 +18,10 @@ if [ ! -f "$DEST/include/qemu-plugin.h" ]; then
     (cd "$DEST/src" && "$ROOT/scripts/oldhw/apt-private.sh" "$DEST/apt" amd64 source \
         --download-only "qemu/$suite") >"$DEST/fetch.log" 2>&1
     tarball=$(ls "$DEST"/src/qemu_*.orig.tar.* | head -1)
-    member=$(tar -tf "$tarball" | grep -m1 'include/qemu/qemu-plugin.h$')
-    tar -xf "$tarball" -C "$DEST/src" "$member"
+    # One pass, no early-closing pipe (under pipefail, grep -m1 would kill
+    # tar with SIGPIPE and the script with it).
+    tar -xf "$tarball" -C "$DEST/src" --wildcards '*/include/qemu/qemu-plugin.h'
+    member=$(cd "$DEST/src" && find . -path '*/include/qemu/qemu-plugin.h' | head -1)
     cp "$DEST/src/$member" "$DEST/include/qemu-plugin.h"
     rm -f "$DEST"/src/qemu_*
 fi
