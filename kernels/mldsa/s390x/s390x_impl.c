@@ -36,7 +36,8 @@
     .unpack_eta = cs_mldsa_unpack_eta_portable,                    \
     .pack_z = cs_mldsa_pack_z_portable,                            \
     .unpack_z = cs_mldsa_unpack_z_portable,                        \
-    .pack_w1 = cs_mldsa_pack_w1_portable
+    .pack_w1 = cs_mldsa_pack_w1_portable,                          \
+    .ntt_challenge = 1
 
 const cs_mldsa_impl cs_mldsa_s390x_vx = {
     .name = "s390x_vx",
