@@ -4,7 +4,8 @@
 # the machine's configured Debian sources (deb822 *.sources and one-line
 # *.list files; entries without a Debian keyring are left out), written as
 # both "deb" and "deb-src" lines for architecture ARCH. No host name is kept
-# in the repository.
+# in the repository. APT_SUITE=SUITE (e.g. trixie) reads that release
+# instead of the machine's: main-archive entries only, suite replaced.
 # Usage: apt-private.sh DIR ARCH update
 #        apt-private.sh DIR ARCH source PKG          (unpacks in the cwd)
 #        apt-private.sh DIR ARCH download PKG...     (.debs into the cwd)
@@ -63,6 +64,11 @@ while read -r uri suite comps key; do
         *debian-archive-keyring*) ;;
         *) continue ;;   # third-party repository
     esac
+    if [ -n "${APT_SUITE:-}" ]; then
+        case $suite in *-*) continue ;; esac
+        case ${uri%/} in */debian) ;; *) continue ;; esac
+        suite=$APT_SUITE
+    fi
     for t in deb deb-src; do
         echo "$t [arch=$ARCH signed-by=$key] $uri $suite ${comps//,/ }" >>"$list"
     done

@@ -1,19 +1,20 @@
 /* Keccak-f[1600] through the CPACF message-digest instruction KIMD with the
  * SHAKE-128 function code: absorbing one all-zero block runs exactly one
  * permutation on the state held in the parameter block. The parameter
- * block is the 200-byte sponge state as a byte string; our lanes are that
- * string read as little-endian words, so on this big-endian machine each
- * lane is byte-swapped on the way in and out. Also the s390x Keccak table. */
+ * block is the 200-byte sponge state as FIPS 202's state string (lane
+ * (x, y) at byte 8(5y + x), least significant byte first); our lanes are
+ * that string read as little-endian words, so on this big-endian machine
+ * each lane is byte-swapped on the way in and out. No emulator runs the
+ * SHAKE codes (docs/oldhw.md): tests/unit/kernel_keccak_cpacf.c checks this
+ * layout against a model of the instruction and published SHAKE digests.
+ * Also the s390x Keccak table. */
 #include <string.h>
 
 #include "../keccak_internal.h"
+#include "cpacf.h"
 
-#define KIMD_QUERY 0
-#define KIMD_SHAKE128 36
-#define KIMD_SHAKE256 37
-
-/* KIMD with function code fc on param and len bytes at in; repeats while
- * the CPU reports partial completion (condition code 3). */
+/* The instruction (cs_s390x_kimd_fn); repeats while the CPU reports
+ * partial completion (condition code 3). */
 static void kimd(unsigned long fc, void *param, const uint8_t *in, unsigned long len)
 {
     register unsigned long r0 __asm__("0") = fc;
@@ -27,41 +28,61 @@ static void kimd(unsigned long fc, void *param, const uint8_t *in, unsigned long
                      : "cc", "memory");
 }
 
-/* One permutation: swap lanes into CPACF's byte order, absorb a zero
- * block, swap back. */
-void cs_keccakf1600_s390x_cpacf(uint64_t s[25])
+/* Swap lanes into the parameter block's byte order, absorb a zero block,
+ * swap back. */
+static inline void permute_via(uint64_t s[25], cs_s390x_kimd_fn *k)
 {
     static const uint8_t zero[CS_SHAKE128_RATE];
     uint64_t st[25];
     for (unsigned i = 0; i < 25; i++)
         st[i] = __builtin_bswap64(s[i]);
-    kimd(KIMD_SHAKE128, st, zero, sizeof zero);
+    k(CS_KIMD_SHAKE128, st, zero, sizeof zero);
     for (unsigned i = 0; i < 25; i++)
         s[i] = __builtin_bswap64(st[i]);
 }
 
-/* The query (function code 0) returns a 128-bit mask of installed function
- * codes, bit 0 leftmost; SHAKE-128 and SHAKE-256 are 36 and 37. The
- * permutation is then checked against the software one before use. KIMD
- * itself is part of the message-security assist, present on every CPU
- * Linux on s390x supports. */
-uint32_t cs_cpu_probe_s390_shake(void)
+void cs_keccakf1600_s390x_cpacf(uint64_t s[25])
 {
-    uint8_t mask[16] __attribute__((aligned(8)));
-    memset(mask, 0, sizeof mask);
-    kimd(KIMD_QUERY, mask, NULL, 0);
-    int have128 = (mask[KIMD_SHAKE128 / 8] >> (7 - KIMD_SHAKE128 % 8)) & 1;
-    int have256 = (mask[KIMD_SHAKE256 / 8] >> (7 - KIMD_SHAKE256 % 8)) & 1;
-    if (!have128 || !have256)
-        return 0;
+    permute_via(s, kimd);
+}
+
+void cs_keccakf1600_s390x_cpacf_via(uint64_t s[25], cs_s390x_kimd_fn *k)
+{
+    permute_via(s, k);
+}
+
+/* The status word has bit 0 leftmost: function code fc is bit 7 - fc % 8
+ * of byte fc / 8. */
+int cs_s390x_kimd_has_shake(const uint8_t mask[16])
+{
+    return (mask[CS_KIMD_SHAKE128 / 8] >> (7 - CS_KIMD_SHAKE128 % 8)) & 1 &&
+           (mask[CS_KIMD_SHAKE256 / 8] >> (7 - CS_KIMD_SHAKE256 % 8)) & 1;
+}
+
+int cs_s390x_cpacf_selfcheck(cs_s390x_kimd_fn *k)
+{
     uint64_t a[25], b[25];
     for (unsigned i = 0; i < 25; i++)
         a[i] = b[i] = 0x0123456789abcdefULL * (i + 1) ^ (uint64_t)i << 58;
     cs_keccakf1600_portable(a);
     cs_keccakf1600_portable(a);
-    cs_keccakf1600_s390x_cpacf(b);
-    cs_keccakf1600_s390x_cpacf(b);
-    return memcmp(a, b, sizeof a) ? 0 : CS_CPU_S390_SHAKE;
+    permute_via(b, k);
+    permute_via(b, k);
+    return !memcmp(a, b, sizeof a);
+}
+
+/* The query (function code 0) returns the status word of installed
+ * function codes; the permutation is then checked against the software one
+ * before use. KIMD itself is part of the message-security assist, present
+ * on every CPU Linux on s390x supports. */
+uint32_t cs_cpu_probe_s390_shake(void)
+{
+    uint8_t mask[16] __attribute__((aligned(8)));
+    memset(mask, 0, sizeof mask);
+    kimd(CS_KIMD_QUERY, mask, NULL, 0);
+    if (!cs_s390x_kimd_has_shake(mask))
+        return 0;
+    return cs_s390x_cpacf_selfcheck(kimd) ? CS_CPU_S390_SHAKE : 0;
 }
 
 /* The scalar permutation in CPACF. x4 NULL: the ML-DSA samplers then run
