@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "support/tap.h"
+#include "support/vectors.h"
 
 #if defined(__s390x__)
 #include "kernels/keccak/keccak_internal.h"
@@ -112,7 +113,7 @@ static void test_model(void)
     int ok = 1;
     for (size_t i = 0; i < sizeof kat / sizeof kat[0]; i++) {
         uint8_t want[32], got[32];
-        tap_unhex(want, sizeof want, kat[i].hex, 64);
+        vec_unhex(want, sizeof want, kat[i].hex, 64);
         const uint8_t *m = kat[i].msg == 1 ? (const uint8_t *)"abc" : a3;
         size_t len = kat[i].msg == 0 ? 0 : kat[i].msg == 1 ? 3 : sizeof a3;
         model_shake(kat[i].fc, got, sizeof got, m, len);
