@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include <openssl/evp.h>
+#include <openssl/x509.h>
 
 #include "provider/provider.h"
 #include "runtime/route.h"
@@ -384,8 +385,9 @@ void cs40_OSSL_LIB_CTX_free(OSSL_LIB_CTX *libctx) { libctx_free(NODE40, &free40,
 /* More first calls that lead to a provider operation without an
  * application-level EVP_PKEY_CTX_new* (3.6 and 4.0 are linked
  * DT_SYMBOLIC: their internal calls never reach the entries above): raw
- * key constructors (OpenSSH's Ed25519 keys, TLS libraries' X25519 shares)
- * and the one-shot signature initialisers. Each installs what is due into
+ * key constructors (OpenSSH's Ed25519 keys, TLS libraries' X25519 shares),
+ * the one-shot signature initialisers and certificate verification (the
+ * default library context: a store's own is not visible). Each installs what is due into
  * its library context, then forwards. */
 #define CTOR(ret, name, params, args, libctx)                                   \
     static void *name##_30, *name##_40;                                        \
@@ -430,3 +432,5 @@ CTOR(int, EVP_DigestVerifyInit_ex,
      (EVP_MD_CTX * ctx, EVP_PKEY_CTX **pctx, const char *mdname, OSSL_LIB_CTX *libctx,
       const char *props, EVP_PKEY *pkey, const OSSL_PARAM params[]),
      (ctx, pctx, mdname, libctx, props, pkey, params), libctx)
+CTOR(int, X509_verify_cert, (X509_STORE_CTX * ctx), (ctx), NULL)
+CTOR(int, X509_verify, (X509 * a, EVP_PKEY *r), (a, r), NULL)
