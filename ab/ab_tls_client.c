@@ -7,10 +7,15 @@
  * --verify-name (default: the SNI name) with SSL_VERIFY_PEER: a handshake that
  * fails verification fails the run. Without them nothing is verified but the
  * handshake itself. --cert/--key present a client certificate.
+ * Load (tls_load.c): with --concurrency N (closed loop) or --rate R (open
+ * loop), handshakes start for --seconds S (COUNT at most) and those in
+ * flight get --drain S more; one line each, "ok START_US LATENCY_US" or
+ * "fail START_US REASON".
  * Usage: ab-tls-client HOST PORT COUNT [--tls 1.2|1.3] [--groups LIST]
  *        [--ciphers LIST] [--ciphersuites LIST] [--sigalgs LIST] [--cafile FILE]
  *        [--default-ca 1] [--sni NAME] [--verify-name NAME] [--cert FILE]
- *        [--key FILE] [--ports 1] */
+ *        [--key FILE] [--ports 1] [--concurrency N | --rate R --max-inflight N]
+ *        [--seconds S] [--drain S] */
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -27,6 +32,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
 
+#include "ab/tls_client.h"
 #include "runtime/timer.h"
 
 /* Connects a TCP socket to addr with Nagle off; -1 on failure. */
@@ -63,8 +69,11 @@ static int verify_peer;
 static const char *sni_name = "localhost", *verify_name;
 static int print_ports;
 
+/* --concurrency, --rate, --seconds, --drain, --max-inflight: a load run. */
+static struct tls_load_plan plan = {.seconds = 2, .drain = 5, .max_inflight = 1000};
+
 /* Prints what a handshake negotiated, on stderr (once per run). */
-static void describe(SSL *ssl)
+void tls_describe(SSL *ssl)
 {
     int nid = 0;
     const char *group = SSL_group_to_name(ssl, SSL_get_negotiated_group(ssl));
@@ -113,7 +122,7 @@ static double one_handshake(SSL_CTX *ctx, const struct addrinfo *addr, int first
         (!verify_peer || SSL_get_verify_result(ssl) == X509_V_OK)) {
         t1 = cs_timer_wall();
         if (first)
-            describe(ssl);
+            tls_describe(ssl);
         SSL_shutdown(ssl);
     } else {
         if (ssl)
@@ -165,6 +174,21 @@ static int configure(SSL_CTX *ctx, int argc, char **argv)
         } else if (!strcmp(opt, "--key")) {
             ok = SSL_CTX_use_PrivateKey_file(ctx, val, SSL_FILETYPE_PEM) &&
                  SSL_CTX_check_private_key(ctx);
+        } else if (!strcmp(opt, "--concurrency")) {
+            plan.concurrency = atoi(val);
+            ok = plan.concurrency > 0 && plan.concurrency <= 100000;
+        } else if (!strcmp(opt, "--rate")) {
+            plan.rate = strtod(val, NULL);
+            ok = plan.rate > 0 && plan.rate <= 1e6;
+        } else if (!strcmp(opt, "--seconds")) {
+            plan.seconds = strtod(val, NULL);
+            ok = plan.seconds > 0 && plan.seconds <= 3600;
+        } else if (!strcmp(opt, "--drain")) {
+            plan.drain = strtod(val, NULL);
+            ok = plan.drain >= 0 && plan.drain <= 600;
+        } else if (!strcmp(opt, "--max-inflight")) {
+            plan.max_inflight = atoi(val);
+            ok = plan.max_inflight > 0 && plan.max_inflight <= 100000;
         } else if (!strcmp(opt, "--ports")) {
             print_ports = 1;
             ok = 1;
@@ -186,7 +210,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s HOST PORT COUNT [--tls 1.2|1.3] [--groups L] "
                         "[--ciphers L] [--ciphersuites L] [--sigalgs L] [--cafile FILE] "
                         "[--default-ca 1] [--sni NAME] [--verify-name NAME] [--cert FILE] "
-                        "[--key FILE] [--ports 1]\n",
+                        "[--key FILE] [--ports 1] [--concurrency N | --rate R --max-inflight N] "
+                        "[--seconds S] [--drain S]\n",
                 argv[0]);
         return 2;
     }
@@ -206,6 +231,13 @@ int main(int argc, char **argv)
     /* Every handshake is a full one: no session cache, no tickets. */
     SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
     SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
+    if (plan.concurrency > 0 || plan.rate > 0) {
+        plan.max_handshakes = count;
+        int rc = tls_load(ctx, addr, sni_name, &plan);
+        freeaddrinfo(addr);
+        SSL_CTX_free(ctx);
+        return rc;
+    }
     int failed = 0;
     for (long i = 0; i < count; i++) {
         unsigned port = 0;

@@ -8,9 +8,9 @@ ifeq ($(CROSS),)
 all: $(AB_CLIENT)
 endif
 
-$(AB_CLIENT): ab/ab_tls_client.c runtime/timer.h
+$(AB_CLIENT): ab/ab_tls_client.c ab/tls_load.c ab/tls_client.h runtime/timer.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -pie -o $@ $< $(LDHARDEN) -lssl -lcrypto
+	$(CC) $(ALL_CFLAGS) -pie -o $@ $(filter %.c,$^) $(LDHARDEN) -lssl -lcrypto
 
 .PHONY: install-e2e
 install: install-e2e
