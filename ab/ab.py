@@ -27,6 +27,9 @@ import abpcap  # noqa: E402
 import abstats  # noqa: E402
 import capture as capture_mod  # noqa: E402
 import live  # noqa: E402
+import load  # noqa: E402
+import loadreport  # noqa: E402
+import proccpu  # noqa: E402
 import pcap_latency  # noqa: E402
 import pcapread  # noqa: E402
 import servers  # noqa: E402
@@ -162,8 +165,26 @@ def parse_args(argv):
     p.add_argument("--env", action="append", default=[], metavar="VAR=VALUE",
                    help="extra environment for both sides")
     p.add_argument("--no-capture", action="store_true", help="client-side latency only")
-    p.add_argument("--metric", choices=("server", "client"),
-                   help="latency that decides the verdict (server when captured)")
+    p.add_argument("--metric", choices=("server", "client", "cpu", "capacity"),
+                   help="what decides the verdict: server or client latency (server when "
+                        "captured); under load cpu (server CPU per handshake, the default where "
+                        "measured), capacity (handshakes/s) or client (median latency)")
+    p.add_argument("--concurrency", metavar="N[,N...]",
+                   help="load: closed loop, N handshakes in flight for each block (a list runs "
+                        "each level)")
+    p.add_argument("--rate", metavar="R[,R...]|auto",
+                   help="load: open loop, R new handshakes per second (latency from each one's "
+                        "scheduled start); auto: fractions of A's closed-loop capacity")
+    p.add_argument("--block-seconds", type=float, default=2.0,
+                   help="load: duration of each block (2)")
+    p.add_argument("--rounds", type=int, default=5,
+                   help="load: rounds per level, each one A and one B block (5)")
+    p.add_argument("--max-seconds", type=int, default=600,
+                   help="load: refuse a plan longer than this (600)")
+    p.add_argument("--a-pid", type=int, metavar="PID",
+                   help="--a/--b: the process of server A (CPU per handshake; default: the one "
+                        "listening on A's port)")
+    p.add_argument("--b-pid", type=int, metavar="PID", help="--a/--b: the process of server B")
     p.add_argument("--cert", default="rsa3072",
                    help="tls/nginx: rsa2048|rsa3072|rsa4096|mldsa44|mldsa65|mldsa87 (rsa3072)")
     p.add_argument("--verify", action="store_true",
@@ -203,6 +224,21 @@ def parse_args(argv):
         p.error("unexpected arguments: %s" % " ".join(a.files))
     if a.a and a.preload != "server":
         p.error("--preload is for harness-started servers (running endpoints are what they are)")
+    a.load = bool(a.concurrency or a.rate)
+    if a.load and a.mode == "pcap":
+        p.error("--concurrency and --rate are for tls, nginx and ssh (a capture is what it is)")
+    if a.load and a.preload != "server":
+        p.error("under load the figure is the server's: --preload client/both has no meaning")
+    if a.load and a.metric == "server":
+        p.error("under load there is no server latency from the wire: --metric cpu, capacity "
+                "or client")
+    if not a.load and a.metric in ("capacity", "cpu"):
+        p.error("--metric %s is for a run under load (--concurrency or --rate); one handshake "
+                "at a time, the server's CPU is reported beside the latency" % a.metric)
+    if (a.a_pid or a.b_pid) and not a.a:
+        p.error("--a-pid and --b-pid go with --a and --b (running endpoints)")
+    if a.load:
+        a.no_capture = True  # latency under load is the client's
     a.ssh_kex = SSH_KEX.get(a.kex, a.kex)
     # Servers run in a work directory: make given paths absolute.
     for name in ("openssl", "client", "nginx", "sshd", "tcpdump", "lib", "cryptoshim", "bindir",
@@ -341,7 +377,9 @@ def make_servers(args, work, env_a, env_b):
             mk = lambda side, env: servers.TlsServer(side, work, env, args.openssl, cert, key,
                                                      args.groups)
         else:
-            mk = lambda side, env: servers.NginxServer(side, work, env, args.nginx, cert, key)
+            conns = max(256, load.max_inflight()[0] + 64) if args.load else 256
+            mk = lambda side, env: servers.NginxServer(side, work, env, args.nginx, cert, key,
+                                                       conns)
         ctx["client"] = find_client(args)
         ctx["desc"] = "%s, %s certificate%s, TLS %s%s" % (
             "openssl s_server" if args.mode == "tls" else "nginx", args.cert,
@@ -389,6 +427,8 @@ def run(args):
     os.makedirs(outdir, exist_ok=True)
     if args.mode == "pcap":
         return abpcap.run(args, outdir)
+    if args.load:
+        args.levels = load.plan(args)  # refused before anything starts
     if args.a:
         servers.PID_LOG = os.path.join(outdir, "pids")
         if os.path.exists(servers.PID_LOG):
@@ -407,7 +447,7 @@ def run(args):
     if os.path.exists(servers.PID_LOG):
         os.unlink(servers.PID_LOG)
     try:
-        return measure(args, outdir, work)
+        return (measure_load if args.load else measure)(args, outdir, work)
     finally:
         # Whatever happened (error, signal): every process this run started
         # is stopped by its pid, its process group with it.
@@ -422,6 +462,7 @@ def measure(args, outdir, work):
     srv_a, srv_b, ctx = make_servers(args, work, env_a, env_b)
     capture = None
     samples = {"A": [], "B": []}  # (block, us)
+    cpu = {"A": [], "B": []}  # (block, server CPU s, handshakes)
     notes = []
     try:
         for s in (srv_a, srv_b):
@@ -446,12 +487,15 @@ def measure(args, outdir, work):
         for side, s in (("A", srv_a), ("B", srv_b)):
             do(side, s.port, 1)
         nblocks = (args.handshakes + args.block - 1) // args.block
+        meters = {"A": proccpu.Meter(srv_a.proc.pid, ""), "B": proccpu.Meter(srv_b.proc.pid, "")}
         t_start = time.monotonic()
         for i in range(nblocks):
             k = min(args.block, args.handshakes - i * args.block)
             order = (("A", srv_a), ("B", srv_b)) if i % 2 == 0 else (("B", srv_b), ("A", srv_a))
             for side, s in order:
+                c0 = meters[side].read()
                 samples[side] += [(i, us) for us in do(side, s.port, k)]
+                cpu[side].append((i, meters[side].read() - c0, k))
         elapsed = time.monotonic() - t_start
         if capture:
             notes += ["tcpdump: " + "; ".join(capture.stop())]
@@ -528,7 +572,11 @@ def measure(args, outdir, work):
             notes.append("shim calls in %s: none counted%s" % (
                 who, " (no counter file: the shim was not loaded)"
                 if not os.path.exists(stats_path[which]) else ""))
-    md = abstats.markdown(title, metrics, primary, result, notes, blocks)
+    notes.append("server CPU: utime+stime of each server's process and its children "
+                 "(/proc/PID/stat, exact run times from schedstat), read around each block: "
+                 "A pid %d, B pid %d" % (srv_a.proc.pid, srv_b.proc.pid))
+    md = abstats.markdown(title, metrics, primary, result, notes, blocks,
+                          loadreport.cpu_section(cpu))
     plots = abstats.plot(outdir, title, metrics)
     with open(os.path.join(outdir, "report.md"), "w") as f:
         f.write(md)
@@ -536,6 +584,69 @@ def measure(args, outdir, work):
     print("Files: %s" % ", ".join(os.path.join(outdir, n) for n in
                                   ["report.md", "samples.csv"] + [os.path.basename(p) for p in plots]))
     return 1 if ver == "slower" else 0
+
+
+def measure_load(args, outdir, work):
+    """A run under load on harness-started servers: both started, blocks of
+    --block-seconds alternating A and B per level, the server CPU read
+    around each block; returns the exit status."""
+    env_a, env_b, clients, _env = side_envs(args, outdir)
+    srv_a, srv_b, ctx = make_servers(args, work, env_a, env_b)
+    negotiated = {}
+    try:
+        for s in (srv_a, srv_b):
+            s.start()
+        port = {"A": srv_a.port, "B": srv_b.port}
+        print("cryptoshim ab: A (without the shim) on port %d, B (with it) on port %d; under "
+              "load: %s, %d rounds of %g s blocks" % (
+                  srv_a.port, srv_b.port, ", ".join(loadreport.level_name(lv) if lv[1] != "auto"
+                                                    else "rate auto" for lv in args.levels),
+                  args.rounds, args.block_seconds), file=sys.stderr)
+        if args.mode == "ssh":
+            write_known_hosts(ctx, [srv_a.port, srv_b.port])
+            runner = load.SshLoad(lambda side: "127.0.0.1", ctx["kex"], args.hostkey_alg,
+                                  negotiated)
+        else:
+            prefix, extra = servers.unpacked_openssl(args.openssl)
+            opts = ["--tls", args.tls]
+            for flag, val in (("--cafile", ctx.get("cafile")), ("--groups", args.groups),
+                              ("--ciphers", args.ciphers)):
+                if val:
+                    opts += [flag, val]
+            runner = load.TlsLoad(
+                lambda side: (prefix + [ctx["client"], "127.0.0.1", str(port[side])], opts,
+                              extra), lambda side: clients[side], negotiated)
+        # Warm-up (not counted): a short closed loop each, so page-ins and
+        # the servers' first allocations land in no block.
+        for side in "AB":
+            runner.block(side, ("closed", 1), -1, 0.2, 2.0, 1,
+                         **({"port": port[side]} if args.mode == "ssh" else {}))
+        meters = {"A": proccpu.Meter(srv_a.proc.pid, ""), "B": proccpu.Meter(srv_b.proc.pid, "")}
+        t0 = time.monotonic()
+        blocks, levels = load.run_blocks(args, args.levels, runner, meters, port)
+        elapsed = time.monotonic() - t0
+    finally:
+        for s in (srv_b, srv_a):
+            s.stop()
+    title = "cryptoshim A/B under load: %s" % ctx["desc"]
+    notes = ["%d rounds per level, each a %g s block of A and of B, alternating (A B, B A, ...), "
+             "%.1f s in all" % (args.rounds, args.block_seconds, elapsed),
+             "load client: %s" % ("ab-tls-client's load loop (one thread, non-blocking sockets)"
+                                  if args.mode != "ssh" else
+                                  "sshkex.py key exchanges on threads (no login)"),
+             "server CPU: utime+stime of the server's process and its children (/proc/PID/stat, "
+             "exact run times from schedstat), read around each block: A pid %d, B pid %d"
+             % (srv_a.proc.pid, srv_b.proc.pid),
+             "CPU preset: %s" % args.cpu,
+             "B: LD_PRELOAD=%s%s in its server" % (
+                 args.lib, " CRYPTOSHIM_KERNELS=%s" % args.kernels if args.kernels else ""),
+             "server ports: A %d, B %d" % (srv_a.port, srv_b.port), loadreport.machine_note()]
+    notes += ["negotiated with %s: %s" % (s, negotiated[s]) for s in "AB" if s in negotiated]
+    rows = shim_stats(args, os.path.join(outdir, STATS_FILES["server"]))
+    notes.append("shim calls in B (operation kernel bits calls): " +
+                 "; ".join(r.replace("\t", " ") for r in rows) if rows else
+                 "shim calls in B: none counted")
+    return loadreport.write(outdir, title, blocks, levels, notes, args.metric)
 
 
 def describe(e):

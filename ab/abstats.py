@@ -179,9 +179,10 @@ def fmt_ms(us):
     return "-" if us != us else "%.3f" % (us / 1000.0)
 
 
-def markdown(title, metrics, primary, result, notes, blocks=None):
+def markdown(title, metrics, primary, result, notes, blocks=None, extra=None):
     """The report: one table per metric, the ratio line and the verdict
-    (blocks: blocks_of() of the samples, for the intervals)."""
+    (blocks: blocks_of() of the samples, for the intervals; extra: more
+    lines before the verdict, the server CPU's)."""
     out = ["# %s" % title, ""]
     for name, (a, b) in metrics.items():
         sa, sb = summary(a), summary(b)
@@ -195,6 +196,7 @@ def markdown(title, metrics, primary, result, notes, blocks=None):
             r, lo, hi = bootstrap_ratio(a, b, blocks=(blocks or {}).get(name))
             out += ["B/A ratio of medians: **%.3f** (95%% bootstrap interval %.3f .. %.3f): %s" %
                     (r, lo, hi, verdict(lo, hi)), ""]
+    out += extra or []
     ratio, lo, hi = result
     words = {"faster": "B (with shim) is faster", "slower": "B (with shim) is slower",
              "no difference": "no difference between A and B"}
@@ -205,14 +207,14 @@ def markdown(title, metrics, primary, result, notes, blocks=None):
     return "\n".join(out)
 
 
-def write_report(outdir, title, metrics, primary, notes, rows, seed=1):
+def write_report(outdir, title, metrics, primary, notes, rows, seed=1, extra=None):
     """Writes samples.csv (rows), report.md and the plots for metrics (name ->
     (a_us, b_us)) with primary deciding the verdict; prints the report and
     the files. Returns the exit status: 1 when B is slower, else 0."""
     blocks = blocks_of(rows)
     result = bootstrap_ratio(*metrics[primary], seed=seed, blocks=blocks.get(primary))
     write_csv(os.path.join(outdir, "samples.csv"), rows)
-    md = markdown(title, metrics, primary, result, notes, blocks)
+    md = markdown(title, metrics, primary, result, notes, blocks, extra)
     plots = plot(outdir, title, metrics)
     with open(os.path.join(outdir, "report.md"), "w") as f:
         f.write(md)

@@ -23,6 +23,8 @@ import capture
 import endpoint
 import handshakes
 import listener
+import load
+import loadreport
 import pcapread
 import servers
 import sshkex
@@ -145,6 +147,16 @@ def start_capture(args, eps, outdir, env):
     return cap, "tcpdump on %s, %s, filter `%s`" % (iface, where, flt)
 
 
+def remote_any(eps):
+    """True when an endpoint is not an address of this machine's loopback."""
+    for ep in eps:
+        try:
+            load.check_loopback(ep.label, ep.connect_addr())
+        except load.LoadError:
+            return True
+    return False
+
+
 def pair_server_times(analysis, samples):
     """Server times (us) per side in sample order, each connection paired to
     its client sample by the client's local port; [None] where unpaired."""
@@ -167,6 +179,16 @@ def run(args, outdir):
     b = endpoint.resolve("B", args.b)
     endpoint.check_distinct(a, b)
     eps = (a, b)
+    if args.load:
+        args.levels = load.plan(args)  # refused before any handshake
+        for ep in eps:
+            load.check_loopback("%s (%s)" % (ep.label, ep.text), ep.connect_addr())
+    # The servers' CPU: from their PIDs (given, or the listener of the port)
+    # when /proc shows them; a PID given that cannot be used is an error.
+    meters = {ep.label: load.meter_for(ep.label, ep.port,
+                                       getattr(args, "%s_pid" % ep.label.lower()))
+              for ep in eps} if not remote_any(eps) else {ep.label: (None, "remote")
+                                                         for ep in eps}
     for ep in eps:
         endpoint.reachable(ep)
     remote = any(endpoint.interface_to(ep.connect_addr()) != "lo" for ep in eps)
@@ -182,6 +204,8 @@ def run(args, outdir):
            and not k.startswith("CRYPTOSHIM_")}
     env["CS_AB_RUN"] = outdir
     negotiated = {}
+    if args.load:
+        return run_load(args, outdir, eps, env, negotiated, meters)
     if args.mode == "tls":
         client = args.client_path
         do = lambda ep, n: tls_block(args, client, ep, n, env, negotiated)
@@ -198,6 +222,7 @@ def run(args, outdir):
     print("cryptoshim ab: A %s, B %s; %d handshakes each" % (a.text, b.text, args.handshakes),
           file=sys.stderr)
     samples = {"A": [], "B": []}  # (block, us, local port)
+    cpu = {s: [] for s in "AB" if meters[s][0]}  # (block, server CPU s, handshakes)
     counters = []
     try:
         nblocks = (args.handshakes + args.block - 1) // args.block
@@ -205,7 +230,11 @@ def run(args, outdir):
         for i in range(nblocks):
             k = min(args.block, args.handshakes - i * args.block)
             for ep in (eps if i % 2 == 0 else eps[::-1]):
+                m = meters[ep.label][0]
+                c0 = m.read() if m else None
                 samples[ep.label] += [(i, us, port) for us, port in do(ep, k)]
+                if m:
+                    cpu[ep.label].append((i, m.read() - c0, k))
         elapsed = time.monotonic() - t_start
     finally:
         if cap:
@@ -252,6 +281,8 @@ def run(args, outdir):
         who = listener.describe(ep.port) if not remote else None
         notes.append("%s's server: %s" % (ep.label, who or "not visible from here (remote, or "
                                           "another user's process)"))
+        m, why = meters[ep.label]
+        notes.append("%s's server CPU: %s" % (ep.label, m.how if m else "not measured (%s)" % why))
     notes += ["negotiated with %s: %s" % (s, negotiated[s]) for s in "AB" if s in negotiated]
     if cap:
         notes.append("capture: %s" % cap_note)
@@ -272,4 +303,56 @@ def run(args, outdir):
                          "measured on the wire")
     else:
         notes.append("no capture (%s): client-side latency only" % cap_note)
-    return abstats.write_report(outdir, title, metrics, primary, notes, rows, args.seed)
+    return abstats.write_report(outdir, title, metrics, primary, notes, rows, args.seed,
+                                loadreport.cpu_section(cpu))
+
+
+def run_load(args, outdir, eps, env, negotiated, found):
+    """The run under load against the two endpoints (loopback only, checked
+    by the caller), found {side: load.meter_for()} the server CPU meter of
+    each (its PID given or the process listening on its port); blocks
+    alternate A and B per level. Returns the exit status."""
+    meters, why = {}, {}
+    for ep in eps:
+        m, reason = found[ep.label]
+        if m:
+            meters[ep.label] = m
+        else:
+            why[ep.label] = reason
+            print("cryptoshim ab: %s: server CPU not measured: %s" % (ep.label, reason),
+                  file=sys.stderr)
+    by = {ep.label: ep for ep in eps}
+    if args.mode == "tls":
+        def cmd(side):
+            head, opts, extra = _tls_cmd(args, args.client_path, by[side])
+            return head, opts, extra
+        runner = load.TlsLoad(cmd, lambda side: env, negotiated)
+    else:
+        runner = load.SshLoad(lambda side: by[side].connect_addr(), args.ssh_kex,
+                              args.hostkey_alg, negotiated)
+    port = {ep.label: ep.port for ep in eps}
+    print("cryptoshim ab: A %s, B %s under load: %d rounds of %g s blocks per level" % (
+        eps[0].text, eps[1].text, args.rounds, args.block_seconds), file=sys.stderr)
+    t0 = time.monotonic()
+    blocks, levels = load.run_blocks(args, args.levels, runner, meters, port)
+    elapsed = time.monotonic() - t0
+    what = "TLS %s" % args.tls if args.mode == "tls" else "SSH %s, %s" % (args.ssh_kex,
+                                                                           args.hostkey_alg)
+    title = "cryptoshim A/B under load: running endpoints A %s and B %s, %s" % (
+        eps[0].text, eps[1].text, what)
+    notes = ["running endpoints (the harness started no server): A %s, B %s" % (
+                 eps[0].text, eps[1].text),
+             "%d rounds per level, each a %g s block of A and of B, alternating (A B, B A, "
+             "...), %.1f s in all" % (args.rounds, args.block_seconds, elapsed),
+             "load client: %s" % ("ab-tls-client's load loop (one thread, non-blocking sockets)"
+                                  if args.mode == "tls" else
+                                  "sshkex.py key exchanges on threads (no login)")]
+    for ep in eps:
+        m = meters.get(ep.label)
+        notes.append("%s's server CPU: %s" % (ep.label, m.how if m else
+                                               "not measured (%s)" % why[ep.label]))
+        notes.append("%s's server: %s" % (ep.label, listener.describe(ep.port) or
+                                          "not visible from here"))
+    notes += ["negotiated with %s: %s" % (s, negotiated[s]) for s in "AB" if s in negotiated]
+    notes.append(loadreport.machine_note())
+    return loadreport.write(outdir, title, blocks, levels, notes, args.metric)

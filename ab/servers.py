@@ -224,23 +224,26 @@ class TlsServer(Server):
 class NginxServer(Server):
     """Debian's nginx (master and one worker) from a generated config."""
 
-    def __init__(self, side, workdir, env, nginx, cert, key):
+    def __init__(self, side, workdir, env, nginx, cert, key, connections=256):
         super().__init__(side, workdir, env)
         self.nginx, self.cert, self.key = nginx, cert, key
+        self.connections = connections
         self.prefix = os.path.join(workdir, "nginx-%s" % side)
 
     def command(self):
         os.makedirs(os.path.join(self.prefix, "logs"), exist_ok=True)
         conf = os.path.join(self.prefix, "nginx.conf")
         with open(conf, "w") as f:
-            f.write(nginx_conf(self.prefix, self.port, self.cert, self.key))
+            f.write(nginx_conf(self.prefix, self.port, self.cert, self.key,
+                               connections=self.connections))
         return [self.nginx, "-p", self.prefix, "-c", conf]
 
 
-def nginx_conf(prefix, port, cert, key, dhparam=None):
+def nginx_conf(prefix, port, cert, key, dhparam=None, connections=256):
     """A minimal HTTPS nginx configuration on 127.0.0.1:port, not daemonized,
     with all its files under prefix (no session reuse: full handshakes);
-    dhparam (a PEM file) enables TLS 1.2 DHE."""
+    dhparam (a PEM file) enables TLS 1.2 DHE; connections: the worker's
+    worker_connections (a run under load raises it)."""
     user = "user nobody nogroup;\n" if os.geteuid() == 0 else ""
     temp = "".join("    %s_temp_path %s/%s;\n" % (t, prefix, t)
                    for t in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
@@ -255,7 +258,7 @@ env CRYPTOSHIM_KERNELS;
 env CRYPTOSHIM_DISABLE;
 env CRYPTOSHIM_CPU;
 env OPENSSL_ia32cap;
-events {{ worker_connections 256; }}
+events {{ worker_connections {connections}; }}
 http {{
     access_log off;
 {temp}    server {{
