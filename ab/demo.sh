@@ -4,8 +4,12 @@
 # and with RSA-2048 over the X25519MLKEM768 key exchange (OpenSSL 3.5 under
 # build/openssl35, fetched by `make deps`), TLS with an RSA-2048 certificate
 # on the newest OpenSSL fetched (4.0, 3.6 or 3.5), SSH with an
-# RSA-3072 host key and group16 (root only: sshd's privilege separation).
-# Not as root, the TLS runs measure client-side latency only (no tcpdump).
+# RSA-3072 host key and group16 (root only: sshd's privilege separation),
+# and one run under load: nginx on the system OpenSSL with an RSA-2048
+# certificate, closed loop at 1, 4 and 16 handshakes in flight, then open
+# loop at five rates up to 1.25x A's capacity (about 70 s; docs/ab.md
+# "Under load"). Not as root, the TLS runs measure client-side latency only
+# (no tcpdump).
 # Usage: BUILD=build ab/demo.sh OUTDIR   (about a minute here)
 #
 # Ctrl-C, SIGTERM or SIGHUP: the running `cryptoshim ab` gets the signal and
@@ -93,6 +97,9 @@ if [ -n "$newest" ]; then
 else
     summary+=("tls-rsa2048 on OpenSSL 3.5+: skipped (no build/openssl35, 36 or 40: make deps)")
 fi
+# Under load: capacity, server CPU per handshake and tail latency.
+ab nginx-rsa2048-load nginx --cert rsa2048 --concurrency 1,4,16 --rate auto --rounds 3 \
+    --block-seconds 1
 if [ "$(id -u)" -eq 0 ]; then
     ab ssh-rsa3072-group16 ssh --hostkey 3072 --kex group16 -n 60
 else
@@ -101,5 +108,5 @@ fi
 
 echo "=== summary ($((SECONDS - t0)) s)"
 printf '%s\n' "${summary[@]}"
-echo "reports, CSVs and plots (plot.png, plot.svg) under $out/"
+echo "reports, CSVs and plots (plot.png, plot.svg; under load also load.png, load.svg) under $out/"
 exit $status
