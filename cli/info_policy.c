@@ -31,9 +31,8 @@ void cli_info_policy(void)
         printf("policy             %s (measured %s)\n", st->source,
                st->measured[0] ? st->measured : "when: not stated");
     else
-        printf("policy             built-in (measured on AMD EPYC Zen 4, 2026-11-30, "
-               "confirmed on Intel Xeon with IFMA, 2026-12-01; "
-               "runtime/policy_builtin.c)\n");
+        printf("policy             built-in (%s; runtime/policy_builtin.c)\n",
+               cs_policy_builtin_origin);
     char sig[128];
     cs_cpu_signature(sig, sizeof sig);
     printf("cpu signature      %s\n", sig);

@@ -45,6 +45,9 @@ typedef struct cs_policy_rule {
  * (runtime/policy_builtin.c; the measurements behind each rule are in
  * docs/benchmarks.md). */
 extern const char cs_policy_builtin_text[];
+/* Where the built-in policy's figures come from on this architecture, one
+ * line for `cryptoshim info` (runtime/policy_builtin.c). */
+extern const char cs_policy_builtin_origin[];
 
 /* Parses policy text (lines "op min_bits max_bits kernel", # comments) into
  * rules; returns the number parsed or -1 on any error (cs_policy_parse_text

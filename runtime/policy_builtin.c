@@ -86,6 +86,15 @@ const char cs_policy_builtin_text[] =
     "mod_exp 256 8192 sparc_v8\n"
     "mod_exp_consttime 256 8192 sparc_v8\n"
 #endif
+#if defined(__s390x__)
+    "# s390x: ML-DSA is served by the provider on s390x_vx (vector NTT and\n"
+    "# products; ML-DSA is not dispatched by these rules): under qemu-s390x\n"
+    "# it executes 2-4x fewer guest instructions than OpenSSL 4.0.3's own\n"
+    "# (Debian s390x build, Keccak in software on both sides; make\n"
+    "# s390x-e2e, docs/oldhw.md). s390x_mlgr executes more instructions than\n"
+    "# OpenSSL's s390x Montgomery assembly there and was never timed on a\n"
+    "# real machine: modular exponentiation stays with libcrypto.\n"
+#endif
     "# Not measured against OpenSSL's own assembly on real hardware (s390x:\n"
     "# emulated timings do not count): calls pass through unless\n"
     "# CRYPTOSHIM_KERNELS or a calibrated CRYPTOSHIM_POLICY says otherwise.\n"
@@ -93,3 +102,18 @@ const char cs_policy_builtin_text[] =
     "mod_exp_consttime 0 16384 libcrypto\n"
 #endif
     "end\n";
+
+const char cs_policy_builtin_origin[] =
+#if defined(__x86_64__)
+    "measured on AMD EPYC Zen 4, 2026-11-30, confirmed on Intel Xeon with IFMA, 2026-12-01";
+#elif defined(__s390x__)
+    "s390x: ML-DSA on s390x_vx by default, from guest instruction counts under qemu-s390x "
+    "against OpenSSL 4.0.3 with Keccak in software on both sides (not timed on hardware); "
+    "modular exponentiation with libcrypto, s390x_mlgr only when forced (not measured on "
+    "hardware)";
+#elif defined(__sparc__) && !defined(__arch64__)
+    "32-bit SPARC: sparc_v8 where the CPU has MULDIV, from guest instruction counts under qemu "
+    "against a v7-built OpenSSL (not timed on hardware)";
+#else
+    "no measurements for this architecture: calls pass through unless forced";
+#endif
