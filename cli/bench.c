@@ -1,4 +1,4 @@
-/* `cryptoshim bench [bn|mldsa|mlkem|x25519]`: in-process timings. */
+/* `cryptoshim bench [bn|mldsa|mlkem|x25519|ed25519]`: in-process timings. */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +12,8 @@ int cli_bench(int argc, char **argv)
         return cli_bench_mlkem(argc - 1, argv + 1);
     if (!strcmp(what, "x25519"))
         return cli_bench_c25519(argc - 1, argv + 1);
+    if (!strcmp(what, "ed25519"))
+        return cli_bench_ed25519(argc - 1, argv + 1);
     if (!strcmp(what, "bn") || !strcmp(what, "all"))
         rc |= cli_bench_bn(argc - 1, argv + 1);
     if (!strcmp(what, "mldsa") || !strcmp(what, "all"))

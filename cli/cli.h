@@ -26,6 +26,7 @@ int cli_bench_bn(int argc, char **argv);
 int cli_bench_mldsa(int argc, char **argv);
 int cli_bench_mlkem(int argc, char **argv);
 int cli_bench_c25519(int argc, char **argv);
+int cli_bench_ed25519(int argc, char **argv);
 /* Per-hook timings of each ML-DSA implementation (bench mldsa -k). */
 int cli_bench_mldsa_hooks(void);
 

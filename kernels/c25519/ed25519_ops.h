@@ -217,10 +217,11 @@ static void ed_comb_select(ed_niels *t, unsigned pos, int8_t v)
     for (unsigned j = 0; j < 8; j++) {
         uint64_t m = cs_ct_eq_mask(mag, j + 1);
         const uint8_t *e = cs_ed25519_comb[pos][j];
+        /* plain masked moves: the compiler may vectorise them */
         for (unsigned k = 0; k < CS_ED25519_NIELS_BYTES / 8; k++) {
             uint64_t x;
             memcpy(&x, e + 8 * k, 8);
-            w[k] = cs_ct_select(m, x, w[k]);
+            w[k] ^= (w[k] ^ x) & m;
         }
     }
     memcpy(buf, w, sizeof(buf));

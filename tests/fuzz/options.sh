@@ -16,6 +16,7 @@ fuzz_options() {
         fuzz_mldsa_sample) max=1000 ;; # 280 3-byte groups
         fuzz_mldsa_decode) max=400 ;; # edits, or a hint encoding
         fuzz_mlkem) max=64 ;;        # a few edits and a message
+        fuzz_ed25519) max=1300 ;;    # a key, edits and a 1200-byte message
         *) max=4096 ;;
     esac
     echo "-max_len=$max -timeout=120 -rss_limit_mb=2048 -print_final_stats=1 -entropic_scale_per_exec_time=1"

@@ -145,9 +145,26 @@ def policy():
     ]
 
 
+def ed25519():
+    """fuzz_ed25519 (tests/fuzz/fuzz_ed25519.c): keys and signatures (mode 0,
+    plain and with a context), arbitrary verification (mode 1), edited valid
+    signatures (mode 2: xor, set, S + L, y >= p, small-order edits)."""
+    seeds = []
+    for impl in range(2):
+        seeds.append(bytes([0, impl]) + rnd(32) + bytes([0]) + rnd(R.randrange(0, 200)))
+        seeds.append(bytes([0, impl]) + rnd(32) + bytes([7]) + rnd(3) + rnd(40))
+        seeds.append(bytes([1, impl]) + rnd(96) + rnd(R.randrange(0, 64)))
+        for kind in range(5):
+            edits = bytes([R.randrange(96), R.getrandbits(8), kind])
+            seeds.append(bytes([2, impl]) + rnd(32) + bytes([1]) + edits + rnd(20))
+        seeds.append(bytes([2, impl]) + rnd(32) + bytes([0]) + rnd(R.randrange(0, 300)))
+    return seeds
+
+
 def main():
     for name, fn in [("fuzz_modexp", modexp), ("fuzz_modexp_x2", modexp_x2),
-                     ("fuzz_modexp2", modexp2), ("fuzz_mldsa", mldsa), ("fuzz_policy", policy)]:
+                     ("fuzz_modexp2", modexp2), ("fuzz_mldsa", mldsa), ("fuzz_policy", policy),
+                     ("fuzz_ed25519", ed25519)]:
         write(name, fn())
     return 0
 

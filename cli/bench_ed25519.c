@@ -1,0 +1,231 @@
+/* `cryptoshim bench ed25519 [-n N] [-r ROUNDS] [-m BYTES]`: in-process
+ * timings of Ed25519 and X25519 key generation, each of this CPU's curve
+ * implementations (kernels/c25519) beside stock libcrypto's EVP calls in
+ * the same program, taking turns within each round (interleaved, so a busy
+ * neighbour slows all alike):
+ *   pubkey    public key from a private key (stock: EVP_PKEY_new_raw_private_key,
+ *             which derives it, and the key's release)
+ *   sign      one signature of an M-byte message (stock: EVP_DigestSign on a
+ *             context set up once, as `openssl speed ed25519` does)
+ *   sign+key  a signature from the raw private key, as OpenSSH 10.3+ makes
+ *             each host-key signature (stock: new raw key, DigestSignInit,
+ *             DigestSign; ours: pubkey, then sign)
+ *   verify    one verification (stock: EVP_DigestVerify on a set-up context)
+ *   x25519kg  an X25519 key pair from 32 random bytes (stock: EVP_PKEY_keygen;
+ *             ours: RAND_priv_bytes, then x25519_base)
+ * Per operation the median of the rounds' medians in TSC cycles (ns off
+ * x86-64), the rounds' range, and stock's median over ours. */
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kernels/c25519/c25519.h"
+#include "runtime/controls.h"
+#include "runtime/timer.h"
+
+#define MAX_ROUNDS 15
+#define MAX_IMPLS 8
+
+enum { OP_PUBKEY, OP_SIGN, OP_SIGNKEY, OP_VERIFY, OP_X25519KG, OPS };
+static const char *const op_names[OPS] = {"pubkey", "sign", "sign+key", "verify", "x25519kg"};
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+struct setup {
+    uint8_t sk[32], pk[32], sig[64];
+    uint8_t *msg;
+    size_t mlen;
+    EVP_PKEY *priv, *pub, *xgen;
+    EVP_MD_CTX *sctx, *vctx;
+    EVP_PKEY_CTX *kctx;
+};
+
+/* One call of op by stock libcrypto; 0 on failure. */
+static int stock_op(struct setup *s, int op)
+{
+    uint8_t sig[64], pk[32];
+    size_t len = 64;
+    int ok;
+    switch (op) {
+    case OP_PUBKEY: {
+        EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, s->sk, 32);
+        len = 32;
+        ok = k && EVP_PKEY_get_raw_public_key(k, pk, &len) == 1;
+        EVP_PKEY_free(k);
+        return ok;
+    }
+    case OP_SIGN:
+        return EVP_DigestSign(s->sctx, sig, &len, s->msg, s->mlen) == 1;
+    case OP_SIGNKEY: {
+        EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, s->sk, 32);
+        EVP_MD_CTX *c = EVP_MD_CTX_new();
+        ok = k && c && EVP_DigestSignInit(c, NULL, NULL, NULL, k) == 1 &&
+             EVP_DigestSign(c, sig, &len, s->msg, s->mlen) == 1;
+        EVP_MD_CTX_free(c);
+        EVP_PKEY_free(k);
+        return ok;
+    }
+    case OP_VERIFY:
+        return EVP_DigestVerify(s->vctx, s->sig, 64, s->msg, s->mlen) == 1;
+    default: {
+        EVP_PKEY *k = NULL;
+        ok = EVP_PKEY_keygen(s->kctx, &k) == 1;
+        EVP_PKEY_free(k);
+        return ok;
+    }
+    }
+}
+
+/* One call of op by implementation im; 0 on failure. */
+static int our_op(const cs_c25519_impl *im, struct setup *s, int op)
+{
+    uint8_t sig[64], pk[32], xk[32], xp[32];
+    switch (op) {
+    case OP_PUBKEY:
+        im->ed25519_pubkey(pk, s->sk);
+        return 1;
+    case OP_SIGN:
+        im->ed25519_sign(sig, NULL, 0, s->msg, s->mlen, s->sk, s->pk);
+        return 1;
+    case OP_SIGNKEY:
+        im->ed25519_pubkey(pk, s->sk);
+        im->ed25519_sign(sig, NULL, 0, s->msg, s->mlen, s->sk, pk);
+        return 1;
+    case OP_VERIFY:
+        return im->ed25519_verify(s->sig, NULL, 0, s->msg, s->mlen, s->pk) == 1;
+    default:
+        if (RAND_priv_bytes(xk, 32) != 1)
+            return 0;
+        im->x25519_base(xp, xk);
+        return 1;
+    }
+}
+
+/* n calls of op (im NULL: stock); the median ticks into *median; -1 on a failure. */
+static int run(const cs_c25519_impl *im, struct setup *s, int op, unsigned n, uint64_t *t,
+               uint64_t *median)
+{
+    int ok = 1;
+    for (unsigned i = 0; i < n; i++) {
+        s->sk[0] = (uint8_t)i; /* a different key each call: no caching anywhere */
+        uint64_t t0 = cs_timer_ticks();
+        ok &= im ? our_op(im, s, op) : stock_op(s, op);
+        t[i] = cs_timer_ticks() - t0;
+    }
+    s->sk[0] = 0;
+    qsort(t, n, sizeof t[0], cmp_u64);
+    *median = t[n / 2];
+    return ok ? 0 : -1;
+}
+
+static int setup(struct setup *s, size_t mlen)
+{
+    size_t len = 64;
+    memset(s, 0, sizeof *s);
+    s->mlen = mlen;
+    s->msg = malloc(mlen + 1);
+    if (!s->msg || RAND_bytes(s->sk, 32) != 1 || RAND_bytes(s->msg, (int)mlen + 1) != 1)
+        return 0;
+    len = 32;
+    s->priv = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, s->sk, 32);
+    if (!s->priv || EVP_PKEY_get_raw_public_key(s->priv, s->pk, &len) != 1)
+        return 0;
+    s->pub = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, s->pk, 32);
+    s->sctx = EVP_MD_CTX_new();
+    s->vctx = EVP_MD_CTX_new();
+    s->kctx = EVP_PKEY_CTX_new_id(EVP_PKEY_X25519, NULL);
+    len = 64;
+    return s->pub && s->sctx && s->vctx && s->kctx &&
+           EVP_DigestSignInit(s->sctx, NULL, NULL, NULL, s->priv) == 1 &&
+           EVP_DigestSign(s->sctx, s->sig, &len, s->msg, mlen) == 1 &&
+           EVP_DigestVerifyInit(s->vctx, NULL, NULL, NULL, s->pub) == 1 &&
+           EVP_PKEY_keygen_init(s->kctx) == 1;
+}
+
+static void teardown(struct setup *s)
+{
+    EVP_MD_CTX_free(s->sctx);
+    EVP_MD_CTX_free(s->vctx);
+    EVP_PKEY_CTX_free(s->kctx);
+    EVP_PKEY_free(s->priv);
+    EVP_PKEY_free(s->pub);
+    free(s->msg);
+}
+
+int cli_bench_ed25519(int argc, char **argv)
+{
+    unsigned n = 2000, rounds = 5;
+    unsigned long mlen = 64;
+    for (int i = 1; i < argc; i++) {
+        unsigned long v;
+        if (!strcmp(argv[i], "-n") && i + 1 < argc && cli_parse_number(argv[i + 1], 1, 1000000, &v))
+            n = (unsigned)v, i++;
+        else if (!strcmp(argv[i], "-r") && i + 1 < argc &&
+                 cli_parse_number(argv[i + 1], 1, MAX_ROUNDS, &v))
+            rounds = (unsigned)v, i++;
+        else if (!strcmp(argv[i], "-m") && i + 1 < argc &&
+                 cli_parse_number(argv[i + 1], 0, 1 << 20, &v))
+            mlen = v, i++;
+        else {
+            fprintf(stderr, "usage: cryptoshim bench ed25519 [-n N] [-r ROUNDS (1-%d)] "
+                            "[-m MESSAGE_BYTES]\n", MAX_ROUNDS);
+            return 2;
+        }
+    }
+    /* slot 0 is stock libcrypto */
+    const cs_c25519_impl *use[MAX_IMPLS + 1] = {NULL};
+    unsigned nuse = 1;
+    for (unsigned k = 0; cs_c25519_impls[k] && nuse <= MAX_IMPLS; k++) {
+        const cs_c25519_impl *im = cs_c25519_impls[k];
+        if ((cs_cpu_features() & im->cpu_features) != im->cpu_features ||
+            !cs_kernel_allowed(im->name) || !im->ed25519_pubkey)
+            printf("%-10s (not usable here)\n", im->name);
+        else
+            use[nuse++] = im;
+    }
+    struct setup s;
+    uint64_t *t = malloc(n * sizeof *t);
+    if (!t || !setup(&s, mlen)) {
+        fprintf(stderr, "bench ed25519: libcrypto set-up failed\n");
+        free(t);
+        return 1;
+    }
+    printf("%s; message %lu bytes\n", OpenSSL_version(OPENSSL_VERSION), mlen);
+    printf("%-10s %-9s %14s %22s %10s\n", "kernel", "op", "median " CS_TIMER_TICK_UNIT,
+           "range of rounds", "stock/ours");
+    int status = 0;
+    for (int op = 0; op < OPS; op++) {
+        uint64_t med[MAX_IMPLS + 1][MAX_ROUNDS];
+        int failed[MAX_IMPLS + 1] = {0};
+        for (unsigned r = 0; r < rounds; r++)
+            for (unsigned k = 0; k < nuse; k++)
+                failed[k] |= run(use[k], &s, op, n, t, &med[k][r]);
+        for (unsigned k = 0; k < nuse; k++) {
+            const char *name = use[k] ? use[k]->name : "libcrypto";
+            if (failed[k]) {
+                printf("%-10s %-9s FAILED\n", name, op_names[op]);
+                status = 1;
+                continue;
+            }
+            qsort(med[k], rounds, sizeof med[k][0], cmp_u64);
+            char range[48], ratio[16] = "";
+            snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)med[k][0],
+                     (unsigned long long)med[k][rounds - 1]);
+            if (k)
+                snprintf(ratio, sizeof ratio, "%.2fx",
+                         (double)med[0][rounds / 2] / (double)med[k][rounds / 2]);
+            printf("%-10s %-9s %14llu %22s %10s\n", name, op_names[op],
+                   (unsigned long long)med[k][rounds / 2], range, ratio);
+        }
+    }
+    teardown(&s);
+    free(t);
+    return status;
+}
