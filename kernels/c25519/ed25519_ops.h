@@ -63,6 +63,22 @@ static void ed_fe_pow22523(fe *h, const fe *z)
     fe_mul(h, &b, z);              /* 2^252 - 3 */
 }
 
+/* h = 1/z (0 for z = 0): the divsteps inversion of modinv.h on the
+ * canonical encoding where the target has it (about 60% of the Fermat
+ * chain's time), else the chain. Constant time. */
+static void ed_fe_invert(fe *h, const fe *z)
+{
+#ifdef __SIZEOF_INT128__
+    uint8_t b[32];
+    fe_tobytes(b, z);
+    c25519_inv_bytes(b, b);
+    fe_frombytes(h, b);
+    cs_wipe(b, sizeof(b));
+#else
+    c25519_fe_invert(h, z);
+#endif
+}
+
 /* ---- Points ---------------------------------------------------------- */
 
 typedef struct {
@@ -184,7 +200,7 @@ static void ed_to_cached(ed_cached *r, const ed_p3 *p, const fe *d2)
 static void ed_encode(uint8_t s[32], const fe *X, const fe *Y, const fe *Z)
 {
     fe zi, x, y;
-    c25519_fe_invert(&zi, Z);
+    ed_fe_invert(&zi, Z);
     fe_mul(&x, X, &zi);
     fe_mul(&y, Y, &zi);
     fe_tobytes(s, &y);
@@ -201,37 +217,48 @@ static void ed_niels_load(ed_niels *r, const uint8_t b[CS_ED25519_NIELS_BYTES])
 
 /* ---- Fixed-base multiplication (constant time) ----------------------- */
 
+/* 16 bytes as two words, for the select below: GCC's generic vectors are
+ * SSE2 on x86-64 and plain word pairs elsewhere. */
+typedef uint64_t ed_v2 __attribute__((vector_size(16)));
+
 /* t = v * 256^pos * B for a secret digit v in [-8, 8]: all 8 entries of
- * the position are read and the right one kept by masks, then negated
- * (swap y+x and y-x, negate 2dxy) under a mask when v < 0. */
-static void ed_comb_select(ed_niels *t, unsigned pos, int8_t v)
+ * the position are read and the right one kept by masks (the accumulators
+ * stay in registers), then negated (swap y+x and y-x, negate 2dxy) under
+ * a mask when v < 0. buf (96 bytes, 16-aligned) receives the selected
+ * entry; the caller wipes it once at the end. Inlined so that nothing
+ * secret is left in a frame of its own. */
+static inline __attribute__((always_inline)) void ed_comb_select(ed_niels *t, uint8_t *buf,
+                                                                 unsigned pos, int8_t v)
 {
-    /* (1, 1, 0): the neutral point */
-    static const uint8_t neutral[CS_ED25519_NIELS_BYTES] = {1, [32] = 1};
-    uint64_t w[CS_ED25519_NIELS_BYTES / 8];
-    uint8_t buf[CS_ED25519_NIELS_BYTES];
     uint64_t neg = (uint64_t)(uint8_t)v >> 7;
     uint64_t mag = (uint64_t)(uint8_t)(v ^ (uint8_t)(0 - neg)) + neg; /* |v| */
-    /* words moved as bytes: the selection is the same on any byte order */
-    memcpy(w, neutral, sizeof(w));
+    /* (1, 1, 0): the neutral point, the entry for v = 0 */
+    ed_v2 a0 = {1, 0}, a1 = {0, 0}, a2 = {1, 0}, a3 = {0, 0}, a4 = {0, 0}, a5 = {0, 0};
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    a0[0] = a2[0] = (uint64_t)1 << 56; /* the byte 1 first in memory */
+#endif
     for (unsigned j = 0; j < 8; j++) {
-        uint64_t m = cs_ct_eq_mask(mag, j + 1);
-        const uint8_t *e = cs_ed25519_comb[pos][j];
-        /* plain masked moves: the compiler may vectorise them */
-        for (unsigned k = 0; k < CS_ED25519_NIELS_BYTES / 8; k++) {
-            uint64_t x;
-            memcpy(&x, e + 8 * k, 8);
-            w[k] ^= (w[k] ^ x) & m;
-        }
+        uint64_t m1 = cs_ct_eq_mask(mag, j + 1);
+        ed_v2 m = {m1, m1}, e[6];
+        memcpy(e, cs_ed25519_comb[pos][j], sizeof(e));
+        a0 ^= (a0 ^ e[0]) & m;
+        a1 ^= (a1 ^ e[1]) & m;
+        a2 ^= (a2 ^ e[2]) & m;
+        a3 ^= (a3 ^ e[3]) & m;
+        a4 ^= (a4 ^ e[4]) & m;
+        a5 ^= (a5 ^ e[5]) & m;
     }
-    memcpy(buf, w, sizeof(buf));
+    memcpy(buf, &a0, 16);
+    memcpy(buf + 16, &a1, 16);
+    memcpy(buf + 32, &a2, 16);
+    memcpy(buf + 48, &a3, 16);
+    memcpy(buf + 64, &a4, 16);
+    memcpy(buf + 80, &a5, 16);
     ed_niels_load(t, buf);
     fe minus;
     fe_neg(&minus, &t->xy2d);
     fe_cswap(&t->ypx, &t->ymx, (unsigned)neg);
     fe_cmov(&t->xy2d, &minus, (unsigned)neg);
-    cs_wipe(w, sizeof(w));
-    cs_wipe(buf, sizeof(buf));
 }
 
 /* h = a * B for a 32-byte scalar a < 2^255 (a clamped or reduced scalar),
@@ -241,6 +268,7 @@ static void ed_base_mul(ed_p3 *h, const uint8_t a[32])
 {
     int8_t e[64];
     int8_t carry = 0;
+    uint8_t buf[CS_ED25519_NIELS_BYTES] __attribute__((aligned(16)));
     ed_niels t;
     ed_p1 r;
     ed_p2 s;
@@ -258,7 +286,7 @@ static void ed_base_mul(ed_p3 *h, const uint8_t a[32])
 
     ed_p3_0(h);
     for (unsigned i = 1; i < 64; i += 2) {
-        ed_comb_select(&t, i / 2, e[i]);
+        ed_comb_select(&t, buf, i / 2, e[i]);
         ed_madd(&r, h, &t, 0);
         ed_p1_to_p3(h, &r);
     }
@@ -271,11 +299,12 @@ static void ed_base_mul(ed_p3 *h, const uint8_t a[32])
     ed_dbl(&r, &s.X, &s.Y, &s.Z);
     ed_p1_to_p3(h, &r);
     for (unsigned i = 0; i < 64; i += 2) {
-        ed_comb_select(&t, i / 2, e[i]);
+        ed_comb_select(&t, buf, i / 2, e[i]);
         ed_madd(&r, h, &t, 0);
         ed_p1_to_p3(h, &r);
     }
     cs_wipe(e, sizeof(e));
+    cs_wipe(buf, sizeof(buf));
     cs_wipe(&t, sizeof(t));
     cs_wipe(&r, sizeof(r));
     cs_wipe(&s, sizeof(s));
@@ -297,7 +326,7 @@ static void c25519_x25519_base(uint8_t out[32], const uint8_t scalar[32])
     ed_base_mul(&A, e);
     fe_add(&n, &A.Z, &A.Y);
     fe_sub(&dn, &A.Z, &A.Y);
-    c25519_fe_invert(&dn, &dn);
+    ed_fe_invert(&dn, &dn);
     fe_mul(&n, &n, &dn);
     fe_tobytes(out, &n);
     cs_wipe(e, sizeof(e));

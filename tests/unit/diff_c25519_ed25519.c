@@ -16,6 +16,7 @@
 #include "runtime/cpu.h"
 #include "support/diff_common.h"
 #include "support/tap.h"
+#include "support/vectors.h"
 
 static int stock_pubkey(int type, uint8_t pk[32], const uint8_t sk[32])
 {
@@ -71,7 +72,7 @@ static const char *const small_order[8] = {
 static void special(uint8_t e[32], unsigned i)
 {
     if (i < 8) {
-        tap_unhex(e, 32, small_order[i], 64);
+        vec_unhex(e, 32, small_order[i], 64);
     } else if (i < 8 + 38) { /* p + k = 0x7fff...ffed + k */
         unsigned k = (i - 8) / 2;
         memset(e, 0xff, 32);

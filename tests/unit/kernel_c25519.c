@@ -16,6 +16,7 @@
 #include "support/bn_ref.h"
 #include "support/json.h"
 #include "support/tap.h"
+#include "support/vectors.h"
 
 #ifdef __SIZEOF_INT128__
 #include "kernels/c25519/fe51.h"
@@ -208,7 +209,7 @@ static void modinv(void)
 
 static void unhex32(uint8_t out[32], const char *hex)
 {
-    if (tap_unhex(out, 32, hex, 64) != 32)
+    if (vec_unhex(out, 32, hex, 64) != 32)
         abort();
 }
 
@@ -351,8 +352,8 @@ int main(void)
     modinv();
 #endif
     char path[1024];
-    snprintf(path, sizeof path, "%s/wycheproof/x25519_test.json", tap_vectors_dir());
-    char *text = tap_read_file(path, NULL);
+    snprintf(path, sizeof path, "wycheproof/x25519_test.json");
+    char *text = vec_read(path, NULL);
     json *doc = text ? json_parse(text) : NULL;
     free(text);
     tap_ok(doc != NULL, "read and parse %s", path);

@@ -19,6 +19,7 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include "support/json.h"
 #include "support/tap.h"
+#include "support/vectors.h"
 
 #ifdef __SIZEOF_INT128__
 /* The templates over the portable field, for the table check. */
@@ -28,7 +29,7 @@
 
 static void unhex(uint8_t *out, size_t n, const char *hex)
 {
-    if (tap_unhex(out, n, hex, strlen(hex)) != (long)n)
+    if (vec_unhex(out, n, hex, strlen(hex)) != (long)n)
         memset(out, 0xee, n);
 }
 
@@ -372,7 +373,7 @@ static void wycheproof(const cs_c25519_impl *im, const json *doc)
             size_t mlen = strlen(msghex) / 2;
             uint8_t *msg = malloc(mlen + 1), sig[64];
             int want = !strcmp(res, "valid"), got = 0;
-            tap_unhex(msg, mlen + 1, msghex, strlen(msghex));
+            vec_unhex(msg, mlen + 1, msghex, strlen(msghex));
             if (strlen(sighex) == 128) {
                 unhex(sig, 64, sighex);
                 got = im->ed25519_verify(sig, NULL, 0, msg, mlen, pk);
@@ -452,8 +453,8 @@ int main(void)
         return tap_done();
     }
     char path[1024];
-    snprintf(path, sizeof path, "%s/wycheproof/ed25519_test.json", tap_vectors_dir());
-    char *text = tap_read_file(path, NULL);
+    snprintf(path, sizeof path, "wycheproof/ed25519_test.json");
+    char *text = vec_read(path, NULL);
     json *doc = text ? json_parse(text) : NULL;
     free(text);
     tap_ok(doc != NULL, "read and parse %s", path);
