@@ -64,9 +64,10 @@ const cs_key_hooks cs_ed25519_hooks = {
     .bits = 256,
     .sec_bits = 128,
     .sec_category = 0,
+    .sec_category_since = 306,
     .max_size = 64,
     .flags = CS_KEY_GEN_EMPTY | CS_KEY_P_MAND_DIGEST | CS_KEY_EXPORT_PUB_ALWAYS |
-             CS_KEY_P_SEC_CATEGORY | CS_KEY_P_OWN_MATERIAL | CS_KEY_RAW_PARTS,
+             CS_KEY_P_OWN_MATERIAL | CS_KEY_RAW_PARTS,
     .import = cs_ecx_import,
     .pub_from_priv = ed25519_pub_from_priv,
     .gen = ed25519_gen,

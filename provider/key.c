@@ -251,7 +251,7 @@ int cs_key_get_params(void *vkey, OSSL_PARAM params[])
         return 0;
     if ((p = cs_param_locate_mut(params, CS_P_MAX_SIZE)) && !cs_param_set_int(prov, p, h->max_size))
         return 0;
-    if ((h->flags & CS_KEY_P_SEC_CATEGORY) && prov->core_version >= 306 &&
+    if (h->sec_category_since && prov->core_version >= h->sec_category_since &&
         (p = cs_param_locate_mut(params, CS_P_SECURITY_CATEGORY)) &&
         !cs_param_set_int(prov, p, h->sec_category))
         return 0;
@@ -292,7 +292,9 @@ void *cs_key_dup(const void *vsrc, int selection)
     if (!key)
         return NULL;
     const cs_key_hooks *h = src->hooks;
-    if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) && src->has_pub) {
+    if (((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) ||
+         ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && (h->flags & CS_KEY_DUP_PRIV_WITH_PUB))) &&
+        src->has_pub) {
         memcpy(key->pub, src->pub, h->pub_bytes);
         key->has_pub = 1;
     }

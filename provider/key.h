@@ -46,7 +46,10 @@ typedef struct cs_key_parts {
 } cs_key_parts;
 
 /* Prepared-form slots: a per-key precomputation a family makes on first
- * use (or at import) and frees with the key or when its material changes. */
+ * use through cs_key_prepared (hooks->prepare), or stores itself into
+ * key->prep[slot] while the key is not yet shared (import, generation:
+ * ML-KEM's keygen fills it as a by-product); freed by hooks->unprepare
+ * with the key or when its material changes. */
 enum { CS_KEY_PREP_PUB = 0, CS_KEY_PREP_PRIV = 1 };
 
 /* Flags of cs_key_hooks.flags. */
@@ -56,8 +59,8 @@ enum { CS_KEY_PREP_PUB = 0, CS_KEY_PREP_PRIV = 1 };
 #define CS_KEY_EXPORT_PUB_ALWAYS 8u /* export and get_params write pub even
                                      * when the key has none (stock's ECX:
                                      * its zero bytes) */
-#define CS_KEY_P_SEC_CATEGORY 16u /* get_params answers security-category
-                                   * (sec_category) from core 3.6 on */
+#define CS_KEY_DUP_PRIV_WITH_PUB 16u /* dup of a private selection also
+                                      * copies the public key (ML-KEM) */
 #define CS_KEY_RAW_PARTS 64u /* import reads no parts: the family reads
                               * parts->params itself (stock's ECX takes
                               * only octet strings, with its own errors) */
@@ -71,6 +74,8 @@ typedef struct cs_key_hooks {
     size_t priv_bytes;  /* private key bytes */
     size_t seed_bytes;  /* 0: the family has no seed */
     int bits, sec_bits, sec_category, max_size; /* get_params answers */
+    int sec_category_since; /* core version answering security-category
+                             * (305, 306; 0: never) */
     unsigned flags;
 
     /* Sets an empty key from parts as stock's import does (checks, errors,
@@ -105,7 +110,9 @@ typedef struct cs_key_hooks {
     int (*set_params)(struct cs_key *key, const OSSL_PARAM params[]);
     const OSSL_PARAM *(*settable)(const cs_prov *prov);
     /* Generation parameters (seed, group, properties, ...) into g, with
-     * stock's errors, and their list; required. */
+     * stock's errors, and their list; required. Also called by gen_init
+     * with g->selection set, so it may refuse a selection stock's
+     * gen_init refuses (0: no context). */
     int (*gen_set_params)(struct cs_key_gen *g, const OSSL_PARAM params[]);
     const OSSL_PARAM *(*gen_settable)(const cs_prov *prov);
     /* Makes the prepared form of slot (CS_KEY_PREP_PUB or _PRIV) for the

@@ -242,9 +242,10 @@ const cs_key_hooks cs_x25519_hooks = {
     .bits = 253,
     .sec_bits = 128,
     .sec_category = 0,
+    .sec_category_since = 306,
     .max_size = 32,
     .flags = CS_KEY_GEN_EMPTY | CS_KEY_P_ENCODED_PUB | CS_KEY_EXPORT_PUB_ALWAYS |
-             CS_KEY_P_SEC_CATEGORY | CS_KEY_P_OWN_MATERIAL | CS_KEY_RAW_PARTS,
+             CS_KEY_P_OWN_MATERIAL | CS_KEY_RAW_PARTS,
     .import = cs_ecx_import,
     .pub_from_priv = x25519_pub_from_priv,
     .gen = x25519_gen,
