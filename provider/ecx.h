@@ -18,6 +18,25 @@ int cs_ecx_get_material(cs_key *key, OSSL_PARAM params[]);
 int cs_ecx_gen_set_params(cs_key_gen *g, const OSSL_PARAM params[]);
 const OSSL_PARAM *cs_ecx_gen_settable(const cs_prov *prov);
 extern const OSSL_PARAM cs_ecx_key_types[];
+/* Parameter-list pieces in stock's order (sizes; then the key parts). */
+#define CS_ECX_P_SIZES                                                          \
+    OSSL_PARAM_int(CS_P_BITS, NULL), OSSL_PARAM_int(CS_P_SECURITY_BITS, NULL), \
+        OSSL_PARAM_int(CS_P_MAX_SIZE, NULL)
+#define CS_ECX_P_KEYS OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0), OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0)
+
+/* The cs_key_hooks fields X25519 and Ed25519 share (32-byte keys, 128
+ * security bits, security-category 0 from 3.6, stock's ECX import, export
+ * and generation parameters), with the family's name, bits, max-size and
+ * extra flags. */
+#define CS_ECX_HOOKS(nm, bits_, max_, flags_)                                                 \
+    .name = nm, .pub_bytes = 32, .priv_bytes = 32, .bits = bits_, .sec_bits = 128,          \
+    .sec_category = 0, .sec_category_since = 306, .max_size = max_,                           \
+    .flags = CS_KEY_GEN_EMPTY | CS_KEY_EXPORT_PUB_ALWAYS | CS_KEY_P_OWN_MATERIAL |            \
+             CS_KEY_RAW_PARTS | (flags_),                                                     \
+    .import = cs_ecx_import, .get_params = cs_ecx_get_material,                               \
+    .gen_set_params = cs_ecx_gen_set_params, .gen_settable = cs_ecx_gen_settable,             \
+    .key_types = cs_ecx_key_types
+
 /* The dispatched curve implementation, or NULL with an internal error. */
 const cs_c25519_impl *cs_ecx_impl(const cs_prov *prov);
 /* RFC 9180 DeriveKeyPair's private key for DHKEM(X25519, HKDF-SHA256)

@@ -31,24 +31,13 @@ static int ed25519_gen(cs_key *key, const cs_key_gen *g)
 }
 
 static const OSSL_PARAM gettable_30[] = {
-    OSSL_PARAM_int(CS_P_BITS, NULL),
-    OSSL_PARAM_int(CS_P_SECURITY_BITS, NULL),
-    OSSL_PARAM_int(CS_P_MAX_SIZE, NULL),
-    OSSL_PARAM_utf8_string(CS_P_MANDATORY_DIGEST, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
+    CS_ECX_P_SIZES, OSSL_PARAM_utf8_string(CS_P_MANDATORY_DIGEST, NULL, 0), CS_ECX_P_KEYS,
     OSSL_PARAM_END,
 };
 
 static const OSSL_PARAM gettable_36[] = {
-    OSSL_PARAM_int(CS_P_BITS, NULL),
-    OSSL_PARAM_int(CS_P_SECURITY_BITS, NULL),
-    OSSL_PARAM_int(CS_P_MAX_SIZE, NULL),
-    OSSL_PARAM_int(CS_P_SECURITY_CATEGORY, NULL),
-    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
-    OSSL_PARAM_utf8_string(CS_P_MANDATORY_DIGEST, NULL, 0),
-    OSSL_PARAM_END,
+    CS_ECX_P_SIZES, OSSL_PARAM_int(CS_P_SECURITY_CATEGORY, NULL), CS_ECX_P_KEYS,
+    OSSL_PARAM_utf8_string(CS_P_MANDATORY_DIGEST, NULL, 0), OSSL_PARAM_END,
 };
 
 static const OSSL_PARAM *ed25519_gettable(const cs_prov *prov)
@@ -56,26 +45,13 @@ static const OSSL_PARAM *ed25519_gettable(const cs_prov *prov)
     return prov->core_version >= 306 ? gettable_36 : gettable_30;
 }
 
+/* ps 0: no group (generation refuses one). */
 const cs_key_hooks cs_ed25519_hooks = {
-    .name = "ED25519",
-    .ps = 0, /* no group: generation refuses one */
-    .pub_bytes = 32,
-    .priv_bytes = 32,
-    .bits = 256,
-    .sec_bits = 128,
-    .sec_category = 0,
-    .sec_category_since = 306,
-    .max_size = 64,
-    .flags = CS_KEY_GEN_EMPTY | CS_KEY_P_MAND_DIGEST | CS_KEY_EXPORT_PUB_ALWAYS |
-             CS_KEY_P_OWN_MATERIAL | CS_KEY_RAW_PARTS,
-    .import = cs_ecx_import,
+    CS_ECX_HOOKS("ED25519", 256, 64, CS_KEY_P_MAND_DIGEST),
+    .ps = 0,
     .pub_from_priv = ed25519_pub_from_priv,
     .gen = ed25519_gen,
-    .get_params = cs_ecx_get_material,
     .gettable = ed25519_gettable,
-    .gen_set_params = cs_ecx_gen_set_params,
-    .gen_settable = cs_ecx_gen_settable,
-    .key_types = cs_ecx_key_types,
 };
 
 CS_KEYMGMT_DISPATCH(cs_ed25519_keymgmt, cs_ed25519_hooks);

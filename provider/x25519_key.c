@@ -209,24 +209,13 @@ static const OSSL_PARAM *x25519_settable(const cs_prov *prov)
 }
 
 static const OSSL_PARAM gettable_30[] = {
-    OSSL_PARAM_int(CS_P_BITS, NULL),
-    OSSL_PARAM_int(CS_P_SECURITY_BITS, NULL),
-    OSSL_PARAM_int(CS_P_MAX_SIZE, NULL),
-    OSSL_PARAM_octet_string(CS_P_ENCODED_PUB_KEY, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
+    CS_ECX_P_SIZES, OSSL_PARAM_octet_string(CS_P_ENCODED_PUB_KEY, NULL, 0), CS_ECX_P_KEYS,
     OSSL_PARAM_END,
 };
 
 static const OSSL_PARAM gettable_36[] = {
-    OSSL_PARAM_int(CS_P_BITS, NULL),
-    OSSL_PARAM_int(CS_P_SECURITY_BITS, NULL),
-    OSSL_PARAM_int(CS_P_MAX_SIZE, NULL),
-    OSSL_PARAM_int(CS_P_SECURITY_CATEGORY, NULL),
-    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_ENCODED_PUB_KEY, NULL, 0),
-    OSSL_PARAM_END,
+    CS_ECX_P_SIZES, OSSL_PARAM_int(CS_P_SECURITY_CATEGORY, NULL), CS_ECX_P_KEYS,
+    OSSL_PARAM_octet_string(CS_P_ENCODED_PUB_KEY, NULL, 0), OSSL_PARAM_END,
 };
 
 static const OSSL_PARAM *x25519_gettable(const cs_prov *prov)
@@ -235,27 +224,13 @@ static const OSSL_PARAM *x25519_gettable(const cs_prov *prov)
 }
 
 const cs_key_hooks cs_x25519_hooks = {
-    .name = "X25519",
+    CS_ECX_HOOKS("X25519", 253, 32, CS_KEY_P_ENCODED_PUB),
     .ps = 25519,
-    .pub_bytes = 32,
-    .priv_bytes = 32,
-    .bits = 253,
-    .sec_bits = 128,
-    .sec_category = 0,
-    .sec_category_since = 306,
-    .max_size = 32,
-    .flags = CS_KEY_GEN_EMPTY | CS_KEY_P_ENCODED_PUB | CS_KEY_EXPORT_PUB_ALWAYS |
-             CS_KEY_P_OWN_MATERIAL | CS_KEY_RAW_PARTS,
-    .import = cs_ecx_import,
     .pub_from_priv = x25519_pub_from_priv,
     .gen = x25519_gen,
-    .get_params = cs_ecx_get_material,
     .gettable = x25519_gettable,
     .set_params = x25519_set_params,
     .settable = x25519_settable,
-    .gen_set_params = cs_ecx_gen_set_params,
-    .gen_settable = cs_ecx_gen_settable,
-    .key_types = cs_ecx_key_types,
 };
 
 CS_KEYMGMT_DISPATCH(cs_x25519_keymgmt, cs_x25519_hooks);
