@@ -8,11 +8,11 @@
 # signatures byte for byte, verification of flipped, S+L and non-canonical
 # signatures, instances and context strings (3.5+), key import checks and
 # errors, parameters, PEM/DER of keys the shim holds, an Ed25519-signed
-# certificate. Every key of the shim's run must be held by the cryptoshim
-# provider. Each curve implementation of C25519_KERNELS (default
-# x86_64-adx,portable) is forced in turn; one this CPU cannot run is
-# skipped (by default the provider offers the curves only where one was
-# measured faster than libcrypto's).
+# certificate, the Wycheproof X25519 and Ed25519 vectors. Every key of the
+# shim's run must be held by the cryptoshim provider. Each curve
+# implementation of C25519_KERNELS (default x86_64-adx,portable) is forced
+# in turn; one this CPU cannot run is skipped (by default the provider
+# offers the curves only where one was measured faster than libcrypto's).
 
 load mldsa_helpers
 
@@ -56,8 +56,10 @@ have() {
 # of the shim's run held by our provider.
 both() {
     local ver=$1 group=$2
-    drive "$ver" none "" "$group" "$RUNSEED" >stock.txt
-    drive "$ver" "$SHIMLIB" "" "$group" "$RUNSEED" >shim.txt
+    local in=/dev/null
+    [ "$group" = vectors ] && in=vectors.txt
+    drive "$ver" none "" "$group" "$RUNSEED" <"$in" >stock.txt
+    drive "$ver" "$SHIMLIB" "" "$group" "$RUNSEED" <"$in" >shim.txt
     grep -q '^# provider default' stock.txt
     if ! grep -q '^# provider cryptoshim' shim.txt; then
         echo "# OpenSSL $ver: no curve implementation $KERN here: skipped" >&3
@@ -119,6 +121,12 @@ setup() {
 
 @test "PEM/DER of keys the shim holds, PEM keys decoded by the default provider used with our operations, an Ed25519 certificate" {
     each_version pem
+}
+
+@test "Wycheproof x25519_test.json (518) and ed25519_test.json (151) through EVP: stock's answers" {
+    python3 "$CS_ROOT/tests/bats/helpers/wycheproof_c25519_lines.py" "$VECTORS" >vectors.txt
+    [ "$(wc -l <vectors.txt)" -eq 669 ]
+    each_version vectors
 }
 
 # The provider's calls are counted: an Ed25519 signature made through

@@ -10,7 +10,8 @@
  * DHKEM ikm), ed25519 (signatures, non-canonical and S >= L signatures,
  * instances and context strings on 3.5+), import (key import checks and
  * errors, params, validation), pem (PEM/DER of keys the provider holds,
- * PEM keys decoded by the default provider used with our operations).
+ * PEM keys decoded by the default provider used with our operations),
+ * vectors (Wycheproof lines on standard input, from c25519_stock.bats).
  * Lines "# provider NAME" say which provider holds each key. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -678,6 +679,53 @@ static void group_pem(void)
     EVP_PKEY_free(ca);
 }
 
+/* Parses hex into out (at most max bytes): the length, or -1. */
+static long unhex(const char *h, uint8_t *out, size_t max)
+{
+    size_t n = strlen(h);
+    if (n % 2 || n / 2 > max)
+        return -1;
+    for (size_t i = 0; i < n / 2; i++) {
+        unsigned v;
+        if (sscanf(h + 2 * i, "%2x", &v) != 1)
+            return -1;
+        out[i] = (uint8_t)v;
+    }
+    return (long)(n / 2);
+}
+
+/* Published vectors from standard input, one a line: "x ID PRIV PUB"
+ * (X25519: the shared secret or the refusal) and "e ID PK MSG SIG"
+ * (Ed25519 verification; "-" is an empty message). */
+static void group_vectors(void)
+{
+    static char line[1 << 16];
+    static uint8_t a[32], b[32], msg[1 << 14], sig[256];
+    while (fgets(line, sizeof line, stdin)) {
+        char kind[2], id[16], f1[80], f2[sizeof line / 2], f3[600];
+        char label[64];
+        if (sscanf(line, "%1s %15s %79s %32767s %599s", kind, id, f1, f2, f3) < 4)
+            continue;
+        if (kind[0] == 'x' && unhex(f1, a, 32) == 32 && unhex(f2, b, 32) == 32) {
+            EVP_PKEY *priv = raw_priv("X25519", a), *pub = raw_pub("X25519", b);
+            snprintf(label, sizeof label, "x25519 tc %s", id);
+            derive(label, priv, pub);
+            EVP_PKEY_free(priv);
+            EVP_PKEY_free(pub);
+        } else if (kind[0] == 'e' && unhex(f1, a, 32) == 32) {
+            long mlen = strcmp(f2, "-") ? unhex(f2, msg, sizeof msg) : 0;
+            long slen = unhex(f3, sig, sizeof sig);
+            EVP_PKEY *pub = raw_pub("ED25519", a);
+            snprintf(label, sizeof label, "ed25519 tc %s", id);
+            if (!pub || mlen < 0 || slen < 0)
+                outcome(label, 0);
+            else
+                dverify(label, pub, NULL, sig, (size_t)slen, msg, (size_t)mlen);
+            EVP_PKEY_free(pub);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -701,6 +749,8 @@ int main(int argc, char **argv)
         group_import();
     else if (!strcmp(g, "pem"))
         group_pem();
+    else if (!strcmp(g, "vectors"))
+        group_vectors();
     else
         return 2;
     return 0;
