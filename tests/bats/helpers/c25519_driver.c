@@ -191,6 +191,36 @@ static void group_x25519(void)
         EVP_PKEY_free(b);
         EVP_PKEY_free(a);
     }
+    /* 3.5+: DHKEM(X25519) (the default provider's KEM, taking our keys by
+     * export) with a fixed ephemeral ikm: deterministic */
+    for (int i = 0; v35() && i < 6; i++) {
+        uint8_t ikme[32], ct[64], ss[64], ss2[64];
+        size_t ctlen = sizeof ct, sslen = sizeof ss, ss2len = sizeof ss2;
+        rnd(k, 32);
+        rnd(ikme, 32);
+        EVP_PKEY *a = raw_priv("X25519", k);
+        EVP_PKEY_CTX *kc = EVP_PKEY_CTX_new_from_pkey(NULL, a, NULL);
+        OSSL_PARAM p[] = {OSSL_PARAM_utf8_string("operation", "DHKEM", 5),
+                          OSSL_PARAM_octet_string("ikme", ikme, i == 5 ? 16 : 32), OSSL_PARAM_END};
+        int ok = kc && EVP_PKEY_encapsulate_init(kc, p) > 0 &&
+                 EVP_PKEY_encapsulate(kc, ct, &ctlen, ss, &sslen) > 0;
+        EVP_PKEY_CTX_free(kc);
+        if (!ok) {
+            outcome("dhkem encapsulate", 0);
+        } else {
+            hex("dhkem ct", ct, ctlen);
+            hex("dhkem ss", ss, sslen);
+            kc = EVP_PKEY_CTX_new_from_pkey(NULL, a, NULL);
+            ok = kc && EVP_PKEY_decapsulate_init(kc, p) > 0 &&
+                 EVP_PKEY_decapsulate(kc, ss2, &ss2len, ct, ctlen) > 0;
+            EVP_PKEY_CTX_free(kc);
+            if (ok)
+                hex("dhkem decapsulated", ss2, ss2len);
+            else
+                outcome("dhkem decapsulate", 0);
+        }
+        EVP_PKEY_free(a);
+    }
     /* a public-only key cannot derive; a short output buffer */
     rnd(k, 32);
     EVP_PKEY *pub = raw_pub("X25519", k), *priv = raw_priv("X25519", k);
