@@ -116,19 +116,30 @@ static void print_dispatch(void)
     for (int f = CS_FAMILY_COUNT; f-- > 0;)
         if (f != own)
             print_family_dispatch(f, 4);
+    /* Under CRYPTOSHIM_DISABLE=1 the provider is never installed: the
+     * kernel the dispatcher would pick serves nothing. */
     static const int sets[] = {44, 65, 87};
     for (size_t i = 0; i < 3; i++) {
-        const cs_mldsa_impl *impl = cs_dispatch_mldsa(sets[i]);
-        printf("  ML-DSA-%d            %s (with OpenSSL 3.5 or later)\n", sets[i],
-               impl ? cs_mldsa_impl_name(impl) : "none");
+        const cs_mldsa_impl *impl = cs_disabled() ? NULL : cs_dispatch_mldsa(sets[i]);
+        if (cs_disabled())
+            printf("  ML-DSA-%d            libcrypto (CRYPTOSHIM_DISABLE=1: not served)\n",
+                   sets[i]);
+        else
+            printf("  ML-DSA-%d            %s (with OpenSSL 3.5 or later)\n", sets[i],
+                   impl ? cs_mldsa_impl_name(impl) : "none");
     }
     /* ML-KEM: offered by the provider only where measured faster than
      * libcrypto's own (runtime/dispatch_mlkem.h). */
     static const int kem_sets[] = {512, 768, 1024};
-    for (size_t i = 0; i < 3; i++)
-        printf("  ML-KEM-%-4d          %s (with OpenSSL 3.5 or later)%s\n", kem_sets[i],
-               cs_dispatch_mlkem(kem_sets[i])->name,
-               cs_dispatch_mlkem_serves() ? "" : ": not offered, libcrypto's own serves");
+    for (size_t i = 0; i < 3; i++) {
+        if (cs_disabled())
+            printf("  ML-KEM-%-4d          libcrypto (CRYPTOSHIM_DISABLE=1: not served)\n",
+                   kem_sets[i]);
+        else
+            printf("  ML-KEM-%-4d          %s (with OpenSSL 3.5 or later)%s\n", kem_sets[i],
+                   cs_dispatch_mlkem(kem_sets[i])->name,
+                   cs_dispatch_mlkem_serves() ? "" : ": not offered, libcrypto's own serves");
+    }
     print_curves();
 }
 
@@ -163,12 +174,18 @@ static void print_routes(void)
                "reaching the shim)\n",
                cs_route_kind_name(c->modexp), c->why, c->modexp_relocs,
                c->modexp_relocs == 1 ? "" : "s", c->reachable_relocs);
-        if (c->modexp == CS_ROUTE_METHOD)
+        if (cs_disabled())
+            printf("                     every call passed to libcrypto "
+                   "(CRYPTOSHIM_DISABLE=1)\n");
+        else if (c->modexp == CS_ROUTE_METHOD)
             printf("                     RSA/DH/DSA default methods installed at the "
                    "application's first\n                     init, config, SSL_CTX_new, "
                    "key reader or key constructor call;\n                     not where the "
                    "application set its own method, nor for keys made before\n");
-        if (c->mldsa)
+        if (cs_disabled())
+            printf("    ML-DSA route     none: CRYPTOSHIM_DISABLE=1 (the provider is not "
+                   "installed)\n");
+        else if (c->mldsa)
             printf("    ML-DSA route     provider, installed at the application's first "
                    "EVP_PKEY_CTX_new*\n                     (calls it makes through "
                    "dlsym on its own handle do not reach the shim)\n");
@@ -221,6 +238,9 @@ int cli_info(int argc, char **argv)
     printf("libcrypto          %s\n", OpenSSL_version(OPENSSL_VERSION));
     print_features("cpu detected", cs_cpu_detected());
     print_features("cpu used", cs_cpu_features());
+    if (cs_disabled())
+        printf("served             nothing: CRYPTOSHIM_DISABLE=1 passes every call to "
+               "libcrypto\n");
     printf("controls           %s%s%s%s\n", cs_disabled() ? "CRYPTOSHIM_DISABLE " : "",
            cs_kernels_forced() ? "CRYPTOSHIM_KERNELS " : "",
            cs_policy_path() ? "CRYPTOSHIM_POLICY " : "",

@@ -27,7 +27,10 @@ const char *cs_mldsa_alg_name(int ps)
     }
 }
 
-/* Runs KeyGen from key->seed on the dispatched kernel and counts it. */
+/* Runs KeyGen from key->seed on the dispatched kernel and counts it; the
+ * key keeps its seed unless the configuration says ml-dsa.retain_seed=no
+ * under a 3.5 or 3.6 core (which drop it here; 4.0 keeps it and its
+ * encoder leaves it out). */
 static int key_from_seed(cs_mldsa_key *key)
 {
     const cs_mldsa_impl *impl = cs_dispatch_mldsa(key->ps);
@@ -35,6 +38,10 @@ static int key_from_seed(cs_mldsa_key *key)
     if (cs_mldsa_keygen(impl, key->ps, key->pk, key->sk, key->seed) != 0)
         return 0;
     key->has_seed = key->has_priv = key->has_pub = 1;
+    if (key->prov->core_version < 400 && !(cs_prov_conf(key->prov) & CS_CONF_DSA_RETAIN_SEED)) {
+        cs_prov_cleanse(key->seed, CS_MLDSA_SEED_BYTES);
+        key->has_seed = 0;
+    }
     return 1;
 }
 
@@ -176,10 +183,11 @@ static int import_part(const cs_prov *prov, const OSSL_PARAM *params, const char
     return 1;
 }
 
-/* Imports seed / priv / pub as OpenSSL's own keymgmt does: the seed wins
- * (and must give the same expanded key if one is also given), else the
- * expanded key, else the public key; a given public key must match. Each
- * refusal raises the error OpenSSL raises there. */
+/* Imports seed / priv / pub as OpenSSL's own keymgmt does: the seed when
+ * there is no expanded key or ml-dsa.prefer_seed is yes (the default: a
+ * given expanded key must then be, whole, the one the seed gives), else
+ * the expanded key (the seed ignored), else the public key; a given public
+ * key must match. Each refusal raises the errors OpenSSL raises there. */
 static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
 {
     cs_mldsa_key *key = vkey;
@@ -214,7 +222,7 @@ static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
     int ok;
     if ((seedn != 0 || skn != 0) && !key_secret(key))
         return 0;
-    if (seedn != 0) {
+    if (seedn != 0 && (skn == 0 || (cs_prov_conf(prov) & CS_CONF_DSA_PREFER_SEED))) {
         memcpy(key->seed, seed, seedn);
         ok = key_from_seed(key);
         if (ok && skn != 0 && !cs_prov_ct_equal(key->sk, sk, skn)) {
@@ -222,6 +230,8 @@ static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
                      "explicit %s private key does not match seed", alg);
             ok = 0;
         }
+        if (!ok) /* stock's import adds this to the generation's own error */
+            CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_FAILED_TO_GENERATE_KEY, NULL);
     } else if (skn != 0) {
         ok = key_from_sk(key, sk);
     } else {
@@ -255,7 +265,12 @@ static const OSSL_PARAM *km_imexport_types(int selection)
 }
 
 /* Exports seed (if kept) and expanded private key for a private selection,
- * and the public key for a public one, to the callback. */
+ * and the public key for a public one, to the callback, as OpenSSL does.
+ * One exception, so that the default provider's encoders, which import
+ * what this exports, write for our keys what they write for its own:
+ * under ml-dsa.prefer_seed=no its import would take an expanded key beside
+ * the seed and drop the seed (its own keys keep theirs), so a key holding
+ * its seed exports the seed without the expanded key there. */
 static int km_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
 {
     cs_mldsa_key *key = vkey;
@@ -267,7 +282,8 @@ static int km_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
         if (key->has_seed)
             params[n++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_SEED, key->seed,
                                                               CS_MLDSA_SEED_BYTES);
-        if (key->has_priv)
+        if (key->has_priv &&
+            !(key->has_seed && !(cs_prov_conf(key->prov) & CS_CONF_DSA_PREFER_SEED)))
             params[n++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_PRIV, key->sk,
                                                               cs_mldsa_sk_bytes(key->ps));
     }

@@ -127,7 +127,9 @@ static cs_mlkem_prepared *key_new_prepared(cs_mlkem_key *key)
 
 /* Runs KeyGen_internal(d, z) from key->seed on the dispatched kernel,
  * filling the prepared key from its matrix and H(ek), and counts it; the
- * key then holds seed, dk and ek. */
+ * key then holds dk and ek, and the seed unless the configuration says
+ * ml-kem.retain_seed=no under a 3.5 or 3.6 core (which drop it here; 4.0
+ * keeps it and its encoder leaves it out). */
 static int key_from_seed(cs_mlkem_key *key)
 {
     const cs_mlkem_impl *impl = cs_dispatch_mlkem(key->ps);
@@ -138,6 +140,10 @@ static int key_from_seed(cs_mlkem_key *key)
             : impl->keygen(key->ps, key->ek, key->dk, d, z)) != 0)
         return 0;
     key->has_seed = key->has_priv = key->has_pub = 1;
+    if (key->prov->core_version < 400 && !(cs_prov_conf(key->prov) & CS_CONF_KEM_RETAIN_SEED)) {
+        cs_prov_cleanse(key->seed, CS_MLKEM_SEED_BYTES);
+        key->has_seed = 0;
+    }
     return 1;
 }
 
@@ -203,13 +209,17 @@ static int key_from_dk(cs_mlkem_key *key, const uint8_t *dk)
 }
 
 /* OpenSSL's pairwise test of a key pair: encapsulate to ek with fresh
- * randomness, decapsulate with dk, the secrets must agree; a failure
- * raises "public part of ... private key fails to match private". */
-static int pairwise_test(const cs_mlkem_key *key)
+ * randomness (or, for fixed, 32 bytes of 0x55), decapsulate with dk, the
+ * secrets must agree; a failure raises "public part of ... private key
+ * fails to match private". */
+static int pairwise_test(const cs_mlkem_key *key, int fixed)
 {
     uint8_t m[32], ss1[32], ss2[32], ct[CS_MLKEM_MAX_CT_BYTES];
-    int ok = cs_prov_random(key->prov, m, sizeof m) && cs_mlkem_key_encaps(key, ct, ss1, m) &&
-             cs_mlkem_key_decaps(key, ss2, ct) && cs_prov_ct_equal(ss1, ss2, sizeof ss1);
+    if (fixed)
+        memset(m, 0x55, sizeof m);
+    int ok = (fixed || cs_prov_random(key->prov, m, sizeof m)) &&
+             cs_mlkem_key_encaps(key, ct, ss1, m) && cs_mlkem_key_decaps(key, ss2, ct) &&
+             cs_prov_ct_equal(ss1, ss2, sizeof ss1);
     cs_prov_cleanse(m, sizeof m);
     cs_prov_cleanse(ss1, sizeof ss1);
     cs_prov_cleanse(ss2, sizeof ss2);
@@ -218,6 +228,18 @@ static int pairwise_test(const cs_mlkem_key *key)
                  "public part of %s private key fails to match private",
                  cs_mlkem_alg_name(key->ps));
     return ok;
+}
+
+/* The pairwise test an import runs, as ml-kem.import_pct_type says:
+ * random (the default), fixed, or none (anything else). */
+static int import_pairwise_test(const cs_mlkem_key *key)
+{
+    int conf = cs_prov_conf(key->prov);
+    if (conf & CS_CONF_KEM_PCT_RANDOM)
+        return pairwise_test(key, 0);
+    if (conf & CS_CONF_KEM_PCT_FIXED)
+        return pairwise_test(key, 1);
+    return 1;
 }
 
 /* 1 if the key holds what selection asks for (OpenSSL's has()). */
@@ -254,12 +276,17 @@ static int km_validate(const void *vkey, int selection, int checktype)
         return 0;
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == OSSL_KEYMGMT_SELECT_KEYPAIR &&
         key->has_priv)
-        return pairwise_test(key);
+        return pairwise_test(key, 0);
     return 1;
 }
 
 /* Exports seed (if kept) and dk for a private selection, ek for a public
- * one; a key without material fails with "missing key". */
+ * one, as OpenSSL does; a key without material fails with "missing key".
+ * One exception, so that the default provider's encoders, which import
+ * what this exports, write for our keys what they write for its own:
+ * under ml-kem.prefer_seed=no its import would take a dk beside the seed
+ * and drop the seed (its own keys keep theirs), so a key holding its seed
+ * exports the seed without the dk there. */
 static int km_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
 {
     cs_mlkem_key *key = vkey;
@@ -272,10 +299,11 @@ static int km_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
         return 0;
     }
     if (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) {
+        int seed_only = key->has_seed && !(cs_prov_conf(key->prov) & CS_CONF_KEM_PREFER_SEED);
         if (key->has_seed)
             params[n++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_SEED, key->seed,
                                                               CS_MLKEM_SEED_BYTES);
-        if (key->has_priv)
+        if (key->has_priv && !seed_only)
             params[n++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_PRIV, key->dk,
                                                               cs_mlkem_dk_bytes(key->ps));
     }
@@ -320,9 +348,11 @@ static int import_part(const cs_prov *prov, const OSSL_PARAM *params, const char
     return 1;
 }
 
-/* Sets an empty key from seed, dk and/or ek as OpenSSL's fromdata does: the
- * seed wins (a dk beside it must carry the same z and H(ek)), then dk, then
- * ek; a given ek must be the one inside a given dk. */
+/* Sets an empty key from seed, dk and/or ek as OpenSSL's fromdata does, in
+ * its order: sizes, something given, a given ek must be the one inside a
+ * given dk; then the seed when there is no dk or ml-kem.prefer_seed is yes
+ * (the default: a dk beside it must carry the seed's z, then be, whole,
+ * the dk the seed gives), else the dk (the seed ignored), else the ek. */
 static int key_fromdata(cs_mlkem_key *key, const OSSL_PARAM params[], int include_private)
 {
     const cs_prov *prov = key->prov;
@@ -352,7 +382,7 @@ static int key_fromdata(cs_mlkem_key *key, const OSSL_PARAM params[], int includ
     }
     if ((seedn != 0 || dkn != 0) && !key_secret(key))
         return 0;
-    if (seedn != 0) {
+    if (seedn != 0 && (dkn == 0 || (cs_prov_conf(prov) & CS_CONF_KEM_PREFER_SEED))) {
         /* z is the seed's second half and dk's last 32 bytes */
         if (dkn != 0 && !cs_prov_ct_equal(seed + 32, dk + dkb - 32, 32)) {
             CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_INVALID_KEY,
@@ -362,7 +392,8 @@ static int key_fromdata(cs_mlkem_key *key, const OSSL_PARAM params[], int includ
         memcpy(key->seed, seed, CS_MLKEM_SEED_BYTES);
         if (!key_from_seed(key))
             return 0;
-        if (dkn != 0 && memcmp(key->dk + dkb - 64, dk + dkb - 64, 32) != 0) {
+        /* the whole dk, s included (compared without a branch on it) */
+        if (dkn != 0 && !cs_prov_ct_equal(key->dk, dk, dkb)) {
             CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_INVALID_KEY,
                      "explicit %s private key does not match seed", alg);
             key_reset(key);
@@ -376,8 +407,8 @@ static int key_fromdata(cs_mlkem_key *key, const OSSL_PARAM params[], int includ
 }
 
 /* Imports as OpenSSL does; key material with a private part must also pass
- * the pairwise test (stock's default import check), else the key is left
- * empty. */
+ * the pairwise test ml-kem.import_pct_type asks for (stock's import check),
+ * else the key is left empty. */
 static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
 {
     cs_mlkem_key *key = vkey;
@@ -385,7 +416,7 @@ static int km_import(void *vkey, int selection, const OSSL_PARAM params[])
         return 0;
     int include_private = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
     int ok = key_fromdata(key, params, include_private);
-    if (ok && include_private && key->has_priv && !pairwise_test(key))
+    if (ok && include_private && key->has_priv && !import_pairwise_test(key))
         ok = 0;
     if (!ok)
         key_reset(key);

@@ -2,8 +2,12 @@
  * cannot call libcrypto's OSSL_PARAM_* functions: it never links it). They
  * follow OSSL_PARAM_get_int / get_octet_string(_ptr) / set_* of 3.5: the
  * same types accepted, the same failures, and the same error raised (by
- * the core, as libcrypto's own) when a value does not fit. */
+ * the core, as libcrypto's own) when a value does not fit. Also the
+ * provider configuration OpenSSL's ML-KEM and ML-DSA read (cs_prov_conf). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <string.h>
+#include <strings.h>
 
 #include "prov.h"
 
@@ -174,4 +178,119 @@ int cs_param_set_utf8(const cs_prov *prov, OSSL_PARAM *p, const char *s)
     if (p->data_size > len)
         ((char *)p->data)[len] = '\0';
     return 1;
+}
+
+/* ---- the provider configuration (ml-kem.*, ml-dsa.*) -------------------- */
+
+typedef int (*conf_get_fn)(const void *prov, OSSL_PARAM params[]);
+typedef const char *(*prov_name_fn)(const void *prov);
+typedef int (*prov_do_all_fn)(void *libctx, int (*cb)(void *prov, void *arg), void *arg);
+
+/* name from the libcrypto holding the core's get_params (the one that
+ * loaded the provider, whatever its file name); loads nothing. */
+static void *conf_sym(const cs_prov *prov, const char *name)
+{
+    Dl_info info;
+    void *f = NULL;
+    if (!prov->core_get_params || !dladdr((void *)prov->core_get_params, &info) ||
+        !info.dli_fname)
+        return NULL;
+    void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (h) {
+        f = dlsym(h, name);
+        dlclose(h); /* the process keeps its own reference */
+    }
+    return f;
+}
+
+/* The configuration parameters asked for, each a UTF-8 pointer; a value
+ * left NULL was not configured. */
+enum { K_RETAIN, K_PREFER, K_PCT, D_RETAIN, D_PREFER, N_CONF };
+static const char *const conf_names[N_CONF] = {
+    "ml-kem.retain_seed", "ml-kem.prefer_seed", "ml-kem.import_pct_type",
+    "ml-dsa.retain_seed", "ml-dsa.prefer_seed",
+};
+
+/* Fills the vals not yet set from a get_params-like call on a provider. */
+static void conf_fill(conf_get_fn get, const void *p, const char *vals[N_CONF])
+{
+    const char *got[N_CONF] = {0};
+    OSSL_PARAM ps[N_CONF + 1];
+    for (int i = 0; i < N_CONF; i++) {
+        ps[i] = (OSSL_PARAM)OSSL_PARAM_utf8_ptr(conf_names[i], &got[i], 0);
+        ps[i].return_size = OSSL_PARAM_UNMODIFIED;
+    }
+    ps[N_CONF] = (OSSL_PARAM)OSSL_PARAM_END;
+    if (!get(p, ps))
+        return;
+    for (int i = 0; i < N_CONF; i++)
+        if (!vals[i] && ps[i].return_size != OSSL_PARAM_UNMODIFIED && got[i])
+            vals[i] = got[i];
+}
+
+/* do_all callback: the default provider's configuration into arg. */
+struct conf_walk {
+    prov_name_fn name;
+    conf_get_fn get;
+    const char **vals;
+};
+static int conf_of_default(void *p, void *arg)
+{
+    struct conf_walk *w = arg;
+    const char *n = w->name(p);
+    if (n && !strcmp(n, "default")) {
+        conf_fill(w->get, p, w->vals);
+        return 0; /* found: stop */
+    }
+    return 1;
+}
+
+/* OSSL_PROVIDER_conf_get_bool's reading of a value (def when unset or
+ * neither true nor false). */
+static int conf_bool(const char *v, int def)
+{
+    if (!v)
+        return def;
+    if (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on"))
+        return 1;
+    if (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcasecmp(v, "off"))
+        return 0;
+    return def;
+}
+
+/* The core's get_params on our own handle, with conf_get_fn's shape. */
+static int own_conf(const void *p, OSSL_PARAM params[])
+{
+    const cs_prov *prov = p;
+    return prov->core_get_params && prov->core_get_params(prov->handle, params);
+}
+
+int cs_prov_conf(const cs_prov *prov)
+{
+    int conf = prov ? __atomic_load_n(&prov->conf, __ATOMIC_ACQUIRE) : 0;
+    if (conf)
+        return conf;
+    const char *vals[N_CONF] = {0};
+    if (prov) {
+        conf_fill(own_conf, prov, vals);
+        struct conf_walk w = {
+            (prov_name_fn)conf_sym(prov, "OSSL_PROVIDER_get0_name"),
+            (conf_get_fn)conf_sym(prov, "OSSL_PROVIDER_get_conf_parameters"),
+            vals,
+        };
+        prov_do_all_fn all = (prov_do_all_fn)conf_sym(prov, "OSSL_PROVIDER_do_all");
+        if (w.name && w.get && all)
+            all(prov->libctx, conf_of_default, &w);
+    }
+    conf = CS_CONF_READ;
+    conf |= conf_bool(vals[K_RETAIN], 1) ? CS_CONF_KEM_RETAIN_SEED : 0;
+    conf |= conf_bool(vals[K_PREFER], 1) ? CS_CONF_KEM_PREFER_SEED : 0;
+    const char *pct = vals[K_PCT] ? vals[K_PCT] : "random";
+    conf |= !strcasecmp(pct, "random") ? CS_CONF_KEM_PCT_RANDOM
+            : !strcasecmp(pct, "fixed") ? CS_CONF_KEM_PCT_FIXED : 0;
+    conf |= conf_bool(vals[D_RETAIN], 1) ? CS_CONF_DSA_RETAIN_SEED : 0;
+    conf |= conf_bool(vals[D_PREFER], 1) ? CS_CONF_DSA_PREFER_SEED : 0;
+    if (prov) /* racing threads store the same value */
+        __atomic_store_n((int *)&prov->conf, conf, __ATOMIC_RELEASE);
+    return conf;
 }

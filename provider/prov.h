@@ -74,7 +74,26 @@ typedef struct cs_prov {
                             const char *subalg, const OSSL_PARAM *params, const void *key,
                             size_t keylen, const unsigned char *data, size_t datalen,
                             unsigned char *out, size_t outsize, size_t *outlen);
+    OSSL_FUNC_core_get_params_fn *core_get_params; /* its own configuration */
+    int conf; /* CS_CONF_* flags, read once (cs_prov_conf); 0 until then */
 } cs_prov;
+
+/* The ml-kem.* and ml-dsa.* provider configuration OpenSSL's own key
+ * management reads (EVP_PKEY-ML-KEM(7), EVP_PKEY-ML-DSA(7)), with its
+ * defaults: retain_seed, prefer_seed yes; import_pct_type random. */
+#define CS_CONF_READ 1
+#define CS_CONF_KEM_RETAIN_SEED 2
+#define CS_CONF_KEM_PREFER_SEED 4
+#define CS_CONF_KEM_PCT_RANDOM 8
+#define CS_CONF_KEM_PCT_FIXED 16
+#define CS_CONF_DSA_RETAIN_SEED 32
+#define CS_CONF_DSA_PREFER_SEED 64
+/* The CS_CONF_* flags of the provider: each parameter from the provider's
+ * own configuration (a [cryptoshim] section, -provparam), else from the
+ * default provider's of the same library context (whose keys the shim's
+ * stand in for, and whose encoders and decoders read it), else OpenSSL's
+ * default; read at the first call and kept. */
+int cs_prov_conf(const cs_prov *prov);
 
 /* Takes the error and secure-heap functions from the core's table. */
 void cs_prov_take_core(cs_prov *prov, const OSSL_DISPATCH *in);
@@ -90,6 +109,7 @@ void cs_prov_take_core(cs_prov *prov, const OSSL_DISPATCH *in);
 #define CS_PROV_R_MISSING_KEY 128
 #define CS_PROV_R_INVALID_SEED_LENGTH 154
 #define CS_PROV_R_INVALID_KEY 158
+#define CS_PROV_R_FAILED_TO_GENERATE_KEY 121
 #define CS_PROV_R_OUTPUT_BUFFER_TOO_SMALL 106 /* ML-KEM */
 #define CS_PROV_R_OPERATION_NOT_SUPPORTED_FOR_THIS_KEYTYPE 178 /* ML-KEM */
 #define CS_PROV_R_NULL_LENGTH_POINTER 247 /* ML-KEM */

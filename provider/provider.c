@@ -280,6 +280,7 @@ int cs_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     prov->handle = handle;
     prov->libctx = get_libctx(handle);
     prov->core_version = version;
+    prov->core_get_params = get_params_fn;
     cs_prov_take_core(prov, in0);
     resolve_libcrypto(prov, (void *)get_libctx);
     build_lists(f);
