@@ -143,6 +143,18 @@ family:
     return ok;
 }
 
+/* Appends the public key to params[*n] when the selection or the family
+ * asks for it. */
+static void export_pub(const cs_key *key, int selection, OSSL_PARAM *params, int *n)
+{
+    const cs_key_hooks *h = key->hooks;
+    if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) || (h->flags & CS_KEY_EXPORT_PUB_ALWAYS)) {
+        if (key->has_pub || (h->flags & CS_KEY_EXPORT_PUB_ALWAYS))
+            params[(*n)++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_PUB, (void *)key->pub,
+                                                                 h->pub_bytes);
+    }
+}
+
 int cs_key_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
 {
     cs_key *key = vkey;
@@ -153,16 +165,16 @@ int cs_key_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
     const cs_key_hooks *h = key->hooks;
     if (h->export_refused && h->export_refused(key, selection))
         return 0;
-    if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) || (h->flags & CS_KEY_EXPORT_PUB_ALWAYS)) {
-        if (key->has_pub || (h->flags & CS_KEY_EXPORT_PUB_ALWAYS))
-            params[n++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_PUB, key->pub, h->pub_bytes);
-    }
+    if (!(h->flags & CS_KEY_EXPORT_PRIV_FIRST))
+        export_pub(key, selection, params, &n);
     if (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) {
         if (key->has_seed && h->seed_bytes)
             params[n++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_SEED, key->seed, h->seed_bytes);
-        if (key->has_priv)
+        if (key->has_priv && !(h->export_seed_only && key->has_seed && h->export_seed_only(key)))
             params[n++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_PRIV, key->priv, h->priv_bytes);
     }
+    if (h->flags & CS_KEY_EXPORT_PRIV_FIRST)
+        export_pub(key, selection, params, &n);
     if (n == 0)
         return 0;
     params[n] = (OSSL_PARAM)OSSL_PARAM_END;

@@ -66,6 +66,8 @@ enum { CS_KEY_PREP_PUB = 0, CS_KEY_PREP_PRIV = 1 };
                               * only octet strings, with its own errors) */
 #define CS_KEY_P_OWN_MATERIAL 32u /* get_params leaves pub, priv, seed and
                                    * encoded-pub-key to hooks->get_params */
+#define CS_KEY_EXPORT_PRIV_FIRST 128u /* export writes seed and priv before
+                                       * pub (stock's ML-KEM and ML-DSA order) */
 
 typedef struct cs_key_hooks {
     const char *name;   /* algorithm name as stock spells it in errors ("X25519") */
@@ -100,6 +102,11 @@ typedef struct cs_key_hooks {
     int (*match)(const struct cs_key *a, const struct cs_key *b, int selection);
     /* Export refused before anything is written (NULL: never); raises. */
     int (*export_refused)(const struct cs_key *key, int selection);
+    /* 1 when export leaves priv out of a private selection although the
+     * key has it, giving the seed alone (ML-KEM, ML-DSA under
+     * prefer_seed=no: the default provider's encoders re-import it); NULL:
+     * never. */
+    int (*export_seed_only)(const struct cs_key *key);
     /* Family parameters get_params answers beyond the common ones
      * (bits, security-bits, max-size, security-category, pub, priv, seed,
      * encoded-pub-key, mandatory-digest per flags). NULL: none. */
