@@ -255,7 +255,9 @@ int cs_key_get_params(void *vkey, OSSL_PARAM params[])
     if (!key)
         return 0;
     const cs_key_hooks *h = key->hooks;
-    const cs_prov *prov = key->prov;
+    /* OpenSSL's param setters raise errors from 3.2 on (served: 3.5+);
+     * 3.0's fail silently: no core, no error */
+    const cs_prov *prov = key->prov->core_version >= 305 ? key->prov : NULL;
     if ((p = cs_param_locate_mut(params, CS_P_BITS)) && !cs_param_set_int(prov, p, h->bits))
         return 0;
     if ((p = cs_param_locate_mut(params, CS_P_SECURITY_BITS)) &&
@@ -263,7 +265,7 @@ int cs_key_get_params(void *vkey, OSSL_PARAM params[])
         return 0;
     if ((p = cs_param_locate_mut(params, CS_P_MAX_SIZE)) && !cs_param_set_int(prov, p, h->max_size))
         return 0;
-    if (h->sec_category_since && prov->core_version >= h->sec_category_since &&
+    if (h->sec_category_since && key->prov->core_version >= h->sec_category_since &&
         (p = cs_param_locate_mut(params, CS_P_SECURITY_CATEGORY)) &&
         !cs_param_set_int(prov, p, h->sec_category))
         return 0;
