@@ -6,6 +6,7 @@
 $(BUILD)/obj/kernels/bn/sparc/v8_%.o: OBJ_CFLAGS += -mcpu=v8
 $(BUILD)/obj/kernels/bn/sparc/v7_%.o: OBJ_CFLAGS += -mcpu=v7
 $(BUILD)/obj/kernels/bn/s390x/vx_%.o: OBJ_CFLAGS += -march=z13 -mzvector
+$(BUILD)/obj/kernels/keccak/s390x/vx_%.o: OBJ_CFLAGS += -march=z13 -mzvector
 
 ifneq ($(CROSS),)
 # The shim library for the target. It needs OpenSSL's public headers at

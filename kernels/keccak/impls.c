@@ -19,6 +19,7 @@ const cs_keccak_impl *const cs_keccak_impls[] = {
     &cs_keccak_avx512,
 #endif
 #if defined(__s390x__)
+    &cs_keccak_s390x_vx,
     &cs_keccak_s390x_cpacf,
 #endif
     NULL,

@@ -35,6 +35,10 @@ extern const cs_keccak_impl cs_keccak_avx2, cs_keccak_avx512;
  * cs_cpu_probe_s390_shake() reported CS_CPU_S390_SHAKE. */
 void cs_keccakf1600_s390x_cpacf(uint64_t s[25]);
 extern const cs_keccak_impl cs_keccak_s390x_cpacf;
+/* s390x/vx_keccak.c: two and four permutations in z13 vector registers. */
+void cs_keccakf1600_x2_s390x_vx(uint64_t s[50]);
+void cs_keccakf1600_x4_s390x_vx(uint64_t s[100]);
+extern const cs_keccak_impl cs_keccak_s390x_vx;
 /* CS_CPU_S390_SHAKE if the CPACF query reports the SHAKE function codes and
  * the CPACF permutation agrees with the software one on a test state; 0
  * otherwise. Overrides the runtime's weak default (runtime/cpu.c). */

@@ -1,6 +1,7 @@
 /* The s390x ML-DSA implementation tables: the vector arithmetic with
- * software Keccak (needs the vector facility), and the same with Keccak in
- * CPACF (also needs the SHAKE function codes). Everything not replaced is
+ * software Keccak (the samplers' four streams in vector registers; needs
+ * the vector facility), and the same with Keccak in CPACF (also needs the
+ * SHAKE function codes). Everything not replaced is
  * the portable code. */
 #include "../mldsa_portable.h"
 #include "s390x_mldsa.h"
@@ -42,7 +43,7 @@
 const cs_mldsa_impl cs_mldsa_s390x_vx = {
     .name = "s390x_vx",
     .cpu_features = CS_CPU_S390_VX,
-    .keccak = &cs_keccak_portable,
+    .keccak = &cs_keccak_s390x_vx,
     S390X_VX_OPS,
 };
 
