@@ -72,11 +72,12 @@ for r in $(seq 1 "$rounds"); do
     echo "# round $r done, load $(cut -d' ' -f1 /proc/loadavg)"
 done
 
-# Each +F line becomes "name rate" pairs: RSA/DSA sign and verify, FFDH ops.
+# Each +F line becomes "name rate" pairs: RSA/DSA/EdDSA sign and verify, FFDH ops.
 for f in "$out"/[AB].*; do
     awk -F: -v side="$(basename "$f" | cut -d. -f1)" -v round="$(basename "$f" | cut -d. -f2)" '
         $1 == "+F2" { print side, round, "rsa" $3 "_sign", $4; print side, round, "rsa" $3 "_verify", $5 }
         $1 == "+F3" { print side, round, "dsa" $3 "_sign", $4; print side, round, "dsa" $3 "_verify", $5 }
+        $1 == "+F6" { print side, round, tolower($4) "_sign", $5; print side, round, tolower($4) "_verify", $6 }
         $1 == "+F8" { print side, round, "ffdh" $3, $4 }' "$f"
 done | sort -k3,3 -k2,2n -k1,1 >"$out/all"
 
