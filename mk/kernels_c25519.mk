@@ -10,3 +10,14 @@ ifeq ($(ARCH),x86_64)
 C25519_X86_FLAGS := -mbmi2 -madx
 $(BUILD)/obj/kernels/c25519/x86_64/%.o: OBJ_CFLAGS += $(C25519_X86_FLAGS)
 endif
+
+# ---- Tests -------------------------------------------------------------
+ifeq ($(CROSS),)
+# The constant-time check of the ladder (scripts/run-tests.sh ct_suites
+# runs every build/tests/ct_* under valgrind memcheck). Native only.
+$(BUILD)/tests/ct_c25519_x25519: tests/unit/ct_c25519_x25519.c $(KERNEL_OBJS) $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
+
+tests-build: $(BUILD)/tests/ct_c25519_x25519
+endif
