@@ -4,9 +4,13 @@
  * bytes), X25519 public values (x25519_base), and verification verdicts on
  * valid and corrupted signatures, S >= L, non-canonical R and A, the
  * small-order A and R encodings, and random bytes as keys. The verdict
- * must be libcrypto's every time. Case count: argv[1] (CS_DIFF_COUNT) / 10
- * within [200, 1000]. */
+ * must be libcrypto's every time; then the key and signature checks again
+ * with libcrypto's SHA512_Transform installed as the kernels' SHA-512
+ * compression (cs_sha512_set_transform). Case count: argv[1]
+ * (CS_DIFF_COUNT) / 10 within [200, 1000]. */
+#define OPENSSL_SUPPRESS_DEPRECATED /* SHA512_Transform, the hook's function */
 #include <openssl/evp.h>
+#include <openssl/sha.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -253,5 +257,13 @@ int main(int argc, char **argv)
         keys_and_signatures(im, count);
         special_points(im);
     }
+    cs_sha512_set_transform((cs_sha512_transform_fn)SHA512_Transform);
+    tap_diag("with libcrypto's SHA512_Transform as the SHA-512 compression");
+    for (const cs_c25519_impl *const *i = cs_c25519_impls; *i; i++) {
+        const cs_c25519_impl *im = *i;
+        if ((im->cpu_features & have) == im->cpu_features && im->ed25519_pubkey)
+            keys_and_signatures(im, count / 4);
+    }
+    cs_sha512_set_transform(NULL);
     return tap_done();
 }
