@@ -33,12 +33,8 @@ drive() {
         env "${pre[@]}" CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="$KERN" "$driver" "$@"
         return
     fi
-    local root="$CS_BUILD/openssl$ver/root"
-    local libdir="$root/usr/lib/x86_64-linux-gnu"
-    env "${pre[@]}" OPENSSL_CONF="$root/usr/lib/ssl/openssl.cnf" \
-        OPENSSL_MODULES="$libdir/ossl-modules" CRYPTOSHIM_STATS="$stats" \
-        CRYPTOSHIM_KERNELS="$KERN" \
-        "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
+    env "${pre[@]}" CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="$KERN" \
+        "$CS_BUILD/openssl$ver/bin/run" "$driver" "$@"
 }
 
 # have VER: the OpenSSL VER tree (and its driver) is there.

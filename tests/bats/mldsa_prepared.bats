@@ -8,14 +8,13 @@ load mldsa_helpers
 
 DRIVER="$CS_BUILD/tests/e2e/mldsa_prepared_driver"
 
-# run35 ENV... -- ARGS: the driver on OpenSSL 3.5's libraries (through its
-# loader, which still reads LD_PRELOAD), with environment changes ENV.
+# run35 ENV... -- ARGS: the driver on OpenSSL 3.5's libraries (its tree's
+# bin/run, whose loader still reads LD_PRELOAD), with environment changes ENV.
 run35() {
-    local root="$CS_BUILD/openssl35/root" envs=()
+    local envs=()
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
-    env "${envs[@]}" "$root/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" \
-        --library-path "$root/usr/lib/x86_64-linux-gnu" "$DRIVER" "$@"
+    env "${envs[@]}" "$CS_BUILD/openssl35/bin/run" "$DRIVER" "$@"
 }
 
 setup() {

@@ -11,13 +11,10 @@ load mldsa_helpers
 DRIVER="$CS_BUILD/tests/e2e/mldsa_secure_driver"
 
 run35() {
-    local root="$CS_BUILD/openssl35/root" envs=()
+    local envs=()
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
-    env "${envs[@]}" OPENSSL_CONF="$root/usr/lib/ssl/openssl.cnf" \
-        OPENSSL_MODULES="$root/usr/lib/x86_64-linux-gnu/ossl-modules" \
-        "$root/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" \
-        --library-path "$root/usr/lib/x86_64-linux-gnu" "$DRIVER" "$@"
+    env "${envs[@]}" "$CS_BUILD/openssl35/bin/run" "$DRIVER" "$@"
 }
 
 setup() {

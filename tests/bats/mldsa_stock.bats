@@ -11,19 +11,17 @@ load mldsa_helpers
 DRIVER="$CS_BUILD/tests/e2e/mldsa_stock_driver"
 DRIVER40="$CS_BUILD/tests/e2e/mldsa_stock_driver40" # linked against 4.0's libcrypto.so.4
 
-# drive VER LIB ALG [GROUP]: the driver on OpenSSL VER's libraries (through
-# its loader, which still reads LD_PRELOAD), LIB preloaded unless "none".
+# drive VER LIB ALG [GROUP]: the driver on OpenSSL VER's libraries (the
+# tree's bin/run: its loader, which still reads LD_PRELOAD, configuration and
+# modules), LIB preloaded unless "none".
 drive() {
-    local root="$CS_BUILD/openssl$1/root" lib=$2 driver=$DRIVER
+    local run="$CS_BUILD/openssl$1/bin/run" lib=$2 driver=$DRIVER
     [ "$1" = 40 ] && driver=$DRIVER40
     shift 2
-    local libdir="$root/usr/lib/x86_64-linux-gnu"
-    local envs=(OPENSSL_CONF="$root/usr/lib/ssl/openssl.cnf" OPENSSL_MODULES="$libdir/ossl-modules"
-        CRYPTOSHIM_STATS=)
     if [ "$lib" = none ]; then
-        env -u LD_PRELOAD "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
+        env -u LD_PRELOAD CRYPTOSHIM_STATS= "$run" "$driver" "$@"
     else
-        env LD_PRELOAD="$lib" "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
+        env LD_PRELOAD="$lib" CRYPTOSHIM_STATS= "$run" "$driver" "$@"
     fi
 }
 

@@ -53,11 +53,11 @@ http {
     }
 }
 CONF
-    # 3.5's loader, its libraries first and the system's after (pcre2 etc.)
-    local path="$TREE:/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu"
+    # 3.5's loader and libraries (its bin/run); the system's after them
+    # (pcre2 etc.), from the loader's default paths
     start_daemon nginx "$d/nginx.out" \
         env CRYPTOSHIM_KERNELS="$MLKEM_KERNELS" CRYPTOSHIM_STATS="$d/nginx.stats" \
-        LD_PRELOAD="$SHIM" "$TREE/ld-linux-x86-64.so.2" --library-path "$path" \
+        LD_PRELOAD="$SHIM" "$CS_BUILD/openssl35/bin/run" \
         "$NGINX" -p "$d/nginx" -c "$d/nginx.conf"
     wait_port "$PORT"
 }

@@ -18,20 +18,19 @@ DRIVER="$CS_BUILD/tests/e2e/mlkem_stock_driver"
 DRIVER40="$CS_BUILD/tests/e2e/mlkem_stock_driver40" # linked against 4.0's libcrypto.so.4
 MLKEM_KERNELS=${MLKEM_KERNELS:-avx512,avx2,portable}
 
-# drive VER LIB STATS ARGS: the driver on OpenSSL VER's libraries (through its
-# loader, which still reads LD_PRELOAD), LIB preloaded unless "none",
-# counting into STATS (empty: no counting), CRYPTOSHIM_KERNELS=$KERNELS.
+# drive VER LIB STATS ARGS: the driver on OpenSSL VER's libraries (the
+# tree's bin/run: its loader, which still reads LD_PRELOAD, configuration and
+# modules), LIB preloaded unless "none", counting into STATS (empty: no
+# counting), CRYPTOSHIM_KERNELS=$KERNELS.
 drive() {
-    local root="$CS_BUILD/openssl$1/root" lib=$2 stats=$3 driver=$DRIVER
+    local run="$CS_BUILD/openssl$1/bin/run" lib=$2 stats=$3 driver=$DRIVER
     [ "$1" = 40 ] && driver=$DRIVER40
     shift 3
-    local libdir="$root/usr/lib/x86_64-linux-gnu"
-    local envs=(OPENSSL_CONF="$root/usr/lib/ssl/openssl.cnf" OPENSSL_MODULES="$libdir/ossl-modules"
-        CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="${KERNELS-$MLKEM_KERNELS}")
+    local envs=(CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="${KERNELS-$MLKEM_KERNELS}")
     if [ "$lib" = none ]; then
-        env -u LD_PRELOAD "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
+        env -u LD_PRELOAD "${envs[@]}" "$run" "$driver" "$@"
     else
-        env LD_PRELOAD="$lib" "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" --library-path "$libdir" "$driver" "$@"
+        env LD_PRELOAD="$lib" "${envs[@]}" "$run" "$driver" "$@"
     fi
 }
 

@@ -65,7 +65,7 @@ calls_in() {
 }
 
 @test "ab-tls-client --cafile: a chain not from that CA fails every handshake" {
-    local d=$BATS_TEST_TMPDIR port root
+    local d=$BATS_TEST_TMPDIR port
     "$OSSL35" req -x509 -newkey ML-DSA-65 -nodes -days 2 -subj /CN=localhost \
         -keyout "$d/srv.key" -out "$d/srv.crt" 2>/dev/null
     "$OSSL35" req -x509 -newkey ML-DSA-65 -nodes -days 2 -subj /CN=other \
@@ -74,15 +74,14 @@ calls_in() {
     start_daemon s_server "$d/s_server.log" timeout 60 "$OSSL35" s_server \
         -accept "127.0.0.1:$port" -cert "$d/srv.crt" -key "$d/srv.key" -www -quiet -num_tickets 0
     wait_port "$port"
-    root=$CS_BUILD/openssl35/root/usr/lib/x86_64-linux-gnu
-    run timeout 60 "$root/ld-linux-x86-64.so.2" --library-path "$root" "$CS_BUILD/ab-tls-client" \
+    run timeout 60 "$CS_BUILD/openssl35/bin/run" "$CS_BUILD/ab-tls-client" \
         127.0.0.1 "$port" 2 --cafile "$d/other.crt"
     echo "$output"
     [ "$status" -eq 1 ]
     [[ "$output" == *"certificate verification failed: self-signed certificate"* ]]
     [[ "$output" == *"2 of 2 handshakes failed"* ]]
     # the same server verified against its own certificate passes
-    run timeout 60 "$root/ld-linux-x86-64.so.2" --library-path "$root" "$CS_BUILD/ab-tls-client" \
+    run timeout 60 "$CS_BUILD/openssl35/bin/run" "$CS_BUILD/ab-tls-client" \
         127.0.0.1 "$port" 2 --cafile "$d/srv.crt"
     echo "$output"
     [ "$status" -eq 0 ]
