@@ -97,21 +97,23 @@ run() {
     local v=$1 mode=$2 n=$3 tag=$4 out
     shift 4
     out=$(mktemp)
-    local env=()
+    # The guest's environment as qemu options (the tree's wrapper is a host
+    # shell, which a preloaded s390x library would only warn about).
+    local guest=
     case $mode in
-        shim) env=(LD_PRELOAD="$SHIM") ;;
-        mlgr) env=(LD_PRELOAD="$SHIM" CRYPTOSHIM_KERNELS=s390x_mlgr) ;;
+        shim) guest="-E LD_PRELOAD=$SHIM" ;;
+        mlgr) guest="-E LD_PRELOAD=$SHIM -E CRYPTOSHIM_KERNELS=s390x_mlgr" ;;
     esac
     local d
-    d=$(env "${env[@]}" QEMU_USER="qemu-s390x -plugin $PLUGIN,out=$out,profile=$PROF/$tag.$n" \
+    d=$(QEMU_USER="qemu-s390x -plugin $PLUGIN,out=$out,profile=$PROF/$tag.$n $guest" \
         "$OUT/$v/bin/run" "$OUT/tools/ossl_ops.$v" "$@" "$n" "${KEYS[@]}" | awk '{ print $NF }')
     echo "$(awk '{ print $2 }' "$out") $d"
     rm -f "$out"
 }
 
-# measure VERSION MODE ALG OP: "per-op keccak-per-op digest".
+# measure VERSION MODE ALG OP [LABEL]: "per-op keccak-per-op digest".
 measure() {
-    local v=$1 mode=$2 alg=$3 op=$4 tag="$1.$3.$4.$2" c0 cn d0 dn
+    local v=$1 mode=$2 alg=$3 op=$4 tag="$1.${5:-$3}.$4.$2" c0 cn d0 dn
     read -r c0 d0 < <(run "$v" "$mode" 0 "$tag" "$alg" "$op")
     read -r cn dn < <(run "$v" "$mode" "$N" "$tag" "$alg" "$op")
     read -r total keccak < <(scripts/oldhw/profile.py --summary "$PROF/$tag.$N" "$PROF/$tag.0" "$N")
@@ -140,9 +142,9 @@ for v in "${versions[@]}"; do
         alg=${c%:*} key=${c#*:}
         if [ "$key" = dh ]; then KEYS=("$K/dh_a.pem" "$K/dh_b.pem") a=DH op=derive
         else KEYS=("$K/$key.pem") a=RSA op=sign; fi
-        read -r s sk sd < <(measure "$v" stock "$a" "$op")
-        read -r h hk hd < <(measure "$v" shim "$a" "$op")
-        read -r m mk md < <(measure "$v" mlgr "$a" "$op")
+        read -r s sk sd < <(measure "$v" stock "$a" "$op" "$alg")
+        read -r h hk hd < <(measure "$v" shim "$a" "$op" "$alg")
+        read -r m mk md < <(measure "$v" mlgr "$a" "$op" "$alg")
         printf '%-10s %-11s %-7s %12d %12d %6.2fx  (s390x_mlgr forced: %d, %.2fx) %s\n' "$ver" "$alg" \
             "$op" "$s" "$h" "$(echo "$s / $h" | bc -l)" "$m" "$(echo "$s / $m" | bc -l)" \
             "$([ "$sd" = "$hd" ] && [ "$sd" = "$md" ] && echo same || echo DIFFERENT)"
@@ -150,9 +152,11 @@ for v in "${versions[@]}"; do
 done
 
 v=${versions[0]}
-for alg in ML-DSA-44 ML-DSA-65 ML-DSA-87; do
-    for mode in stock shim; do
-        echo "== $(awk '{ print $2; exit }' "$OUT/$v/VERSION") $alg sign, $mode: instructions per signature by function"
-        scripts/oldhw/profile.py --top 12 "$PROF/$v.$alg.sign.$mode.$N" "$PROF/$v.$alg.sign.$mode.0" "$N"
+for alg in ML-DSA-44 ML-DSA-65 ML-DSA-87 RSA-2048; do
+    op=sign modes="stock shim"
+    [ "$alg" = RSA-2048 ] && modes="stock shim mlgr"
+    for mode in $modes; do
+        echo "== $(awk '{ print $2; exit }' "$OUT/$v/VERSION") $alg $op, $mode: instructions per operation by function"
+        scripts/oldhw/profile.py --top 12 "$PROF/$v.$alg.$op.$mode.$N" "$PROF/$v.$alg.$op.$mode.0" "$N"
     done
 done
