@@ -17,7 +17,10 @@ holding them, named "object+0xSTART" (a static function of a stripped
 library, such as Debian's libcrypto). OpenSSL's s390x Keccak assembly has
 neither symbols nor call-frame entries in that library: the range without
 FDEs that holds its round-constant table (the 24 iotas, big-endian) is named
-"[Keccak-f1600 asm: KeccakF1600, SHA3_absorb, SHA3_squeeze]". The Keccak
+"[Keccak-f1600 asm: KeccakF1600, SHA3_absorb, SHA3_squeeze]". Unnamed
+functions that load the address of ML-DSA's NTT twiddle table (its zetas,
+big-endian 32-bit, found by their values; `larl` in the disassembly) are
+marked "[uses the ML-DSA zetas]" in the printed rows. The Keccak
 share counts that range and, in objects with symbols, functions whose names
 contain keccak, shake or sha3 (and the shim's pair_in4, the two-lane
 vector Keccak rounds of kernels/keccak/x2.c, a static function).
@@ -33,6 +36,8 @@ import sys
 TOOLS = os.environ.get("CROSS_PREFIX", "s390x-linux-gnu-")
 KECCAK_RC = [0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x8000000080008000,
              0x000000000000808B, 0x0000000080000001]
+# zetas[1..5] (zetas[0] is not used and differs between implementations).
+MLDSA_ZETAS = [25847, 8380417 - 2608894, 8380417 - 518909, 237124, 8380417 - 777960]
 KECCAK_NAME = "[Keccak-f1600 asm: KeccakF1600, SHA3_absorb, SHA3_squeeze]"
 KECCAK_RE = re.compile(r"keccak|shake|sha3|^pair_in4$", re.I)
 
@@ -84,6 +89,25 @@ class Obj:
             self.keccak = (lo, hi)
         self.ranges = sorted(ranges)
         self.starts = [r[0] for r in self.ranges]
+        self.zetas = None
+        at = data.find(b"".join(struct.pack(">I", x) for x in MLDSA_ZETAS))
+        if at >= 0:
+            self.zetas = (self.vaddr(at) - 4, self.vaddr(at) + 255 * 4)
+
+    def describe(self, name):
+        """name, marked if the unnamed function it names loads the zetas."""
+        m = re.match(r".*\+0x([0-9a-f]+)$", name)
+        if not m or not self.zetas:
+            return name
+        start = int(m.group(1), 16)
+        i = bisect.bisect_right(self.starts, start) - 1
+        end = self.ranges[i][1] if i >= 0 and self.ranges[i][0] == start else start + 0x400
+        dis = run(TOOLS + "objdump", "-d", "--start-address=%#x" % start,
+                  "--stop-address=%#x" % end, self.path)
+        for t in re.findall(r"larl\s+%r\d+,([0-9a-f]+)", dis):
+            if self.zetas[0] <= int(t, 16) < self.zetas[1]:
+                return name + " [uses the ML-DSA zetas]"
+        return name
 
     def vaddr(self, off):
         for o, v, n in self.loads:
@@ -130,6 +154,7 @@ def main(argv):
         argv = argv[:1] + argv[2:]
     objs = {}
     prof = load(argv[1], objs)
+    by_short = {o.short: o for o in objs.values()}
     n = 1
     if len(argv) > 3:
         base = load(argv[2], objs)
@@ -142,6 +167,8 @@ def main(argv):
         return
     rows = sorted(prof.items(), key=lambda kv: -kv[1])
     for (obj, fn), v in rows[:top]:
+        if obj in by_short:
+            fn = by_short[obj].describe(fn)
         print("%12.0f %5.1f%%  %-22s %s" % (v / n, 100.0 * v / total, obj, fn))
     print("%12.0f %5.1f%%  total per operation; Keccak %.0f (%.1f%%)" %
           (total / n, 100.0, keccak / n, 100.0 * keccak / total if total else 0))
