@@ -19,7 +19,7 @@ OPENSSL36_SUITE ?= sid
 OPENSSL40_SUITE ?= experimental
 OPENSSL40_BASE_SUITE ?= sid
 
-OPENSSL_BUILDS := openssl11 openssl35 openssl36 openssl40
+OPENSSL_BUILDS := openssl11 openssl35 openssl36 openssl40 openssh10
 # 1.1.1 (Debian 11) runs on this system's C library.
 openssl11_SUITES = $(OPENSSL11_SUITE)
 openssl11_PKGS = openssl libssl1.1
@@ -35,6 +35,19 @@ openssl36_PKGS = openssl libssl3t64 libc6 zlib1g libzstd1
 # the C library (2.38 or later) and compression libraries come from sid.
 openssl40_SUITES = $(OPENSSL40_SUITE),$(OPENSSL40_BASE_SUITE)
 openssl40_PKGS = openssl/$(OPENSSL40_SUITE) libssl4/$(OPENSSL40_SUITE) libc6 zlib1g libzstd1
+# OpenSSH 10.3+ (sid's binaries on sid's OpenSSL 3.6 and C library): it signs
+# and verifies Ed25519 through libcrypto, so `cryptoshim ab ssh` can measure an
+# Ed25519 host key. Sid's source packages are not reachable here, so this is
+# Debian's build, not one against the system's 3.0. sshd execs sshd-session
+# and sshd-auth by absolute path: the harness points SshdSessionPath and
+# SshdAuthPath at wrappers through bin/run. The runtime libraries are the
+# binaries' NEEDED closure (no ssh-keygen: the system's writes the same keys).
+OPENSSH10_SUITE ?= sid
+openssh10_SUITES = $(OPENSSH10_SUITE)
+openssh10_PKGS = openssl libssl3t64 libc6 zlib1g libzstd1 openssh-server openssh-client \
+    openssh-sftp-server libaudit1 libcap-ng0 libcrypt1 libedit2 libbsd0 libmd0 libtinfo6 libpam0g \
+    libselinux1 libpcre2-8-0 libwrap0 libwtmpdb0 libsqlite3-0 libnsl2 libtirpc3t64 \
+    libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1
 
 OPENSSL_BUILD_BINS := $(patsubst %,$(BUILD)/%/bin/openssl,$(OPENSSL_BUILDS))
 OPENSSL_BUILD_ROWS := $(patsubst %,$(BUILD)/%/.row,$(OPENSSL_BUILDS))
