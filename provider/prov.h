@@ -136,37 +136,23 @@ void *cs_prov_secret_alloc(const cs_prov *prov, size_t n);
 void *cs_prov_secret_alloc_quiet(const cs_prov *prov, size_t n);
 void cs_prov_secret_free(const cs_prov *prov, void *p, size_t n);
 
-/* Bytes of a key's secret block for parameter set ps: the seed, then the
- * expanded private key of that set (not the largest set's: the block is
- * zeroed when allocated and wiped when freed, per key). */
-#define CS_MLDSA_SECRET_BYTES(ps) (CS_MLDSA_SEED_BYTES + cs_mldsa_sk_bytes(ps))
-
-/* An ML-DSA key. pk is always set when sk is (derived on import); the seed
- * only when the key was generated or imported from one. seed and sk point
- * into the secret block, allocated when private material first arrives
- * (NULL in a public-only key). */
-typedef struct cs_mldsa_key {
-    cs_prov *prov;
-    int ps; /* 44, 65 or 87 */
-    int has_pub, has_priv, has_seed;
-    uint8_t *secret; /* CS_MLDSA_SECRET_BYTES(ps): seed, then sk */
-    uint8_t *seed, *sk;
-    uint8_t pk[CS_MLDSA_MAX_PK_BYTES];
-    /* Per-key precomputation for signing and verifying, made on first use
-     * and published with a compare-and-swap (keys are shared between
-     * threads); freed and wiped with the key or when its material changes.
-     * Accessed only through cs_key_prepared_*(). */
-    cs_mldsa_prepared *prep_sign, *prep_verify;
-} cs_mldsa_key;
+/* An ML-DSA key is a provider key (provider/key.h) of an ML-DSA family:
+ * priv is the expanded private key, pub the public key, hooks->ps the
+ * parameter set; pub is set whenever priv is (derived on import). */
+struct cs_key;
+typedef struct cs_key cs_mldsa_key;
 
 /* The key's prepared private (sign) or public (verify) state for impl,
- * computed and published on first use; NULL if the key lacks that part, no
- * memory, or impl differs from the one it was prepared for (then callers
- * use the unprepared functions). */
+ * computed and published on first use (the key skeleton's prepared slots);
+ * NULL if the key lacks that part, no memory, or impl differs from the one
+ * it was prepared for (then callers use the unprepared functions). */
 const cs_mldsa_prepared *cs_key_prepared_sign(cs_mldsa_key *key, const cs_mldsa_impl *impl);
 const cs_mldsa_prepared *cs_key_prepared_verify(cs_mldsa_key *key, const cs_mldsa_impl *impl);
-/* Frees both prepared states (for key free and key material changes). */
-void cs_key_prepared_reset(cs_mldsa_key *key);
+/* The ML-DSA prepare/unprepare hooks (provider/prepared.c): slot
+ * CS_KEY_PREP_PRIV is the signing state (its secrets in the key's secret
+ * memory), CS_KEY_PREP_PUB the verifying one. */
+void *cs_mldsa_prepare(struct cs_key *key, int slot);
+void cs_mldsa_unprepare(struct cs_key *key, void *prep, int slot);
 
 /* Dispatch tables, one per parameter set. A signature table starts with
  * its CS_SIG_STREAMING_ENTRIES message update/final functions, which

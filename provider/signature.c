@@ -7,7 +7,7 @@
 
 #include "runtime/dispatch.h"
 #include "runtime/stats.h"
-#include "prov.h"
+#include "key.h"
 
 #define OP_NONE 0
 #define OP_SIGN 1
@@ -186,7 +186,7 @@ static int sig_init(sig_ctx *c, void *vkey, const OSSL_PARAM params[], int op)
     if (!c || (!key && !c->key))
         return 0;
     if (key) {
-        if (key->ps != c->ps || (op == OP_VERIFY && !key->has_pub))
+        if (key->hooks->ps != c->ps || (op == OP_VERIFY && !key->has_pub))
             return 0;
         c->key = key;
     }
@@ -261,10 +261,10 @@ static int stream_start(sig_ctx *c)
     /* tr = H(pk): kept in sk, or in the prepared public key, so it is
      * hashed once per key rather than once per message. */
     if (c->op == OP_SIGN && c->key->has_priv)
-        tr = c->key->sk + 64;
+        tr = c->key->priv + 64;
     else if ((pr = cs_key_prepared_verify(c->key, cs_dispatch_mldsa(c->ps))))
         tr = cs_mldsa_prepared_tr(pr);
-    else if (cs_mldsa_pk_tr(c->ps, trbuf, c->key->pk) != 0)
+    else if (cs_mldsa_pk_tr(c->ps, trbuf, c->key->pub) != 0)
         return 0;
     cs_shake256_init(&c->stream);
     cs_shake256_absorb(&c->stream, tr, CS_MLDSA_TR_BYTES);
@@ -295,7 +295,7 @@ static int sign_mu(sig_ctx *c, uint8_t *sig, const uint8_t mu[CS_MLDSA_MU_BYTES]
     cs_stats_count(CS_OP_MLDSA_SIGN, cs_mldsa_impl_name(impl), (unsigned)c->ps);
     const cs_mldsa_prepared *pr = cs_key_prepared_sign(c->key, impl);
     int rc = pr ? cs_mldsa_sign_mu_prepared(pr, sig, mu, rnd)
-                : cs_mldsa_sign_mu(impl, c->ps, sig, c->key->sk, mu, rnd);
+                : cs_mldsa_sign_mu(impl, c->ps, sig, c->key->priv, mu, rnd);
     cs_prov_cleanse(rnd, sizeof rnd);
     return rc == 0;
 }
@@ -309,7 +309,7 @@ static int verify_mu(sig_ctx *c, const uint8_t *sig, size_t siglen,
     const cs_mldsa_prepared *pr = cs_key_prepared_verify(c->key, impl);
     if (pr)
         return cs_mldsa_verify_mu_prepared(pr, sig, siglen, mu) == 0;
-    return cs_mldsa_verify_mu(impl, c->ps, sig, siglen, mu, c->key->pk) == 0;
+    return cs_mldsa_verify_mu(impl, c->ps, sig, siglen, mu, c->key->pub) == 0;
 }
 
 /* 1 if an external mu has the right length; else 0, with the error
@@ -360,7 +360,7 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
         cs_stats_count(CS_OP_MLDSA_SIGN, cs_mldsa_impl_name(impl), (unsigned)c->ps);
         const cs_mldsa_prepared *pr = cs_key_prepared_sign(c->key, impl);
         ok = (pr ? cs_mldsa_sign_prepared(pr, sig, msg, msglen, c->context, c->context_len, rnd)
-                 : cs_mldsa_sign(impl, c->ps, sig, c->key->sk, msg, msglen, c->context,
+                 : cs_mldsa_sign(impl, c->ps, sig, c->key->priv, msg, msglen, c->context,
                                  c->context_len, rnd)) == 0;
         cs_prov_cleanse(rnd, sizeof rnd);
     } else {
@@ -395,7 +395,7 @@ static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
             return cs_mldsa_verify_prepared(pr, sig, siglen, msg, msglen, c->context,
                                             c->context_len) == 0;
         return cs_mldsa_verify(impl, c->ps, sig, siglen, msg, msglen, c->context,
-                               c->context_len, c->key->pk) == 0;
+                               c->context_len, c->key->pub) == 0;
     }
     uint8_t mu[CS_MLDSA_MU_BYTES];
     if (!stream_start(c))
