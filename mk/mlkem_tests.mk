@@ -19,7 +19,7 @@ endif
 # ML-KEM tables directly: the test links those provider objects beside the
 # core archive (the Makefile's diff_% rule links the core alone).
 ifeq ($(CROSS),)
-MLKEM_PROV_OBJS := $(call obj,provider/mlkem_keymgmt.c provider/mlkem_kem.c provider/err.c \
+MLKEM_PROV_OBJS := $(call obj,provider/mlkem_keymgmt.c provider/mlkem_kem.c provider/key.c provider/err.c \
                               provider/params.c provider/rand.c)
 $(BUILD)/tests/diff_mlkem_prepared: tests/unit/diff_mlkem_prepared.c $(TEST_SUPPORT) \
                                     $(MLKEM_PROV_OBJS) $(CORE_A)

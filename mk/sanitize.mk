@@ -70,7 +70,7 @@ $(FUZZ_CAMP_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ
 # fuzz_mlkem_prov calls the provider's ML-KEM tables: it links those provider
 # objects, built by the fuzz (or campaign) build's recursive make beside its
 # core.
-FUZZ_PROV_SRCS := provider/mlkem_keymgmt.c provider/mlkem_kem.c provider/err.c provider/params.c \
+FUZZ_PROV_SRCS := provider/mlkem_keymgmt.c provider/mlkem_kem.c provider/key.c provider/err.c provider/params.c \
                   provider/rand.c
 FUZZ_PROV_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(FUZZ_PROV_SRCS))
 FUZZ_CAMP_PROV_OBJS := $(patsubst %.c,$(FUZZ_CAMP_BUILD)/obj/%.o,$(FUZZ_PROV_SRCS))

@@ -6,6 +6,13 @@
 
 #include "key.h"
 
+const OSSL_PARAM cs_key_types_seed_priv_pub[] = {
+    OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
+    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
+    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
+    OSSL_PARAM_END,
+};
+
 cs_key *cs_key_new(cs_prov *prov, const cs_key_hooks *hooks)
 {
     cs_key *key = calloc(1, sizeof(*key) + hooks->pub_bytes);

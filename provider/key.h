@@ -162,6 +162,10 @@ typedef struct cs_key_gen {
     uint8_t ikm[256];
 } cs_key_gen;
 
+/* import_types/export_types of families whose parts are seed, priv and
+ * pub (ML-KEM, ML-DSA), in stock's order. */
+extern const OSSL_PARAM cs_key_types_seed_priv_pub[];
+
 /* A new empty key of hooks' family (refs 1), or NULL without memory. */
 cs_key *cs_key_new(cs_prov *prov, const cs_key_hooks *hooks);
 /* Takes one more reference (operation contexts hold their keys). */

@@ -236,13 +236,6 @@ static int gen(cs_key *key, const cs_key_gen *g)
     return from_seed(key);
 }
 
-static const OSSL_PARAM key_types[] = {
-    OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
-    OSSL_PARAM_END,
-};
-
 /* One parameter set's hooks: bits is 8 x the public key's bytes, as
  * OpenSSL reports; security category 2, 3, 5 from 3.5 on. */
 #define MLDSA_HOOKS(PS, PK, SK, SEC, CAT, SIG)                                            \
@@ -255,8 +248,8 @@ static const OSSL_PARAM key_types[] = {
         .gen = gen, .pairwise = pairwise, .match = match,                              \
         .export_seed_only = export_seed_only, .gettable = gettable_params,             \
         .gen_set_params = gen_set_params, .gen_settable = gen_settable_params,        \
-        .prepare = cs_mldsa_prepare, .unprepare = cs_mldsa_unprepare,                  \
-        .opname = "ML-DSA-" #PS, .key_types = key_types,                                \
+        .prepare = cs_mldsa_prepare, .unprepare = cs_mldsa_unprepare,                     \
+        .opname = "ML-DSA-" #PS, .key_types = cs_key_types_seed_priv_pub,                 \
     };                                                                                    \
     CS_KEYMGMT_DISPATCH(cs_mldsa##PS##_keymgmt, mldsa##PS##_hooks);
 

@@ -128,7 +128,7 @@ static int kem_encapsulate(void *vctx, unsigned char *ct, size_t *ctlen, unsigne
         CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_MISSING_KEY, NULL);
         goto end;
     }
-    size_t ctb = cs_mlkem_ct_bytes(key->ps);
+    size_t ctb = cs_mlkem_ct_bytes(key->hooks->ps);
     if (ct == NULL) {
         if (ctlen == NULL && sslen == NULL)
             return 0;
@@ -203,7 +203,7 @@ static int kem_decapsulate(void *vctx, unsigned char *ss, size_t *sslen, const u
         }
         *sslen = CS_MLKEM_SYM_BYTES;
     }
-    if (ct == NULL || ctlen != cs_mlkem_ct_bytes(key->ps)) {
+    if (ct == NULL || ctlen != cs_mlkem_ct_bytes(key->hooks->ps)) {
         (void)cs_prov_random(ctx->prov, ss, CS_MLKEM_SYM_BYTES);
         return 0;
     }

@@ -3,13 +3,14 @@
  * memory, no error queue; libcrypto linked for RAND_priv_bytes_ex): a key
  * generated from a seed, imported from ek, or from dk holds a prepared key
  * made by the implementation dispatched then; encapsulation ("ikme") and
- * decapsulation give the portable kernel's bytes; a dup carries its own
- * copy and serves after the original is freed; and once the dispatcher
+ * decapsulation give the portable kernel's bytes; a dup starts without one
+ * (the key skeleton's prepared slot, provider/key.h), serves after the
+ * original is freed and is prepared at its first use; and once the dispatcher
  * picks another implementation (CRYPTOSHIM_KERNELS re-read, as
  * cs_dispatch_refresh does), keys prepared before still give the same
  * bytes (the unprepared path) while new keys are prepared by the new pick;
- * and four threads sharing one key (no lock: a key never changes once it
- * holds material) all get the reference bytes. Per parameter set, for every
+ * and four threads sharing one key (no lock: only its prepared slot may
+ * change, by compare-and-swap) all get the reference bytes. Per parameter set, for every
  * implementation this CPU runs. */
 #include <openssl/core_dispatch.h>
 #include <openssl/crypto.h>
@@ -159,7 +160,8 @@ static int serves(cs_mlkem_key *key, const ref *r, int priv)
 /* key's prepared data exists and was made by impl. */
 static int prepared_by(const cs_mlkem_key *key, const cs_mlkem_impl *impl)
 {
-    return key && key->prep && cs_mlkem_prepared_impl(key->prep) == impl;
+    const void *pr = key ? key->prep[CS_KEY_PREP_PUB] : NULL;
+    return pr && cs_mlkem_prepared_impl(pr) == impl;
 }
 
 /* Generation, both imports and dup under implementation im, then the same keys after the
@@ -175,15 +177,16 @@ static void under(const cs_mlkem_impl *im, const cs_mlkem_impl *const *all, unsi
                prepared_by(priv, im),
            "%s: ML-KEM-%d generated, ek-imported and dk-imported keys are prepared by it",
            im->name, ps);
-    tap_ok(gen && pub && priv && !memcmp(gen->ek, r.ek, r.ekn) && serves(gen, &r, 1) &&
+    tap_ok(gen && pub && priv && !memcmp(gen->pub, r.ek, r.ekn) && serves(gen, &r, 1) &&
                serves(pub, &r, 0) && serves(priv, &r, 1),
            "%s: ML-KEM-%d prepared keys encapsulate and decapsulate as the portable kernel",
            im->name, ps);
     cs_mlkem_key *copy = gen ? dup(ps, gen) : NULL;
-    int copied = copy && copy->prep && copy->prep != gen->prep && prepared_by(copy, im);
+    int unprepared = copy && !copy->prep[CS_KEY_PREP_PUB];
     key_free(ps, gen);
-    tap_ok(copied && serves(copy, &r, 1), "%s: ML-KEM-%d a dup has its own prepared copy and "
-           "serves after the original is freed", im->name, ps);
+    tap_ok(unprepared && serves(copy, &r, 1) && prepared_by(copy, im),
+           "%s: ML-KEM-%d a dup starts unprepared, serves after the original is freed and is "
+           "prepared by it at first use", im->name, ps);
     for (unsigned j = 0; j < n; j++) {
         if (all[j] == im)
             continue;
