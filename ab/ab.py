@@ -181,6 +181,9 @@ def parse_args(argv):
                    help="load: rounds per level, each one A and one B block (5)")
     p.add_argument("--max-seconds", type=int, default=600,
                    help="load: refuse a plan longer than this (600)")
+    p.add_argument("--no-pin", action="store_true",
+                   help="load, harness-started: let the servers and the client run on any CPU "
+                        "(default: both servers on the last CPU, the client on the others)")
     p.add_argument("--a-pid", type=int, metavar="PID",
                    help="--a/--b: the process of server A (CPU per handshake; default: the one "
                         "listening on A's port)")
@@ -593,9 +596,13 @@ def measure_load(args, outdir, work):
     env_a, env_b, clients, _env = side_envs(args, outdir)
     srv_a, srv_b, ctx = make_servers(args, work, env_a, env_b)
     negotiated = {}
+    server_cpus, client_cpus = load.placement(args)
     try:
         for s in (srv_a, srv_b):
+            s.cpus = server_cpus
             s.start()
+        if client_cpus and args.mode == "ssh":
+            os.sched_setaffinity(0, client_cpus)  # the SSH client's threads are the harness's
         port = {"A": srv_a.port, "B": srv_b.port}
         print("cryptoshim ab: A (without the shim) on port %d, B (with it) on port %d; under "
               "load: %s, %d rounds of %g s blocks" % (
@@ -615,7 +622,7 @@ def measure_load(args, outdir, work):
                     opts += [flag, val]
             runner = load.TlsLoad(
                 lambda side: (prefix + [ctx["client"], "127.0.0.1", str(port[side])], opts,
-                              extra), lambda side: clients[side], negotiated)
+                              extra), lambda side: clients[side], negotiated, client_cpus)
         # Warm-up (not counted): a short closed loop each, so page-ins and
         # the servers' first allocations land in no block.
         for side in "AB":
@@ -637,6 +644,10 @@ def measure_load(args, outdir, work):
              "server CPU: utime+stime of the server's process and its children (/proc/PID/stat, "
              "exact run times from schedstat), read around each block: A pid %d, B pid %d"
              % (srv_a.proc.pid, srv_b.proc.pid),
+             ("CPUs: both servers on CPU %s, the load client on %s (--no-pin: anywhere)" % (
+                 ",".join(map(str, sorted(server_cpus))), ",".join(map(str, sorted(client_cpus))))
+              if server_cpus else "CPUs: servers and client anywhere (%s)" % (
+                  "--no-pin" if args.no_pin else "one CPU")),
              "CPU preset: %s" % args.cpu,
              "B: LD_PRELOAD=%s%s in its server" % (
                  args.lib, " CRYPTOSHIM_KERNELS=%s" % args.kernels if args.kernels else ""),

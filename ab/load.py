@@ -164,11 +164,25 @@ class Block:
         return None if self.cpu is None or not self.ok else self.cpu * 1e3 / self.ok
 
 
-def _tracked(cmd, env, timeout):
+def placement(args):
+    """(CPUs for both servers, CPUs for the load client), or (None, None):
+    with two CPUs or more and without --no-pin, the servers A and B share
+    the last CPU of this process's set and the client gets the others. A
+    server's CPU per handshake depends on the CPU it runs on (what shares
+    its core and caches): unpinned, A and B can land on different CPUs for
+    a whole run and their ratio moves from run to run by several times the
+    interval."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if args.no_pin or len(cpus) < 2:
+        return None, None
+    return {cpus[-1]}, set(cpus[:-1])
+
+
+def _tracked(cmd, env, timeout, cpus=None):
     """Runs cmd as a recorded process (servers.spawn: its own process group,
-    ended with the harness) and returns (status, stdout, stderr); stops it
-    when the timeout passes or anything goes wrong."""
-    proc = servers.spawn(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    ended with the harness, on cpus when given) and returns (status, stdout,
+    stderr); stops it when the timeout passes or anything goes wrong."""
+    proc = servers.spawn(cmd, cpus=cpus, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -184,8 +198,8 @@ class TlsLoad:
     gives (argv head up to the port, options, extra environment); env(side)
     the client's environment."""
 
-    def __init__(self, cmd, env, negotiated):
-        self.cmd, self.env, self.negotiated = cmd, env, negotiated
+    def __init__(self, cmd, env, negotiated, cpus=None):
+        self.cmd, self.env, self.negotiated, self.cpus = cmd, env, negotiated, cpus
 
     def block(self, side, level, rnd, seconds, drain, inflight):
         head, opts, extra = self.cmd(side)
@@ -198,7 +212,7 @@ class TlsLoad:
             opts += ["--rate", "%g" % value, "--max-inflight", str(inflight)]
             count = min(count, int(value * seconds) + 1)
         rc, out, err = _tracked(head + [str(count)] + opts, dict(self.env(side), **extra),
-                                seconds + drain + 30)
+                                seconds + drain + 30, self.cpus)
         if rc != 0:
             raise RuntimeError("ab-tls-client (load) failed against %s: %s" % (
                 side, " ".join(err.split())[:300]))

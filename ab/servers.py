@@ -23,21 +23,25 @@ _LIBC = ctypes.CDLL(None, use_errno=True)
 _PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent(parent):
+def _die_with_parent(parent, cpus=None):
     """Child side of spawn(), before exec: SIGTERM when the harness exits,
-    however it exits (even SIGKILL), and exit now if it already has."""
+    however it exits (even SIGKILL), and exit now if it already has; run
+    only on cpus when given (its children inherit it)."""
     _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(1)
+    if cpus:
+        os.sched_setaffinity(0, cpus)
 
 
-def spawn(cmd, **kw):
+def spawn(cmd, cpus=None, **kw):
     """Starts a daemon the harness must stop: in its own session and process
     group (stop_process signals the whole group: nginx's workers too), tied to
-    the harness's life, and recorded until it is stopped."""
+    the harness's life, and recorded until it is stopped; cpus (a set of CPU
+    numbers) confines it and its children."""
     parent = os.getpid()
     proc = subprocess.Popen(cmd, start_new_session=True,
-                            preexec_fn=lambda: _die_with_parent(parent), **kw)
+                            preexec_fn=lambda: _die_with_parent(parent, cpus), **kw)
     _LIVE.append(proc)
     if PID_LOG:
         with open(PID_LOG, "a") as f:
@@ -178,6 +182,7 @@ class Server:
         self.side, self.workdir, self.env = side, workdir, env
         self.port = free_port()
         self.proc = None
+        self.cpus = None  # CPUs it may run on (None: any)
 
     def command(self):
         raise NotImplementedError
@@ -188,7 +193,7 @@ class Server:
         self.log = os.path.join(self.workdir, "server-%s.log" % self.side)
         cmd = self.command()
         with open(self.log, "w") as log:
-            self.proc = spawn(cmd, env=self.env, stdin=subprocess.DEVNULL,
+            self.proc = spawn(cmd, cpus=self.cpus, env=self.env, stdin=subprocess.DEVNULL,
                               stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
         try:
             wait_port(self.port, self.proc)

@@ -166,6 +166,10 @@ PY
         --block-seconds 0.3
     report_ok "$OUT"
     grep -q '^- shim calls in B (operation kernel bits calls): .*2048' "$OUT/report.md"
+    # both servers on one CPU (the last), the client on the others
+    if [ "$(nproc)" -ge 2 ]; then
+        grep -q "^- CPUs: both servers on CPU $(($(nproc) - 1)), the load client on " "$OUT/report.md"
+    fi
     # 2 closed levels and the 5 rates of auto
     [ "$(tail -n +2 "$OUT/blocks.csv" | cut -d, -f2 | sort -u | wc -l)" -eq 7 ]
     [ "$(tail -n +2 "$OUT/blocks.csv" | grep -c '^A,rate=')" -eq 10 ]
