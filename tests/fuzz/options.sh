@@ -17,6 +17,7 @@ fuzz_options() {
         fuzz_mldsa_decode) max=400 ;; # edits, or a hint encoding
         fuzz_mlkem) max=64 ;;        # a few edits and a message
         fuzz_ed25519) max=1300 ;;    # a key, edits and a 1200-byte message
+        fuzz_x25519) max=65 ;;       # mode, scalar, peer
         *) max=4096 ;;
     esac
     echo "-max_len=$max -timeout=120 -rss_limit_mb=2048 -print_final_stats=1 -entropic_scale_per_exec_time=1"

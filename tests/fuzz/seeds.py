@@ -161,10 +161,22 @@ def ed25519():
     return seeds
 
 
+def x25519():
+    """fuzz_x25519 (tests/fuzz/fuzz_x25519.c): mode byte (peer as given,
+    u >= p, low order, word edges; bit 6 x25519_base, bits 4-5 clear for
+    libcrypto), scalar, peer."""
+    seeds = []
+    for mode in (0x00, 0x01, 0x81, 0x02, 0x82, 0x03, 0x40, 0x10):
+        seeds.append(bytes([mode]) + rnd(32) + rnd(32))
+    seeds.append(bytes([0x02]) + rnd(32) + bytes([3]) + rnd(31))
+    seeds.append(bytes([0x03]) + rnd(32) + bytes([0xa5]) + rnd(31))
+    return seeds
+
+
 def main():
     for name, fn in [("fuzz_modexp", modexp), ("fuzz_modexp_x2", modexp_x2),
                      ("fuzz_modexp2", modexp2), ("fuzz_mldsa", mldsa), ("fuzz_policy", policy),
-                     ("fuzz_ed25519", ed25519)]:
+                     ("fuzz_ed25519", ed25519), ("fuzz_x25519", x25519)]:
         write(name, fn())
     return 0
 
