@@ -32,6 +32,8 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
+#include "pq_driver.h"
+
 #define MAXPRIV 4896 /* ML-DSA-87 sk */
 #define MAXPUB 2592  /* ML-DSA-87 pk */
 
@@ -40,39 +42,8 @@ static int is_kem;
 static size_t seedb, privb, pubb;
 static int rank; /* ML-KEM k */
 static unsigned oid_last; /* last arc of the algorithm's OID */
-static uint64_t rng_state;
-
-/* xorshift64*: the same "random" bytes for the same run seed. */
-static void rnd(unsigned char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        rng_state ^= rng_state >> 12;
-        rng_state ^= rng_state << 25;
-        rng_state ^= rng_state >> 27;
-        p[i] = (unsigned char)((rng_state * 2685821657736338717ULL) >> 56);
-    }
-}
-
-/* FNV-1a, chained from h: enough to compare outputs. */
-static unsigned long long fnv(unsigned long long h, const void *v, size_t n)
-{
-    const unsigned char *p = v;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
-}
-#define FNV0 1469598103934665603ULL
 
 /* ---- describing a key ---------------------------------------------------- */
-
-/* The octet parameter name of key into buf: its length, 0 if absent. */
-static size_t get_octets(EVP_PKEY *key, const char *name, unsigned char *buf, size_t cap)
-{
-    size_t len = 0;
-    if (!key || EVP_PKEY_get_octet_string_param(key, name, buf, cap, &len) != 1)
-        return 0;
-    return len;
-}
 
 /* Hash of the DER the encoders write for key (structure PrivateKeyInfo with
  * a key-pair selection, SubjectPublicKeyInfo otherwise), its length in *n. */
@@ -162,37 +133,17 @@ static void provider_line(const char *what, EVP_PKEY *key)
 
 /* ---- making keys --------------------------------------------------------- */
 
-/* A key from its seed through keygen's "seed" parameter (NULL: random). */
+/* A key from its seed through keygen's "seed" parameter (NULL: random),
+ * and EVP_PKEY_fromdata of up to three parts of full length (NULL: absent). */
 static EVP_PKEY *keygen(const unsigned char *seed, size_t seedlen)
 {
-    EVP_PKEY *key = NULL;
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, alg, NULL);
-    OSSL_PARAM p[] = {OSSL_PARAM_octet_string("seed", (void *)seed, seedlen), OSSL_PARAM_END};
-    if (c && EVP_PKEY_keygen_init(c) == 1 && (!seed || EVP_PKEY_CTX_set_params(c, p) == 1))
-        EVP_PKEY_keygen(c, &key);
-    EVP_PKEY_CTX_free(c);
-    return key;
+    return pq_keygen(alg, seed, seedlen);
 }
 
-/* EVP_PKEY_fromdata of up to three octet parts (NULL: absent). */
 static EVP_PKEY *fromdata(int selection, const unsigned char *seed, const unsigned char *priv,
                           const unsigned char *pub)
 {
-    OSSL_PARAM p[4];
-    int n = 0;
-    EVP_PKEY *key = NULL;
-    if (seed)
-        p[n++] = OSSL_PARAM_construct_octet_string("seed", (void *)seed, seedb);
-    if (priv)
-        p[n++] = OSSL_PARAM_construct_octet_string("priv", (void *)priv, privb);
-    if (pub)
-        p[n++] = OSSL_PARAM_construct_octet_string("pub", (void *)pub, pubb);
-    p[n] = OSSL_PARAM_construct_end();
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, alg, NULL);
-    if (c && EVP_PKEY_fromdata_init(c) == 1)
-        EVP_PKEY_fromdata(c, &key, selection, p);
-    EVP_PKEY_CTX_free(c);
-    return key;
+    return pq_fromdata(alg, selection, seed, seedb, priv, privb, pub, pubb);
 }
 
 /* ---- the variants of each part ------------------------------------------- */
@@ -217,26 +168,6 @@ static unsigned char *add(int part, const char *name, const unsigned char *src)
     list[*n].name = name;
     list[*n].v = src ? memcpy(vbuf[part][*n], src, len) : NULL;
     return list[(*n)++].v;
-}
-
-/* Sets coefficient i of the 12-bit polynomial vector encoded at p to v. */
-static void set_coeff(unsigned char *p, size_t i, unsigned v)
-{
-    unsigned char *b = p + 3 * (i / 2);
-    if (i % 2 == 0) {
-        b[0] = v & 0xff;
-        b[1] = (unsigned char)((b[1] & 0xf0) | (v >> 8));
-    } else {
-        b[1] = (unsigned char)((b[1] & 0x0f) | ((v & 0x0f) << 4));
-        b[2] = (unsigned char)(v >> 4);
-    }
-}
-
-/* Coefficient i of the 12-bit vector at p. */
-static unsigned get_coeff(const unsigned char *p, size_t i)
-{
-    const unsigned char *b = p + 3 * (i / 2);
-    return i % 2 == 0 ? (b[0] | (b[1] & 0x0f) << 8) : (b[1] >> 4 | b[2] << 4);
 }
 
 /* ML-KEM: dk = s (384k) || ek || H(ek) || z. */

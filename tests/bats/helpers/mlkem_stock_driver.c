@@ -21,6 +21,8 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
+#include "pq_driver.h"
+
 #define MAXEK 1568
 #define MAXDK 3168
 #define MAXCT 1568
@@ -28,26 +30,11 @@
 static const char *alg;
 static int ps, k;
 static size_t ekb, dkb, ctb;
-static uint64_t rng_state;
-
-/* xorshift64*: the same "random" bytes for the same run seed. */
-static void rnd(unsigned char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        rng_state ^= rng_state >> 12;
-        rng_state ^= rng_state << 25;
-        rng_state ^= rng_state >> 27;
-        p[i] = (unsigned char)((rng_state * 2685821657736338717ULL) >> 56);
-    }
-}
 
 /* FNV-1a of a buffer: enough to compare outputs. */
 static unsigned long long hash(const unsigned char *p, size_t n)
 {
-    unsigned long long h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
+    return fnv(FNV0, p, n);
 }
 
 /* Prints one point's line and clears the error queue. */
@@ -72,47 +59,10 @@ static void point(const char *name, int rc)
 
 /* ---- keys ------------------------------------------------------------- */
 
-/* A key from the 64-byte seed d || z through keygen's "seed" parameter. */
-static EVP_PKEY *keygen_seed(const char *name, const unsigned char *seed, size_t seedlen)
-{
-    EVP_PKEY *key = NULL;
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, name, NULL);
-    OSSL_PARAM p[] = {OSSL_PARAM_octet_string("seed", (void *)seed, seedlen), OSSL_PARAM_END};
-    if (c && EVP_PKEY_keygen_init(c) == 1 && EVP_PKEY_CTX_set_params(c, p) == 1)
-        EVP_PKEY_keygen(c, &key);
-    EVP_PKEY_CTX_free(c);
-    return key;
-}
-
-/* EVP_PKEY_fromdata of up to three octet parts (NULL: absent). */
-static EVP_PKEY *fromdata(int selection, const unsigned char *seed, size_t seedn,
-                          const unsigned char *dk, size_t dkn, const unsigned char *ek, size_t ekn)
-{
-    OSSL_PARAM p[4];
-    int n = 0;
-    EVP_PKEY *key = NULL;
-    if (seed)
-        p[n++] = OSSL_PARAM_construct_octet_string("seed", (void *)seed, seedn);
-    if (dk)
-        p[n++] = OSSL_PARAM_construct_octet_string("priv", (void *)dk, dkn);
-    if (ek)
-        p[n++] = OSSL_PARAM_construct_octet_string("pub", (void *)ek, ekn);
-    p[n] = OSSL_PARAM_construct_end();
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, alg, NULL);
-    if (c && EVP_PKEY_fromdata_init(c) == 1)
-        EVP_PKEY_fromdata(c, &key, selection, p);
-    EVP_PKEY_CTX_free(c);
-    return key;
-}
-
-/* The octet parameter name of key into buf: its length, 0 if absent. */
-static size_t get_octets(EVP_PKEY *key, const char *name, unsigned char *buf, size_t cap)
-{
-    size_t len = 0;
-    if (!key || EVP_PKEY_get_octet_string_param(key, name, buf, cap, &len) != 1)
-        return 0;
-    return len;
-}
+/* A key from the 64-byte seed d || z through keygen's "seed" parameter, and
+ * an import of parts, of the driver's algorithm (tests/bats/helpers/pq_driver.h). */
+#define keygen_seed(name, seed, len) pq_keygen((name), (seed), (len))
+#define fromdata(sel, s, sn, d, dn, e, en) pq_fromdata(alg, (sel), (s), (sn), (d), (dn), (e), (en))
 
 /* A TLS peer's key: an empty key of the algorithm (paramgen, as libssl
  * makes one) given the encoded public key. */
@@ -218,19 +168,6 @@ static void group_kat(int rounds)
         EVP_PKEY_free(kd);
         EVP_PKEY_free(ke);
         EVP_PKEY_free(key);
-    }
-}
-
-/* Sets coefficient i of the polynomial vector encoded at p to v (12 bits). */
-static void set_coeff(unsigned char *p, size_t i, unsigned v)
-{
-    unsigned char *b = p + 3 * (i / 2);
-    if (i % 2 == 0) {
-        b[0] = v & 0xff;
-        b[1] = (unsigned char)((b[1] & 0xf0) | (v >> 8));
-    } else {
-        b[1] = (unsigned char)((b[1] & 0x0f) | ((v & 0x0f) << 4));
-        b[2] = (unsigned char)(v >> 4);
     }
 }
 
