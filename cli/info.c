@@ -95,6 +95,10 @@ static void print_curves(void)
     static const char *const names[] = {"X25519", "Ed25519"};
     const cs_c25519_impl *impl = cs_dispatch_c25519();
     for (int alg = 0; alg < 2; alg++) {
+        if (cs_disabled()) {
+            printf("  %-20s libcrypto (CRYPTOSHIM_DISABLE=1: not served)\n", names[alg]);
+            continue;
+        }
         int serves = cs_dispatch_c25519_serves(alg ? CS_C25519_ED25519 : CS_C25519_X25519);
         printf("  %-20s %s (with OpenSSL 3.0 or 3.5 and later; 1.1.1, 3.1-3.4: libcrypto's own)%s\n",
                names[alg], impl && (alg == 0 || impl->ed25519_sign) ? impl->name : "none",

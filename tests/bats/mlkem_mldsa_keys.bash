@@ -234,3 +234,13 @@ keys_cli_bytes() {
         done
     done
 }
+
+# keys_info_disabled: $output (cryptoshim info under CRYPTOSHIM_DISABLE=1)
+# says nothing is served: the summary line, every ML-DSA, ML-KEM, X25519
+# and Ed25519 row naming libcrypto and no table, no provider route.
+keys_info_disabled() {
+    [[ "$output" == *"served             nothing: CRYPTOSHIM_DISABLE=1"* ]]
+    [ "$(echo "$output" | grep -cE '^  (ML-(DSA|KEM)-[0-9]+|X25519|Ed25519) +libcrypto \(CRYPTOSHIM_DISABLE=1: not served\)$')" -eq 8 ]
+    ! echo "$output" | grep -E '^  (ML-(DSA|KEM)-|X25519|Ed25519)' | grep -qE 'avx|portable|s390|adx'
+    ! echo "$output" | grep -q 'ML-DSA route     provider'
+}
