@@ -59,14 +59,15 @@
 
 /* r8..r11 = r8..r11 + 19 (r12:r11 >> 63): the bits from 255 up (r12 is
  * the value's fifth word, small) folded by 2^255 = 19; below 2^255 + 19 r12
- * after, so nothing carries out. Shift and LEA, not SHLD (several
- * micro-ops on AMD Zen). */
+ * after, so nothing carries out. Shifts and LEAs, not SHLD (several
+ * micro-ops on AMD Zen) and IMUL (a cycle more). */
 .macro FOLD255
 	mov	%r11, %rax
 	shr	$63, %rax
 	lea	(%rax,%r12,2), %r12
 	btr	$63, %r11
-	imul	$19, %r12, %r12
+	lea	(%r12,%r12,8), %rax
+	lea	(%r12,%rax,2), %r12
 	add	%r12, %r8
 	adc	$0, %r9
 	adc	$0, %r10
