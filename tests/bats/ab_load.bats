@@ -5,11 +5,12 @@
 # s_server against an RSA-2048 one: about 5 ms more per signature) found
 # slower by capacity and by CPU per handshake, the one check where timing
 # decides, with a margin of 1.5x on a ratio near 4; the report of A/A,
-# harness-started nginx (closed and open loop, rate auto) and sshd runs
-# (structure only: a verdict of either sign passes); bad input (unreachable
+# harness-started nginx (closed and open loop, rate auto) and sshd runs, and
+# two running sshd at a fixed rate (structure only: a verdict of either sign
+# passes); bad input (unreachable
 # endpoint, PID not readable or not the listener, N too large, a plan too
 # long, a target off loopback) refused with one line and status 2; no client
-# or server of a run left. About 60 s; sshd needs root.
+# or server of a run left. About 110 s; sshd needs root.
 
 bats_require_minimum_version 1.5.0
 load "helpers/common"
@@ -184,6 +185,23 @@ PY
     # every block measured: key exchanges done and a CPU cost of at least
     # sshd's own start for each (it re-executes itself per connection)
     [ -z "$(tail -n +2 "$OUT/blocks.csv" | awk -F, '$5 == 0 || $9 == "" || $9 < 0.5')" ]
+}
+
+@test "ab ssh --a --b under load, open loop: key exchanges at a fixed rate against two running sshd, their CPU found by port" {
+    [ "$(id -u)" -eq 0 ] || skip "sshd needs root"
+    need_cmd /usr/sbin/sshd ssh-keygen
+    local pa pb
+    pa=$(free_port) pb=$(free_port)
+    ab_sshd a "$pa" no
+    ab_sshd b "$pb" yes
+    ab_run "$OUT" ssh --a "127.0.0.1:$pa" --b "127.0.0.1:$pb" --kex group14 \
+        --hostkey-alg rsa-sha2-256 --rate 8 --rounds 2 --block-seconds 1
+    report_ok "$OUT"
+    grep -q "^- A's server CPU: pid $(cat "$D/a.pid") (listening on port $pa) and its children" "$OUT/report.md"
+    grep -q '^\*\*Verdict\*\* (server CPU per handshake at rate 8/s)' "$OUT/report.md"
+    [ -z "$(tail -n +2 "$OUT/blocks.csv" | awk -F, '$5 == 0 || $9 == ""')" ]
+    [ "$(stats_sum "$D/b.stats" '!libcrypto')" -gt 0 ]
+    daemon_alive a && daemon_alive b
 }
 
 # ab_fails PATTERN ARGS...: `cryptoshim ab ARGS` exits 2 with the one line
