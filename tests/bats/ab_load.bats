@@ -7,10 +7,10 @@
 # decides, with a margin of 1.5x on a ratio near 4; the report of A/A,
 # harness-started nginx (closed and open loop, rate auto) and sshd runs, and
 # two running sshd at a fixed rate (structure only: a verdict of either sign
-# passes); bad input (unreachable
-# endpoint, PID not readable or not the listener, N too large, a plan too
-# long, a target off loopback) refused with one line and status 2; no client
-# or server of a run left. About 110 s; sshd needs root.
+# passes); bad input (unreachable endpoint, PID not readable or not the
+# listener, N too large, a plan too long, a target off loopback) refused with
+# one line and status 2; no client or server of a run left. About 110 s;
+# sshd needs root.
 
 bats_require_minimum_version 1.5.0
 load "helpers/common"
