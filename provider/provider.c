@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/c25519/sha512.h"
 #include "provider.h"
 #include "prov.h"
 #include "runtime/dispatch_c25519.h"
@@ -244,7 +245,9 @@ static int core_version(const OSSL_CORE_HANDLE *handle, OSSL_FUNC_core_get_param
 }
 
 /* EVP_Q_digest and EVP_Q_mac from the libcrypto holding the core function
- * `from` (the one that loaded us, whatever its file name); loads nothing. */
+ * `from` (the one that loaded us, whatever its file name), and its
+ * SHA512_Transform as the curve kernels' SHA-512 compression (twice the
+ * portable C's speed: docs/benchmarks.md, issue 36); loads nothing. */
 static void resolve_libcrypto(cs_prov *prov, void *from)
 {
     Dl_info info;
@@ -255,6 +258,9 @@ static void resolve_libcrypto(cs_prov *prov, void *from)
         return;
     *(void **)&prov->q_digest = dlsym(h, "EVP_Q_digest");
     *(void **)&prov->q_mac = dlsym(h, "EVP_Q_mac");
+    void *transform = dlsym(h, "SHA512_Transform");
+    if (transform)
+        cs_sha512_set_transform((cs_sha512_transform_fn)transform);
     dlclose(h); /* the process keeps its own reference */
 }
 
