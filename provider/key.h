@@ -9,7 +9,7 @@
  *   stock's families, generation contexts and the prepared-form lifecycle.
  * - The family owns everything where stock's families differ: which key
  *   parts import accepts and with which error (import), what a seed or a
- *   private key derives (from_seed, from_priv), the pairwise test, its
+ *   private key derives (from_seed, pub_from_priv), the pairwise test, its
  *   parameter tables per OpenSSL release, generation parameters, and its
  *   prepared form (prepare/unprepare).
  * - Hooks may be NULL where documented; every non-NULL hook raises
@@ -72,7 +72,7 @@ enum { CS_KEY_PREP_PUB = 0, CS_KEY_PREP_PRIV = 1 };
 typedef struct cs_key_hooks {
     const char *name;   /* algorithm name as stock spells it in errors ("X25519") */
     int ps;             /* family's parameter set (44, 768, 25519...) */
-    size_t pub_bytes;   /* public key bytes (<= CS_KEY_MAX_PUB) */
+    size_t pub_bytes;   /* public key bytes */
     size_t priv_bytes;  /* private key bytes */
     size_t seed_bytes;  /* 0: the family has no seed */
     int bits, sec_bits, sec_category, max_size; /* get_params answers */
@@ -132,8 +132,6 @@ typedef struct cs_key_hooks {
     const OSSL_PARAM *key_types;
 } cs_key_hooks;
 
-#define CS_KEY_MAX_PUB 2592 /* ML-DSA-87's public key, the largest */
-
 /* A key of any family. seed and priv point into the secret block
  * (allocated with the first private material: NULL in a public-only key);
  * pub is pub_bytes long, zero until set. */
@@ -145,12 +143,12 @@ typedef struct cs_key {
     uint8_t *secret; /* seed_bytes + priv_bytes, secure heap */
     uint8_t *seed, *priv;
     void *prep[2]; /* CS_KEY_PREP_PUB, CS_KEY_PREP_PRIV; via cs_key_prepared */
-    uint8_t pub[];   /* hooks->pub_bytes */
+    uint8_t pub[];   /* hooks->pub_bytes (allocated with the key) */
 } cs_key;
 
-/* A generation request. seed holds a given seed (has_seed), in secret
- * memory with the rest of the context; ikm a given DHKEM input keying
- * material (X25519 on 3.2+); selection the gen_init selection. */
+/* A generation request, in secret memory: seed holds a given seed
+ * (has_seed, seed_len: ML-DSA's 32, ML-KEM's 64 bytes), ikm a given DHKEM
+ * input keying material (X25519, 3.5+ cores), selection gen_init's. */
 typedef struct cs_key_gen {
     cs_prov *prov;
     const cs_key_hooks *hooks;
