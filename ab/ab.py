@@ -104,7 +104,7 @@ def preflight(args):
         need.append((args.nginx, "nginx", "Debian package nginx"))
     if args.mode == "ssh":
         need += [(args.sshd, "sshd", "Debian package openssh-server"),
-                 ("ssh", "ssh", "Debian package openssh-client"),
+                 (args.ssh_cmd[0], "ssh", "Debian package openssh-client"),
                  ("ssh-keygen", "ssh-keygen", "Debian package openssh-client")]
     if not args.no_capture:
         need.append((args.tcpdump or "tcpdump", "tcpdump",
@@ -188,23 +188,35 @@ def parse_args(argv):
                    help="--a/--b: the process of server A (CPU per handshake; default: the one "
                         "listening on A's port)")
     p.add_argument("--b-pid", type=int, metavar="PID", help="--a/--b: the process of server B")
-    p.add_argument("--cert", default="rsa3072",
-                   help="tls/nginx: rsa2048|rsa3072|rsa4096|mldsa44|mldsa65|mldsa87 (rsa3072)")
+    p.add_argument("--cert", default="rsa3072", choices=servers.CERT_KINDS, metavar="KIND",
+                   help="tls/nginx: %s (rsa3072; ML-DSA needs OpenSSL 3.5+)"
+                        % "|".join(servers.CERT_KINDS))
     p.add_argument("--verify", action="store_true",
                    help="tls/nginx: a CA and a leaf signed by it (both of --cert's kind); the "
                         "client verifies the chain and the host name (SSL_VERIFY_PEER)")
     p.add_argument("--tls", choices=("1.2", "1.3"), default="1.3", help="tls/nginx: version (1.3)")
-    p.add_argument("--groups", help="tls/nginx: key exchange groups (client side; tls: server too)")
+    p.add_argument("--groups", help="tls/nginx: key exchange groups, colon-separated (client "
+                   "side; tls: server too), e.g. x25519, X25519MLKEM768, SecP256r1MLKEM768; "
+                   "ML-KEM groups need OpenSSL 3.5+: without --openssl, tls takes the newest "
+                   "build/openssl3* there is")
     p.add_argument("--ciphers", help="tls/nginx: TLS 1.2 cipher list for the client")
-    p.add_argument("--openssl", default="openssl", help="tls: openssl binary for s_server")
+    p.add_argument("--openssl", default="openssl",
+                   help="tls: openssl binary for s_server; an unpacked build's (build/openssl35 "
+                        "...) libssl serves the client too (default: the system's, or the newest "
+                        "3.5+ build when --groups or --cert needs it)")
     p.add_argument("--client", help="tls/nginx: the ab-tls-client binary")
     p.add_argument("--nginx", default="/usr/sbin/nginx")
-    p.add_argument("--sshd", default="/usr/sbin/sshd")
+    p.add_argument("--sshd", help="ssh: the sshd, or an unpacked OpenSSH tree (build/openssh10: "
+                   "its sshd and ssh client through its loader); default /usr/sbin/sshd, "
+                   "build/openssh10 for --hostkey ed25519")
     p.add_argument("--tcpdump", help="tcpdump binary (default: tcpdump on PATH)")
-    p.add_argument("--hostkey", type=int, default=3072, help="ssh: RSA host key bits (3072)")
-    p.add_argument("--hostkey-alg", default="rsa-sha2-512", help="ssh: rsa-sha2-256|rsa-sha2-512")
-    p.add_argument("--kex", default="group16",
-                   help="ssh: group14|group16|group18|gex or an OpenSSH KEX name (group16)")
+    p.add_argument("--hostkey", default="3072",
+                   help="ssh: RSA host key bits, or ed25519 (3072)")
+    p.add_argument("--hostkey-alg", help="ssh: rsa-sha2-256|rsa-sha2-512 (rsa-sha2-512), "
+                   "ssh-ed25519 for an Ed25519 host key")
+    p.add_argument("--kex", help="ssh: group14|group16|group18|gex, an OpenSSH KEX name, or "
+                   "default (the server's own list: harness-started logins only); group16, "
+                   "default with --hostkey ed25519")
     p.add_argument("--kex-only", action="store_true",
                    help="ssh (harness-started): key exchanges up to the server's reply instead of "
                         "logins (what --a/--b measures)")
@@ -242,6 +254,16 @@ def parse_args(argv):
         p.error("--a-pid and --b-pid go with --a and --b (running endpoints)")
     if a.load:
         a.no_capture = True  # latency under load is the client's
+    if a.hostkey != "ed25519" and not (a.hostkey.isdigit() and int(a.hostkey) >= 1024):
+        p.error("--hostkey takes RSA bits (1024 or more) or ed25519, not %r" % a.hostkey)
+    if not a.hostkey_alg:
+        a.hostkey_alg = "ssh-ed25519" if a.hostkey == "ed25519" else "rsa-sha2-512"
+    if not a.kex:
+        a.kex = ("default" if a.hostkey == "ed25519" and not (a.a or a.kex_only or a.load)
+                 else "group16")
+    if a.kex == "default" and (a.a or a.kex_only or a.load):
+        p.error("--kex default is for harness-started logins (the key-exchange client offers "
+                "one named KEX: group14|group16|group18|gex or an OpenSSH KEX name)")
     a.ssh_kex = SSH_KEX.get(a.kex, a.kex)
     # Servers run in a work directory: make given paths absolute.
     for name in ("openssl", "client", "nginx", "sshd", "tcpdump", "lib", "cryptoshim", "bindir",
@@ -303,6 +325,81 @@ def side_envs(args, outdir):
     return a, b, {"A": client_a, "B": client_b}, base
 
 
+# The unpacked OpenSSL builds (under the CLI's directory) whose libssl.so.3
+# ab-tls-client can run with, newest first. 4.0 is libssl.so.4: the client,
+# linked against the system's libssl.so.3, cannot use it.
+CLIENT_OPENSSL_BUILDS = ("openssl36", "openssl35")
+
+
+def needs_openssl35(args):
+    """Why the run needs OpenSSL 3.5 or later (ML-KEM groups, an ML-DSA
+    certificate of a harness-started server), or None."""
+    groups = [g for g in (args.groups or "").split(":") if g]
+    mlkem = [g for g in groups if "mlkem" in g.lower()]
+    if mlkem:
+        return "--groups %s" % ":".join(mlkem)
+    if not args.a and args.cert.startswith("mldsa"):
+        return "--cert %s" % args.cert
+    return None
+
+
+def pick_openssl(args):
+    """For tls without --openssl where the system's OpenSSL 3.0 cannot serve
+    the run (needs_openssl35): the newest unpacked 3.5+ build beside the CLI,
+    whose libssl the client (and s_server) then use; raises Missing naming
+    what to do when there is none. Returns a note for the report, or None."""
+    why = needs_openssl35(args)
+    if args.mode != "tls" or args.openssl != "openssl" or not why:
+        return None
+    for name in CLIENT_OPENSSL_BUILDS:
+        path = os.path.join(args.bindir or "", name, "bin", "openssl")
+        if args.bindir and executable(path):
+            args.openssl = os.path.abspath(path)
+            note = "%s needs OpenSSL 3.5 or later (the system's is 3.0): %s from %s" % (
+                why, "the client runs with libssl" if args.a else "s_server and the client run",
+                os.path.join(args.bindir, name))
+            print("cryptoshim ab: %s" % note, file=sys.stderr)
+            return note
+    raise Missing("%s needs OpenSSL 3.5 or later for the client%s; the system's is 3.0 and no "
+                  "unpacked build was found (%s under %s: make deps fetches them), or pass "
+                  "--openssl DIR/bin/openssl of an unpacked 3.5/3.6 tree" % (
+                      why, "" if args.a else " and s_server",
+                      " or ".join(CLIENT_OPENSSL_BUILDS), args.bindir or "the CLI's directory"))
+
+
+def resolve_sshd(args):
+    """ab ssh (harness-started): the sshd to run and the ssh client beside it.
+    An unpacked OpenSSH tree (--sshd DIR, or build/openssh10 by default for
+    an Ed25519 host key: OpenSSH signs Ed25519 through libcrypto only from
+    10.3) runs its sshd and its ssh through its loader; else Debian's. Sets
+    args.sshd, args.ssh_tree and args.ssh_cmd; raises Missing when the tree
+    an Ed25519 host key needs is absent."""
+    args.ssh_tree, args.ssh_cmd = None, ["ssh"]
+    if args.mode != "ssh" or args.a:
+        return
+    given = args.sshd
+    if not given and args.hostkey == "ed25519":
+        tree = os.path.join(args.bindir or "build", "openssh10")
+        if not servers.openssh_tree(tree):
+            why = ""
+            if os.path.exists(os.path.join(tree, ".missing")):
+                with open(os.path.join(tree, ".missing"), errors="replace") as f:
+                    why = " (%s)" % " ".join(f.read().split())
+            raise Missing("--hostkey ed25519 runs OpenSSH 10.3 or later (it signs Ed25519 through "
+                          "libcrypto; Debian 12's 9.2 does not), from %s, which is missing%s: make "
+                          "openssh10 unpacks it, or --sshd /usr/sbin/sshd measures Debian 12's "
+                          "sshd" % (tree, why))
+        given = tree
+    tree = servers.openssh_tree(given) if given else None
+    if tree:
+        args.ssh_tree = tree
+        args.sshd = os.path.join(tree, "root", "usr", "sbin", "sshd")
+        args.ssh_cmd = [os.path.join(tree, "bin", "run"),
+                        os.path.join(tree, "root", "usr", "bin", "ssh")]
+    else:
+        args.sshd = given or "/usr/sbin/sshd"
+
+
 def find_client(args, required=True):
     """The ab-tls-client binary: --client, beside the CLI, or installed (None
     when absent and not required)."""
@@ -357,7 +454,7 @@ def ssh_block(args, ssh_ctx, port, count, env):
         return out
     for _ in range(count):
         cmd = servers.ssh_client_cmd(port, ssh_ctx["userkey"], ssh_ctx["known_hosts"],
-                                     ssh_ctx["kex"], args.hostkey_alg)
+                                     ssh_ctx["kex"], args.hostkey_alg, ssh=args.ssh_cmd)
         t0 = time.perf_counter()
         r = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True, timeout=60)
@@ -366,6 +463,30 @@ def ssh_block(args, ssh_ctx, port, count, env):
             raise RuntimeError("ssh login on port %d failed: %s" % (port, r.stderr.strip()))
         out.append((t1 - t0) * 1e6)
     return out
+
+
+def ssh_version(args):
+    """"OpenSSH_X.Yp1, OpenSSL ..." of the ssh client of an unpacked tree
+    (ssh -V), or "" when it does not say."""
+    r = subprocess.run(args.ssh_cmd + ["-V"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    return r.stdout.strip().splitlines()[0] if r.stdout.strip() else ""
+
+
+def ssh_negotiated(args, ssh_ctx, port, env):
+    """One login with ssh -v (the warm-up): records in NEGOTIATED what the
+    client saw negotiated (KEX and host key algorithm)."""
+    cmd = servers.ssh_client_cmd(port, ssh_ctx["userkey"], ssh_ctx["known_hosts"],
+                                 ssh_ctx["kex"], args.hostkey_alg, ssh=args.ssh_cmd, verbose=True)
+    r = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, timeout=60)
+    if r.returncode != 0:
+        raise RuntimeError("ssh login on port %d failed: %s" % (port, " | ".join(
+            ln for ln in r.stderr.splitlines() if not ln.startswith("debug1:"))[-300:]))
+    seen = [ln.split("kex: ", 1)[1] for ln in r.stderr.splitlines()
+            if "kex: algorithm:" in ln or "kex: host key algorithm:" in ln]
+    if seen:
+        NEGOTIATED[port] = ", ".join(seen)
 
 
 def make_servers(args, work, env_a, env_b):
@@ -392,13 +513,15 @@ def make_servers(args, work, env_a, env_b):
         if os.geteuid() != 0:
             raise Missing("ab ssh: sshd with privilege separation needs root")
         hostkey, userkey, authorized = servers.ssh_keys(work, args.hostkey)
-        kex = SSH_KEX.get(args.kex, args.kex)
+        kex = None if args.kex == "default" else SSH_KEX.get(args.kex, args.kex)
         mk = lambda side, env: servers.SshServer(side, work, env, args.sshd, hostkey, authorized,
-                                                 kex, args.hostkey_alg)
+                                                 kex, args.hostkey_alg, args.ssh_tree)
         ctx.update(userkey=userkey, kex=kex, hostkey=hostkey,
                    known_hosts=os.path.join(work, "known_hosts"),
-                   desc="sshd, RSA-%d host key (%s), %s%s" % (
-                       args.hostkey, args.hostkey_alg, kex,
+                   desc="sshd%s, %s host key (%s), %s%s" % (
+                       " " + ssh_version(args) if args.ssh_tree else "",
+                       "Ed25519" if args.hostkey == "ed25519" else "RSA-%s" % args.hostkey,
+                       args.hostkey_alg, kex or "the server's default key exchange",
                        ", key exchange only (no login)" if args.kex_only else ""))
     if args.preload != "server":
         ctx["desc"] += ", shim in B's %s" % ("client" if args.preload == "client"
@@ -488,7 +611,10 @@ def measure(args, outdir, work):
             (lambda side, port, n: ssh_block(args, ctx, port, n, clients[side]))
         warm_t = time.time()
         for side, s in (("A", srv_a), ("B", srv_b)):
-            do(side, s.port, 1)
+            if args.mode == "ssh" and not args.kex_only:
+                ssh_negotiated(args, ctx, s.port, clients[side])
+            else:
+                do(side, s.port, 1)
         nblocks = (args.handshakes + args.block - 1) // args.block
         meters = {"A": proccpu.Meter(srv_a.proc.pid, ""), "B": proccpu.Meter(srv_b.proc.pid, "")}
         t_start = time.monotonic()
@@ -560,7 +686,8 @@ def measure(args, outdir, work):
              "server ports: A %d, B %d" % (srv_a.port, srv_b.port)] + \
             ["negotiated with %s: %s" % (side, NEGOTIATED[s.port])
              for side, s in (("A", srv_a), ("B", srv_b)) if s.port in NEGOTIATED] + [
-             "server-side samples A %d, B %d (of %d each)" % (len(srv_a_us), len(srv_b_us), args.handshakes)] + notes
+             "server-side samples A %d, B %d (of %d each)" % (len(srv_a_us), len(srv_b_us), args.handshakes)] + notes + \
+            ([args.openssl_note] if getattr(args, "openssl_note", None) else [])
     # B's server keeps the line the default mode always printed.
     for which, who in (("server", "B"), ("client", "B's client"), ("a-client", "A's client")):
         if which == "server" and args.preload == "client":
@@ -652,6 +779,8 @@ def measure_load(args, outdir, work):
              "B: LD_PRELOAD=%s%s in its server" % (
                  args.lib, " CRYPTOSHIM_KERNELS=%s" % args.kernels if args.kernels else ""),
              "server ports: A %d, B %d" % (srv_a.port, srv_b.port), loadreport.machine_note()]
+    if getattr(args, "openssl_note", None):
+        notes.append(args.openssl_note)
     notes += ["negotiated with %s: %s" % (s, negotiated[s]) for s in "AB" if s in negotiated]
     rows = shim_stats(args, os.path.join(outdir, STATS_FILES["server"]))
     notes.append("shim calls in B (operation kernel bits calls): " +
@@ -684,6 +813,8 @@ def main(argv):
     try:
         args = parse_args(argv)
         args.client_path = find_client(args, required=False)
+        args.openssl_note = pick_openssl(args)
+        resolve_sshd(args)
         preflight(args)
         return run(args)
     except Interrupted as e:

@@ -3,8 +3,12 @@
 # TLS with an RSA-3072 certificate (system OpenSSL), TLS with ML-DSA-65
 # and with RSA-2048 over the X25519MLKEM768 key exchange (OpenSSL 3.5 under
 # build/openssl35, fetched by `make deps`), TLS with an RSA-2048 certificate
-# on the newest OpenSSL fetched (4.0, 3.6 or 3.5), SSH with an
-# RSA-3072 host key and group16 (root only: sshd's privilege separation),
+# on the newest OpenSSL fetched (4.0, 3.6 or 3.5), TLS with an ECDSA P-256
+# certificate over X25519MLKEM768 on the newest 3.5+ build the client can
+# use (3.6 or 3.5, taken by the harness), nginx on the system's OpenSSL 3.0
+# with ECDSA P-256 and X25519, SSH with an RSA-3072 host key and group16
+# and with an Ed25519 host key on sid's OpenSSH 10 (build/openssh10) with
+# its default key exchange (root only: sshd's privilege separation),
 # and one run under load: nginx on the system OpenSSL with an RSA-2048
 # certificate, closed loop at 1, 4 and 16 handshakes in flight, then open
 # loop at five rates up to 1.25x A's capacity (about 70 s; docs/ab.md
@@ -97,11 +101,25 @@ if [ -n "$newest" ]; then
 else
     summary+=("tls-rsa2048 on OpenSSL 3.5+: skipped (no build/openssl35, 36 or 40: make deps)")
 fi
+# The handshakes people run now (issue 36): ECDSA P-256 with the hybrid
+# group on 3.5+, with X25519 on Debian 12's own nginx and OpenSSL 3.0.
+if [ -x "$BUILD/openssl36/bin/openssl" ] || [ -x "$BUILD/openssl35/bin/openssl" ]; then
+    ab tls-ecdsap256-x25519mlkem768 tls --cert ecdsa-p256 --groups X25519MLKEM768 -n 100 \
+        "${capture[@]}"
+else
+    summary+=("tls-ecdsap256-x25519mlkem768: skipped (no build/openssl36 or openssl35: make deps)")
+fi
+ab nginx-ecdsap256-x25519 nginx --cert ecdsa-p256 --groups x25519 -n 100 "${capture[@]}"
 # Under load: capacity, server CPU per handshake and tail latency.
 ab nginx-rsa2048-load nginx --cert rsa2048 --concurrency 1,4,16 --rate auto --rounds 3 \
     --block-seconds 1
 if [ "$(id -u)" -eq 0 ]; then
     ab ssh-rsa3072-group16 ssh --hostkey 3072 --kex group16 -n 60
+    if [ -x "$BUILD/openssh10/bin/run" ]; then
+        ab ssh-ed25519-openssh10 ssh --hostkey ed25519 -n 40
+    else
+        summary+=("ssh-ed25519-openssh10: skipped ($BUILD/openssh10 missing: $(cat "$BUILD/openssh10/.missing" 2>/dev/null || echo make openssh10))")
+    fi
 else
     summary+=("ssh-rsa3072-group16: skipped (sshd with privilege separation needs root: run make demo as root)")
 fi

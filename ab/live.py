@@ -284,6 +284,8 @@ def run(args, outdir):
         m, why = meters[ep.label]
         notes.append("%s's server CPU: %s" % (ep.label, m.how if m else "not measured (%s)" % why))
     notes += ["negotiated with %s: %s" % (s, negotiated[s]) for s in "AB" if s in negotiated]
+    if getattr(args, "openssl_note", None):
+        notes.append(args.openssl_note)
     if cap:
         notes.append("capture: %s" % cap_note)
         notes.append("server latency on the wire %s" % (
@@ -354,5 +356,7 @@ def run_load(args, outdir, eps, env, negotiated, found):
         notes.append("%s's server: %s" % (ep.label, listener.describe(ep.port) or
                                           "not visible from here"))
     notes += ["negotiated with %s: %s" % (s, negotiated[s]) for s in "AB" if s in negotiated]
+    if getattr(args, "openssl_note", None):
+        notes.append(args.openssl_note)
     notes.append(loadreport.machine_note())
     return loadreport.write(outdir, title, blocks, levels, notes, args.metric)

@@ -118,12 +118,13 @@ def run(cmd, **kw):
 
 
 def make_cert(workdir, kind, openssl="openssl"):
-    """Self-signed CN=localhost certificate of kind rsa2048|rsa3072|rsa4096
-    (or mldsa44|65|87 with an OpenSSL 3.5 binary); returns (cert, key)."""
+    """Self-signed CN=localhost certificate of kind rsa2048|rsa3072|rsa4096,
+    ecdsa-p256, ed25519 (or mldsa44|65|87 with an OpenSSL 3.5 binary);
+    returns (cert, key)."""
     cert, key = os.path.join(workdir, "%s.crt" % kind), os.path.join(workdir, "%s.key" % kind)
     newkey = _newkey(kind)
     try:
-        run([openssl, "req", "-x509", "-newkey", newkey, "-nodes", "-days", "2",
+        run([openssl, "req", "-x509"] + newkey + ["-nodes", "-days", "2",
              "-subj", "/CN=localhost", "-keyout", key, "-out", cert])
     except RuntimeError:
         _no_mldsa(kind, newkey, openssl)
@@ -131,12 +132,22 @@ def make_cert(workdir, kind, openssl="openssl"):
     return cert, key
 
 
+# Certificate kinds (--cert) and the `openssl req` options that make their key.
+CERT_KINDS = ("rsa2048", "rsa3072", "rsa4096", "ecdsa-p256", "ed25519",
+              "mldsa44", "mldsa65", "mldsa87")
+
+
 def _newkey(kind):
-    """`openssl req -newkey` argument of a certificate kind."""
-    if kind.startswith("rsa"):
-        return "rsa:%s" % kind[3:]
-    if kind.startswith("mldsa"):
-        return "ML-DSA-%s" % kind[5:]
+    """`openssl req` options (-newkey and its parameters) of a certificate
+    kind; ed25519 and ML-DSA sign without a separate digest."""
+    if kind in ("rsa2048", "rsa3072", "rsa4096"):
+        return ["-newkey", "rsa:%s" % kind[3:]]
+    if kind == "ecdsa-p256":
+        return ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
+    if kind == "ed25519":
+        return ["-newkey", "ed25519"]
+    if kind in ("mldsa44", "mldsa65", "mldsa87"):
+        return ["-newkey", "ML-DSA-%s" % kind[5:]]
     raise ValueError("unknown certificate kind %s" % kind)
 
 
@@ -146,7 +157,7 @@ def _no_mldsa(kind, newkey, openssl):
     if kind.startswith("mldsa"):
         raise RuntimeError("%s cannot make %s keys: ML-DSA needs OpenSSL 3.5 or later "
                            "(--openssl build/openssl35/bin/openssl; make openssl35 fetches it)"
-                           % (openssl, newkey)) from None
+                           % (openssl, newkey[-1])) from None
 
 
 def make_chain(workdir, kind, openssl="openssl"):
@@ -161,14 +172,14 @@ def make_chain(workdir, kind, openssl="openssl"):
         f.write("basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n"
                 "extendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost\n")
     try:
-        run([openssl, "req", "-x509", "-newkey", newkey, "-nodes", "-days", "2",
+        run([openssl, "req", "-x509"] + newkey + ["-nodes", "-days", "2",
              "-subj", "/CN=cryptoshim-ab-ca", "-keyout", cakey, "-out", ca,
              "-addext", "basicConstraints=critical,CA:TRUE",
              "-addext", "keyUsage=critical,keyCertSign"])
     except RuntimeError:
         _no_mldsa(kind, newkey, openssl)
         raise
-    run([openssl, "req", "-new", "-newkey", newkey, "-nodes", "-subj", "/CN=localhost",
+    run([openssl, "req", "-new"] + newkey + ["-nodes", "-subj", "/CN=localhost",
          "-keyout", key, "-out", csr])
     run([openssl, "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", cakey, "-days", "2",
          "-extfile", ext, "-out", cert])
@@ -281,25 +292,65 @@ http {{
 
 
 class SshServer(Server):
-    """Debian's sshd in the foreground from a generated config (as OpenSSH's
-    regress suite runs it), privilege separation and sandbox as shipped."""
+    """An sshd in the foreground from a generated config (as OpenSSH's regress
+    suite runs it), privilege separation and sandbox as shipped: Debian's, or
+    (tree) an unpacked OpenSSH tree's through its loader (openssh_tree)."""
 
-    def __init__(self, side, workdir, env, sshd, hostkey, authorized, kex, hostkey_alg):
+    def __init__(self, side, workdir, env, sshd, hostkey, authorized, kex, hostkey_alg,
+                 tree=None):
         super().__init__(side, workdir, env)
         self.sshd, self.hostkey, self.authorized = sshd, hostkey, authorized
-        self.kex, self.hostkey_alg = kex, hostkey_alg
+        self.kex, self.hostkey_alg, self.tree = kex, hostkey_alg, tree
 
     def command(self):
         conf = os.path.join(self.workdir, "sshd_config-%s" % self.side)
+        helpers = tree_helpers(self.tree, self.workdir) if self.tree else None
         with open(conf, "w") as f:
             f.write(sshd_conf(self.port, self.hostkey, self.authorized, self.kex,
-                              self.hostkey_alg, os.path.join(self.workdir, "sshd-%s.pid" % self.side)))
+                              self.hostkey_alg, os.path.join(self.workdir, "sshd-%s.pid" % self.side),
+                              helpers))
         os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
+        if self.tree:
+            return [os.path.join(self.tree, "bin", "run"),
+                    os.path.join(self.tree, "root", "usr", "sbin", "sshd"), "-D", "-e", "-f", conf]
         return [self.sshd, "-D", "-e", "-f", conf]
 
 
-def sshd_conf(port, hostkey, authorized, kex, hostkey_alg, pidfile):
-    """sshd_config for 127.0.0.1:port, public-key login only."""
+def openssh_tree(path):
+    """The unpacked OpenSSH tree (bin/run, root/usr/sbin/sshd, root/usr/bin/ssh)
+    that path names (the tree itself or its sshd), or None when it is not one."""
+    path = os.path.abspath(path)
+    for tree in (path, os.path.join(os.path.dirname(path), "..", "..", "..")):
+        tree = os.path.normpath(tree)
+        if all(os.path.exists(os.path.join(tree, *p)) for p in
+               (("bin", "run"), ("root", "usr", "sbin", "sshd"), ("root", "usr", "bin", "ssh"))):
+            return tree
+    return None
+
+
+def tree_helpers(tree, workdir):
+    """sshd execs sshd-session and sshd-auth by absolute path, which in an
+    unpacked tree would run them on the system's libraries: two wrapper
+    scripts in workdir run them through the tree's loader. Returns
+    (session, auth) paths."""
+    out = []
+    for name in ("sshd-session", "sshd-auth"):
+        path = os.path.join(workdir, name)
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\nexec %s %s \"$@\"\n" % (
+                os.path.join(tree, "bin", "run"),
+                os.path.join(tree, "root", "usr", "lib", "openssh", name)))
+        os.chmod(path, 0o755)
+        out.append(path)
+    return tuple(out)
+
+
+def sshd_conf(port, hostkey, authorized, kex, hostkey_alg, pidfile, helpers=None):
+    """sshd_config for 127.0.0.1:port, public-key login only; kex None keeps
+    the server's default key exchange; helpers: (sshd-session, sshd-auth)
+    of an unpacked tree (tree_helpers)."""
+    kex_line = "KexAlgorithms %s\n" % kex if kex else ""
+    paths = "SshdSessionPath %s\nSshdAuthPath %s\n" % helpers if helpers else ""
     return f"""ListenAddress 127.0.0.1:{port}
 HostKey {hostkey}
 PidFile {pidfile}
@@ -310,37 +361,45 @@ PubkeyAuthentication yes
 PasswordAuthentication no
 KbdInteractiveAuthentication no
 UsePAM no
-KexAlgorithms {kex}
-HostKeyAlgorithms {hostkey_alg}
-MaxStartups 200
+{kex_line}HostKeyAlgorithms {hostkey_alg}
+{paths}MaxStartups 200
 MaxSessions 50
 LogLevel ERROR
 Subsystem sftp /usr/lib/openssh/sftp-server
 """
 
 
-def ssh_keys(workdir, hostkey_bits):
-    """Host key (RSA of hostkey_bits) and an Ed25519 user key; returns
-    (hostkey, userkey, authorized_keys)."""
-    hostkey = os.path.join(workdir, "ssh_host_rsa%d_key" % hostkey_bits)
+def ssh_keys(workdir, hostkey):
+    """Host key (hostkey: RSA bits, or "ed25519") and an Ed25519 user key,
+    all from the system's ssh-keygen; returns (hostkey, userkey,
+    authorized_keys)."""
+    if hostkey == "ed25519":
+        path, opts = os.path.join(workdir, "ssh_host_ed25519_key"), ["-t", "ed25519"]
+    else:
+        path = os.path.join(workdir, "ssh_host_rsa%s_key" % hostkey)
+        opts = ["-t", "rsa", "-b", str(hostkey)]
     userkey = os.path.join(workdir, "id_user")
-    for path, args in ((hostkey, ["-t", "rsa", "-b", str(hostkey_bits)]), (userkey, ["-t", "ed25519"])):
-        if not os.path.exists(path):
-            run(["ssh-keygen", "-q", "-N", "", "-C", "cryptoshim-ab", "-f", path] + args)
+    for p, args in ((path, opts), (userkey, ["-t", "ed25519"])):
+        if not os.path.exists(p):
+            run(["ssh-keygen", "-q", "-N", "", "-C", "cryptoshim-ab", "-f", p] + args)
     authorized = os.path.join(workdir, "authorized_keys")
     with open(userkey + ".pub") as src, open(authorized, "w") as dst:
         dst.write(src.read())
-    return hostkey, userkey, authorized
+    return path, userkey, authorized
 
 
-def ssh_client_cmd(port, userkey, known_hosts, kex, hostkey_alg, command="true"):
-    """The `ssh` command line of one public-key login that runs command."""
-    return ["ssh", "-F", "/dev/null", "-p", str(port), "-i", userkey,
+def ssh_client_cmd(port, userkey, known_hosts, kex, hostkey_alg, command="true", ssh=("ssh",),
+                   verbose=False):
+    """The `ssh` command line (ssh: the client's command prefix) of one
+    public-key login that runs command; kex None offers the client's
+    default key exchanges; verbose (-v) prints what was negotiated."""
+    return list(ssh) + ["-F", "/dev/null", "-p", str(port), "-i", userkey,
             "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
-            "-o", "UserKnownHostsFile=%s" % known_hosts, "-o", "StrictHostKeyChecking=yes",
-            "-o", "KexAlgorithms=%s" % kex, "-o", "HostKeyAlgorithms=%s" % hostkey_alg,
-            "-o", "ControlMaster=no", "-o", "ConnectTimeout=10",
-            "%s@127.0.0.1" % pwd.getpwuid(os.getuid()).pw_name, command]
+            "-o", "UserKnownHostsFile=%s" % known_hosts, "-o", "StrictHostKeyChecking=yes"] + \
+        (["-o", "KexAlgorithms=%s" % kex] if kex else []) + \
+        ["-o", "HostKeyAlgorithms=%s" % hostkey_alg,
+         "-o", "ControlMaster=no", "-o", "ConnectTimeout=10"] + (["-v"] if verbose else []) + \
+        ["%s@127.0.0.1" % pwd.getpwuid(os.getuid()).pw_name, command]
 
 
 def unpacked_openssl(openssl):
