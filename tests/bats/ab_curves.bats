@@ -6,7 +6,7 @@
 # sid's OpenSSL 3.6) with its default key exchange. Short runs without a
 # capture; timing never decides (a verdict of either sign passes). Checks
 # what was negotiated and that B's X25519 / Ed25519 calls reach a kernel of
-# the shim where `cryptoshim info` routes them to one. About 30 s.
+# the shim where `cryptoshim info` routes them to one. About 35 s.
 
 load "helpers/common"
 load "helpers/ab"
@@ -39,6 +39,17 @@ newest_openssl3() {
     grep -q '^- negotiated with A: TLSv1.3 .*group x25519, server signature id-ecPublicKey' \
         "$OUT/report.md"
     grep -q '^- negotiated with B: TLSv1.3 .*group x25519' "$OUT/report.md"
+    if curve_kernel X25519; then
+        [ "$(stats_sum "$OUT/b.stats" '!libcrypto' x25519_derive)" -ge 5 ]
+    fi
+    [ -z "$(ab_left "$OUT")" ]
+}
+
+@test "ab nginx: ECDSA P-256 and x25519 on Debian 12's nginx and OpenSSL 3.0; B's X25519 in the shim" {
+    [ -x /usr/sbin/nginx ] || skip "nginx not installed"
+    ab_run "$OUT" nginx --cert ecdsa-p256 --groups x25519 -n 4 --block 2 --no-capture
+    grep -q '^- negotiated with B: TLSv1.3 .*group x25519, server signature id-ecPublicKey' \
+        "$OUT/report.md"
     if curve_kernel X25519; then
         [ "$(stats_sum "$OUT/b.stats" '!libcrypto' x25519_derive)" -ge 5 ]
     fi
