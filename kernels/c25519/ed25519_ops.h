@@ -215,6 +215,11 @@ static void ed_niels_load(ed_niels *r, const uint8_t b[CS_ED25519_NIELS_BYTES])
     fe_frombytes(&r->xy2d, b + 64);
 }
 
+/* Stack zeroed after the secret work (cs_wipe_stack): at least the deepest
+ * callee chain of pubkey, sign and x25519_base, 1.3-1.9 KB measured on
+ * x86-64 for the portable and x86_64-adx tables (stack painted, gcc 12 -O2). */
+#define ED_WIPE_STACK 2048
+
 /* ---- Fixed-base multiplication (constant time) ----------------------- */
 
 /* 16 bytes as two words, for the select below: GCC's generic vectors are
@@ -333,6 +338,7 @@ static void c25519_x25519_base(uint8_t out[32], const uint8_t scalar[32])
     cs_wipe(&A, sizeof(A));
     cs_wipe(&n, sizeof(n));
     cs_wipe(&dn, sizeof(dn));
+    cs_wipe_stack(ED_WIPE_STACK);
 }
 
 /* ---- Ed25519 (RFC 8032 5.1) ------------------------------------------ */
@@ -355,6 +361,7 @@ static void c25519_ed25519_pubkey(uint8_t pk[32], const uint8_t sk[32])
     ed_encode(pk, &A.X, &A.Y, &A.Z);
     cs_wipe(az, sizeof(az));
     cs_wipe(&A, sizeof(A));
+    cs_wipe_stack(ED_WIPE_STACK);
 }
 
 /* out = SHA-512(dom || a || b || msg) reduced mod L. */
@@ -391,6 +398,7 @@ static void c25519_ed25519_sign(uint8_t sig[64], const uint8_t *dom, size_t doml
     cs_wipe(az, sizeof(az));
     cs_wipe(r, sizeof(r));
     cs_wipe(&R, sizeof(R));
+    cs_wipe_stack(ED_WIPE_STACK);
 }
 
 /* ---- Verification (variable time: every input is public) ------------- */
