@@ -89,11 +89,13 @@ const char cs_policy_builtin_text[] =
 #if defined(__s390x__)
     "# s390x: ML-DSA is served by the provider on s390x_vx (vector NTT and\n"
     "# products; ML-DSA is not dispatched by these rules): under qemu-s390x\n"
-    "# it executes 2-4x fewer guest instructions than OpenSSL 4.0.3's own\n"
-    "# (Debian s390x build, Keccak in software on both sides; make\n"
-    "# s390x-e2e, docs/oldhw.md). s390x_mlgr executes more instructions than\n"
-    "# OpenSSL's s390x Montgomery assembly there and was never timed on a\n"
-    "# real machine: modular exponentiation stays with libcrypto.\n"
+    "# it executes 5.0-6.0x fewer guest instructions per signature than\n"
+    "# OpenSSL 4.0.3's and 3.6.5's own, 5.9-7.6x per verification, 1.7-2.3x\n"
+    "# per key (Debian s390x builds, Keccak in software on both sides; make\n"
+    "# s390x-e2e, 2026-12-07, docs/oldhw.md). s390x_mlgr executes 1.4-1.9x\n"
+    "# more instructions than OpenSSL's s390x Montgomery assembly there and\n"
+    "# was never timed on a real machine: modular exponentiation stays with\n"
+    "# libcrypto.\n"
 #endif
     "# Not measured against OpenSSL's own assembly on real hardware (s390x:\n"
     "# emulated timings do not count): calls pass through unless\n"
