@@ -1,11 +1,120 @@
-/* Scalars modulo L (scalar25519.h): Barrett reduction (HAC 14.42) with
- * 32-bit words, base b = 2^32, k = 8 words for L, valid for inputs below
- * b^16 = 2^512; the two final corrections are masked subtractions. */
+/* Scalars modulo L (scalar25519.h): Barrett reduction (HAC 14.42), valid
+ * for inputs below 2^512, the two final corrections masked subtractions:
+ * with 64-bit words (b = 2^64, k = 4) where the compiler has unsigned
+ * __int128, else with 32-bit words (b = 2^32, k = 8: SPARC). */
 #include "scalar25519.h"
 
 #include <string.h>
 
 #include "../ct.h"
+
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 sc_u128;
+
+/* L and mu = floor(2^512 / L), little-endian 64-bit words. */
+static const uint64_t L64[5] = {0x5812631a5cf5d3ed, 0x14def9dea2f79cd6, 0, 0x1000000000000000, 0};
+static const uint64_t MU64[5] = {0xed9ce5a30a2c131b, 0x2106215d086329a7, 0xffffffffffffffeb,
+                                 0xffffffffffffffff, 0x000000000000000f};
+
+static uint64_t load64(const uint8_t *p)
+{
+    uint64_t x = 0;
+    for (int i = 7; i >= 0; i--)
+        x = (x << 8) | p[i];
+    return x;
+}
+
+/* r (5 words) -= L when r >= L, without a branch. */
+static void sub_l_masked(uint64_t r[5])
+{
+    uint64_t t[5], borrow = 0;
+    for (unsigned i = 0; i < 5; i++) {
+        sc_u128 d = (sc_u128)r[i] - L64[i] - borrow;
+        t[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+    uint64_t keep = cs_ct_opaque(0 - borrow); /* borrow: r < L, keep r */
+    for (unsigned i = 0; i < 5; i++)
+        r[i] = (r[i] & keep) | (t[i] & ~keep);
+}
+
+/* out = x mod L for x < 2^512 given as 8 words. */
+static void barrett(uint8_t out[32], const uint64_t x[8])
+{
+    uint64_t q2[10] = {0}, q3[5], p[5] = {0}, r[5];
+    /* q2 = q1 * mu, q1 = x >> 192 (words 3..7); q3 = q2 >> 320 */
+    for (unsigned i = 0; i < 5; i++) {
+        uint64_t carry = 0;
+        for (unsigned j = 0; j < 5; j++) {
+            sc_u128 t = (sc_u128)x[3 + i] * MU64[j] + q2[i + j] + carry;
+            q2[i + j] = (uint64_t)t;
+            carry = (uint64_t)(t >> 64);
+        }
+        q2[i + 5] = carry;
+    }
+    memcpy(q3, q2 + 5, sizeof(q3));
+    /* r = (x mod b^5) - (q3 * L mod b^5), modulo b^5 */
+    for (unsigned i = 0; i < 5; i++) {
+        uint64_t carry = 0;
+        for (unsigned j = 0; i + j < 5; j++) {
+            sc_u128 t = (sc_u128)q3[i] * L64[j] + p[i + j] + carry;
+            p[i + j] = (uint64_t)t;
+            carry = (uint64_t)(t >> 64);
+        }
+    }
+    uint64_t borrow = 0;
+    for (unsigned i = 0; i < 5; i++) {
+        sc_u128 d = (sc_u128)x[i] - p[i] - borrow;
+        r[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+    /* HAC 14.44: r < 3L now */
+    sub_l_masked(r);
+    sub_l_masked(r);
+    for (unsigned i = 0; i < 4; i++)
+        for (unsigned k = 0; k < 8; k++)
+            out[8 * i + k] = (uint8_t)(r[i] >> (8 * k));
+    cs_wipe(q2, sizeof(q2));
+    cs_wipe(q3, sizeof(q3));
+    cs_wipe(p, sizeof(p));
+    cs_wipe(r, sizeof(r));
+}
+
+void cs_sc25519_reduce64(uint8_t out[32], const uint8_t in[64])
+{
+    uint64_t x[8];
+    for (unsigned i = 0; i < 8; i++)
+        x[i] = load64(in + 8 * i);
+    barrett(out, x);
+    cs_wipe(x, sizeof(x));
+}
+
+void cs_sc25519_muladd(uint8_t s[32], const uint8_t a[32], const uint8_t b[32], const uint8_t c[32])
+{
+    uint64_t aw[4], bw[4], x[8] = {0};
+    for (unsigned i = 0; i < 4; i++) {
+        aw[i] = load64(a + 8 * i);
+        bw[i] = load64(b + 8 * i);
+        x[i] = load64(c + 8 * i);
+    }
+    /* a * b < 2^509 and c < 2^253: the sum stays below 2^512; row i adds
+     * a_i * b into words i..i+4, and no earlier row reached word i + 4 */
+    for (unsigned i = 0; i < 4; i++) {
+        uint64_t carry = 0;
+        for (unsigned j = 0; j < 4; j++) {
+            sc_u128 t = (sc_u128)aw[i] * bw[j] + x[i + j] + carry;
+            x[i + j] = (uint64_t)t;
+            carry = (uint64_t)(t >> 64);
+        }
+        x[i + 4] = carry;
+    }
+    barrett(s, x);
+    cs_wipe(aw, sizeof(aw));
+    cs_wipe(bw, sizeof(bw));
+    cs_wipe(x, sizeof(x));
+}
+
+#else /* 32-bit words */
 
 /* L and mu = floor(2^512 / L), little-endian 32-bit words. */
 static const uint32_t L32[9] = {0x5cf5d3ed, 0x5812631a, 0xa2f79cd6, 0x14def9de, 0,
@@ -116,6 +225,8 @@ void cs_sc25519_muladd(uint8_t s[32], const uint8_t a[32], const uint8_t b[32], 
     cs_wipe(bw, sizeof(bw));
     cs_wipe(x, sizeof(x));
 }
+
+#endif
 
 int cs_sc25519_is_canonical(const uint8_t s[32])
 {
