@@ -19,7 +19,7 @@ int cli_bench(int argc, char **argv)
     if (!strcmp(what, "mldsa") || !strcmp(what, "all"))
         rc |= cli_bench_mldsa(argc - 1, argv + 1);
     if (strcmp(what, "bn") && strcmp(what, "mldsa") && strcmp(what, "all")) {
-        fprintf(stderr, "usage: cryptoshim bench [bn|mldsa|mlkem|x25519]\n");
+        fprintf(stderr, "usage: cryptoshim bench [bn|mldsa|mlkem|x25519|ed25519]\n");
         return 2;
     }
     return rc;

@@ -17,7 +17,7 @@ static const struct cli_cmd cmds[] = {
     {"run", cli_run, "run -- CMD ARGS: run a program with the shim preloaded"},
     {"stats", cli_stats, "stats PATH: print the counters of a CRYPTOSHIM_STATS file"},
     {"selftest", cli_selftest, "known answers for every kernel this CPU can run"},
-    {"bench", cli_bench, "bench [bn|mldsa|mlkem|x25519]: in-process kernel timings against libcrypto"},
+    {"bench", cli_bench, "bench [bn|mldsa|mlkem|x25519|ed25519]: in-process kernel timings against libcrypto"},
     {"calibrate", cli_calibrate, "calibrate [-o FILE]: measure kernels here, write a policy file"},
     {"ab", cli_ab, "ab tls|nginx|ssh [options]: A/B handshake latency, without and with the shim"},
 };
