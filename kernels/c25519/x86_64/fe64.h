@@ -34,35 +34,36 @@ static inline __attribute__((always_inline)) void fe_copy(fe *h, const fe *f)
     *h = *f;
 }
 
-/* Folds the 8-word product in r8..r15 into h (4 words, below 2^256):
- * h = lo + 38 hi, then the word that carries out times 38 again, then a
- * last 38 when that carried (the value is then tiny, so no further carry).
- * Uses rax and rcx as temporaries and rdx. */
+/* Folds the 8-word product in r8..r15 into four words below 2^255 + 2^11:
+ * lo + 38 hi (a fifth word in r12), then the bits from 255 up times 19
+ * (2^255 = 19 mod p), so nothing carries out. Uses rax and rcx as
+ * temporaries and rdx. */
 #define FE64_REDUCE                                                                    \
     "movl $38, %%edx\n\t"                                                              \
-    "xorl %%eax, %%eax\n\t"                                                            \
-    "mulx %%r12, %%rax, %%rcx\n\t"                                                     \
+    "xorl %%ecx, %%ecx\n\t"                                                            \
+    "mulx %%r12, %%rax, %%r12\n\t"                                                     \
     "adcx %%rax, %%r8\n\t"                                                             \
-    "adox %%rcx, %%r9\n\t"                                                             \
-    "mulx %%r13, %%rax, %%rcx\n\t"                                                     \
+    "adox %%r12, %%r9\n\t"                                                             \
+    "mulx %%r13, %%rax, %%r12\n\t"                                                     \
     "adcx %%rax, %%r9\n\t"                                                             \
-    "adox %%rcx, %%r10\n\t"                                                            \
-    "mulx %%r14, %%rax, %%rcx\n\t"                                                     \
+    "adox %%r12, %%r10\n\t"                                                            \
+    "mulx %%r14, %%rax, %%r12\n\t"                                                     \
     "adcx %%rax, %%r10\n\t"                                                            \
-    "adox %%rcx, %%r11\n\t"                                                            \
+    "adox %%r12, %%r11\n\t"                                                            \
     "mulx %%r15, %%rax, %%r12\n\t"                                                     \
     "adcx %%rax, %%r11\n\t"                                                            \
-    "movl $0, %%eax\n\t"                                                               \
-    "adox %%rax, %%r12\n\t"                                                            \
-    "adcx %%rax, %%r12\n\t"                                                            \
-    "imul $38, %%r12, %%r12\n\t"                                                       \
+    "adox %%rcx, %%r12\n\t"                                                            \
+    "adcx %%rcx, %%r12\n\t"                                                            \
+    "movq %%r11, %%rax\n\t"                                                            \
+    "shrq $63, %%rax\n\t"                                                              \
+    "leaq (%%rax,%%r12,2), %%r12\n\t"                                                  \
+    "btrq $63, %%r11\n\t"                                                              \
+    "leaq (%%r12,%%r12,8), %%rax\n\t"                                                  \
+    "leaq (%%r12,%%rax,2), %%r12\n\t"                                                  \
     "addq %%r12, %%r8\n\t"                                                             \
     "adcq $0, %%r9\n\t"                                                                \
     "adcq $0, %%r10\n\t"                                                               \
-    "adcq $0, %%r11\n\t"                                                               \
-    "sbbq %%rax, %%rax\n\t"                                                            \
-    "andl $38, %%eax\n\t"                                                              \
-    "addq %%rax, %%r8\n\t"
+    "adcq $0, %%r11\n\t"
 
 #define FE64_STORE(h)                                                                  \
     "movq %%r8, 0(%" h ")\n\t"                                                         \
@@ -120,50 +121,51 @@ static inline __attribute__((always_inline)) void fe_mul(fe *h, const fe *f, con
         : FE64_CLOBBERS);
 }
 
-/* The six cross products once, doubled, plus the four squares. */
-#define FE64_SQ_BODY(f)                                                                \
-    "movq 0(%" f "), %%rdx\n\t"                                                        \
-    "mulx 8(%" f "), %%r9, %%r10\n\t"                                                  \
-    "mulx 16(%" f "), %%rax, %%r11\n\t"                                                \
-    "mulx 24(%" f "), %%rcx, %%r12\n\t"                                                \
-    "addq %%rax, %%r10\n\t"                                                            \
-    "adcq %%rcx, %%r11\n\t"                                                            \
-    "adcq $0, %%r12\n\t"                                                               \
-    "movq 8(%" f "), %%rdx\n\t"                                                        \
-    "mulx 16(%" f "), %%rax, %%rcx\n\t"                                                \
-    "mulx 24(%" f "), %%r14, %%r13\n\t"                                                \
-    "addq %%rax, %%r11\n\t"                                                            \
-    "adcq %%rcx, %%r12\n\t"                                                            \
-    "adcq $0, %%r13\n\t"                                                               \
-    "addq %%r14, %%r12\n\t"                                                            \
-    "adcq $0, %%r13\n\t"                                                               \
-    "movq 16(%" f "), %%rdx\n\t"                                                       \
-    "mulx 24(%" f "), %%rax, %%r14\n\t"                                                \
-    "addq %%rax, %%r13\n\t"                                                            \
-    "adcq $0, %%r14\n\t"                                                               \
-    "xorl %%r15d, %%r15d\n\t"                                                          \
-    "addq %%r9, %%r9\n\t"                                                              \
-    "adcq %%r10, %%r10\n\t"                                                            \
-    "adcq %%r11, %%r11\n\t"                                                            \
-    "adcq %%r12, %%r12\n\t"                                                            \
-    "adcq %%r13, %%r13\n\t"                                                            \
-    "adcq %%r14, %%r14\n\t"                                                            \
-    "adcq %%r15, %%r15\n\t"                                                            \
-    "movq 0(%" f "), %%rdx\n\t"                                                        \
-    "mulx %%rdx, %%r8, %%rax\n\t"                                                      \
-    "addq %%rax, %%r9\n\t"                                                             \
-    "movq 8(%" f "), %%rdx\n\t"                                                        \
-    "mulx %%rdx, %%rax, %%rcx\n\t"                                                     \
-    "adcq %%rax, %%r10\n\t"                                                            \
-    "adcq %%rcx, %%r11\n\t"                                                            \
-    "movq 16(%" f "), %%rdx\n\t"                                                       \
-    "mulx %%rdx, %%rax, %%rcx\n\t"                                                     \
-    "adcq %%rax, %%r12\n\t"                                                            \
-    "adcq %%rcx, %%r13\n\t"                                                            \
-    "movq 24(%" f "), %%rdx\n\t"                                                       \
-    "mulx %%rdx, %%rax, %%rcx\n\t"                                                     \
-    "adcq %%rax, %%r14\n\t"                                                            \
-    "adcq %%rcx, %%r15\n\t"
+/* The six cross products once (CF and OF chains), then doubled on the CF
+ * chain while the four squares are added on the OF chain. */
+#define FE64_SQ_BODY(f) \
+    "movq 0(%" f "), %%rdx\n\t" \
+    "xorl %%ecx, %%ecx\n\t" \
+    "mulx 8(%" f "), %%r9, %%rax\n\t" \
+    "mulx 16(%" f "), %%r10, %%r13\n\t" \
+    "adcx %%rax, %%r10\n\t" \
+    "mulx 24(%" f "), %%r11, %%r12\n\t" \
+    "adcx %%r13, %%r11\n\t" \
+    "adcx %%rcx, %%r12\n\t" \
+    "movq 8(%" f "), %%rdx\n\t" \
+    "mulx 16(%" f "), %%rax, %%r13\n\t" \
+    "adox %%rax, %%r11\n\t" \
+    "adcx %%r13, %%r12\n\t" \
+    "mulx 24(%" f "), %%rax, %%r13\n\t" \
+    "adox %%rax, %%r12\n\t" \
+    "adcx %%rcx, %%r13\n\t" \
+    "movq 16(%" f "), %%rdx\n\t" \
+    "mulx 24(%" f "), %%rax, %%r14\n\t" \
+    "adox %%rax, %%r13\n\t" \
+    "adcx %%rcx, %%r14\n\t" \
+    "adox %%rcx, %%r14\n\t" \
+    "movq 0(%" f "), %%rdx\n\t" \
+    "mulx %%rdx, %%r8, %%rax\n\t" \
+    "adcx %%r9, %%r9\n\t" \
+    "adox %%rax, %%r9\n\t" \
+    "movq 8(%" f "), %%rdx\n\t" \
+    "mulx %%rdx, %%rax, %%r15\n\t" \
+    "adcx %%r10, %%r10\n\t" \
+    "adox %%rax, %%r10\n\t" \
+    "adcx %%r11, %%r11\n\t" \
+    "adox %%r15, %%r11\n\t" \
+    "movq 16(%" f "), %%rdx\n\t" \
+    "mulx %%rdx, %%rax, %%r15\n\t" \
+    "adcx %%r12, %%r12\n\t" \
+    "adox %%rax, %%r12\n\t" \
+    "adcx %%r13, %%r13\n\t" \
+    "adox %%r15, %%r13\n\t" \
+    "movq 24(%" f "), %%rdx\n\t" \
+    "mulx %%rdx, %%rax, %%r15\n\t" \
+    "adcx %%r14, %%r14\n\t" \
+    "adox %%rax, %%r14\n\t" \
+    "adcx %%rcx, %%r15\n\t" \
+    "adox %%rcx, %%r15\n\t"
 
 static inline __attribute__((always_inline)) void fe_sq(fe *h, const fe *f)
 {
