@@ -1,5 +1,7 @@
-# cryptoshim build. `make` builds the library and CLI, `make test` runs every
-# test and ends with "N passed, N failed". Area-specific rules live in mk/*.mk.
+# cryptoshim build. `make` builds the library and CLI, `make check` runs the
+# fast tier (unit, differential and policy suites) and `make test` every
+# test, both ending with "N passed, N failed, N skipped". Area-specific rules
+# live in mk/*.mk, every test rule in mk/tests.mk.
 
 BUILD ?= build
 PREFIX ?= /usr/local
@@ -81,7 +83,7 @@ DIFF_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/d
 # implementations this CPU runs exactly as the shim does.
 TEST_SUPPORT := $(call obj,$(wildcard tests/unit/support/*.c) runtime/cpu.c)
 
-.PHONY: all install test test-unit unit-build tests-build ct asan valgrind clean openssl35 demo test-cross
+.PHONY: all install clean openssl35 demo
 .DEFAULT_GOAL := all
 # Keep intermediate objects: nothing may print after the test summary line.
 .SECONDARY:
@@ -115,19 +117,8 @@ $(CORE_A): $(CORE_OBJS)
 $(CLI): $(call obj,$(CLI_SRCS)) $(CORE_A)
 	$(CC) $(ALL_CFLAGS) -pie -o $@ $^ $(LDHARDEN) -lcrypto -ldl -pthread -lm
 
-$(BUILD)/tests/kernel_%: tests/unit/kernel_%.c $(KERNEL_OBJS) $(TEST_SUPPORT)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
-
-$(BUILD)/tests/diff_%: tests/unit/diff_%.c $(TEST_SUPPORT) $(CORE_A)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcrypto -ldl -pthread -lm
-
-unit-build: $(KERNEL_TESTS) $(DIFF_TESTS)
-
-tests-build: all unit-build
-
-# Area fragments add rules, per-folder flags and test suites.
+# Area fragments add rules and per-folder flags; every test rule and entry
+# (make check, make test, ...) is in mk/tests.mk.
 -include $(sort $(wildcard mk/*.mk))
 -include $(patsubst %.o,%.d,$(LIB_OBJS) $(call obj,$(CLI_SRCS)) $(TEST_SUPPORT))
 
@@ -135,36 +126,6 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin
 	install -m 0644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libcryptoshim.so
 	install -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/bin/cryptoshim
-
-# Kernel unit tests only (natively, or under qemu with CROSS=...).
-test-unit: $(KERNEL_TESTS)
-	@BUILD=$(BUILD) QEMU="$(QEMU)" VECTORS=$(VECTORS) scripts/run-tests.sh unit
-
-# `make deps` (mk/deps.mk) first: on a fresh machine nothing builds without it.
-test: deps
-	@$(MAKE) --no-print-directory $(sub_jobs) tests-build
-	@BUILD=$(BUILD) VECTORS=$(VECTORS) scripts/run-tests.sh all
-
-# Cross kernel tests and the emulated end-to-end suites, including the SPARC
-# v7 OpenSSL build (about an hour the first time, cached under build/).
-test-cross:
-	@BUILD=$(BUILD) VECTORS=$(VECTORS) CS_CROSS_FULL=1 scripts/run-tests.sh cross
-
-# Constant-time check: ct_* programs under valgrind memcheck, secrets marked
-# undefined; any report fails.
-ct: tests-build
-	@BUILD=$(BUILD) VECTORS=$(VECTORS) scripts/run-tests.sh ct
-
-# Unit and differential tests built with AddressSanitizer and UBSan.
-asan:
-	$(MAKE) BUILD=build/asan EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -DCS_ROLL_LOOPS" \
-	    CFLAGS="-O1 -g" unit-build
-	@BUILD=build/asan VECTORS=$(VECTORS) CS_DIFF_COUNT=20000 scripts/run-tests.sh unit-diff
-
-# The differential test (500 random cases) and the kernel vector tests under
-# valgrind memcheck.
-valgrind: tests-build
-	@BUILD=$(BUILD) VECTORS=$(VECTORS) CS_DIFF_COUNT=500 scripts/run-tests.sh valgrind
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/cross-* $(LIB) $(CLI) $(CORE_A)

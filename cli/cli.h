@@ -20,6 +20,8 @@ void cli_info_policy(void);
 
 /* ML-DSA known answers for `selftest`; returns the number of failures. */
 int cli_selftest_mldsa(void);
+/* ML-KEM known answers for `selftest`; returns the number of failures. */
+int cli_selftest_mlkem(void);
 
 /* Parts of `bench`, by area: each prints its own table, returns 0 on success. */
 int cli_bench_bn(int argc, char **argv);

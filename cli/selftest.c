@@ -1,7 +1,8 @@
 /* `cryptoshim selftest`: every big-number kernel this CPU can run, checked
  * against libcrypto on random operands of every size class, secret and
- * public exponents and (kernels with an exp2 entry) a1^p1 * a2^p2, then every ML-DSA implementation on known answers.
- * Exit status 1 on any mismatch. */
+ * public exponents and (kernels with an exp2 entry) a1^p1 * a2^p2, then
+ * every ML-DSA and ML-KEM implementation on known answers. Exit status 1 on
+ * any mismatch. */
 #include <openssl/bn.h>
 #include <openssl/rand.h>
 #include <stdio.h>
@@ -71,6 +72,7 @@ int cli_selftest(int argc, char **argv)
     }
     BN_CTX_free(ctx);
     bad += cli_selftest_mldsa();
+    bad += cli_selftest_mlkem();
     printf("%s\n", bad ? "selftest FAILED" : "selftest passed");
     return bad ? 1 : 0;
 }

@@ -1,7 +1,6 @@
-# ML-KEM (kernels/mlkem): the ISA flags of its folders in one place, then
-# the tests beyond the Makefile's kernel_* pattern. The sources are picked
-# up by the Makefile's KERNEL_SRCS wildcard; Keccak's flags are in
-# mk/kernels_keccak.mk.
+# ML-KEM (kernels/mlkem): the ISA flags of its folders in one place (the
+# sources are picked up by the Makefile's KERNEL_SRCS wildcard); its tests'
+# rules are in mk/tests.mk, Keccak's flags in mk/kernels_keccak.mk.
 
 # ---- ISA flags ---------------------------------------------------------
 # kernels/mlkem/x86_64: AVX2 code generation for the whole folder; it runs
@@ -12,15 +11,4 @@ ifeq ($(ARCH),x86_64)
 MLKEM_X86_FLAGS := -mavx2 -mbmi -mbmi2 -mpopcnt
 $(BUILD)/obj/kernels/mlkem/x86_64/%.o: OBJ_CFLAGS += $(MLKEM_X86_FLAGS)
 $(BUILD)/obj/kernels/mlkem/x86_64/%_avx512.o: OBJ_CFLAGS += -mavx512f -mavx512vl -mavx512bw
-endif
-
-# ---- Tests -------------------------------------------------------------
-ifeq ($(CROSS),)
-# The constant-time check (scripts/run-tests.sh ct_suites runs every
-# build/tests/ct_* under valgrind memcheck). Native only.
-$(BUILD)/tests/ct_mlkem: tests/unit/ct_mlkem.c $(KERNEL_OBJS) $(TEST_SUPPORT)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
-
-tests-build: $(BUILD)/tests/ct_mlkem
 endif

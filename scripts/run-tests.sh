@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs test suites that speak TAP and ends with one line "N passed, N failed".
-# Usage: run-tests.sh unit|unit-diff|ct|cross|valgrind|fuzz|sanitize|all
+# Runs test suites that speak TAP and ends with one line "N passed, N failed,
+# N skipped". Usage: run-tests.sh check|unit|unit-diff|ct|cross|valgrind|fuzz|sanitize|all
+# (check: make check's fast tier; all: make test).
 # Compute-bound suites (unit, differential, constant-time, emulated) run two
 # at a time; suites that start servers run one after another. A suite that
 # exits non-zero without reporting a failure counts one failure. Logs go to
@@ -149,6 +150,14 @@ sanitize_suites() {
         queue "tsan/first_call" 600 tests/tsan/run.sh "${TSAN_BUILD:-build/tsan}"
 }
 
+# make check's quick bats files: the layout's rules and the policy's.
+check_bats_suites() {
+    local f
+    for f in tests/bats/layout.bats tests/bats/policy.bats tests/bats/policy_args.bats; do
+        queue "${f%.bats}" 300 bats --tap "$f"
+    done
+}
+
 bats_suites() {
     local f dir
     for dir in tests/bats tests/ssh tests/versions; do
@@ -171,6 +180,7 @@ cross_e2e_suites() {
 }
 
 case ${1:-all} in
+    check) diff_suites; unit_suites; check_bats_suites ;;
     unit) unit_suites ;;
     cross) cross_suites; cross_e2e_suites ;;
     ct) ct_suites ;;
@@ -179,7 +189,7 @@ case ${1:-all} in
     fuzz) fuzz_suites ;;
     sanitize) sanitize_suites ;;
     all) diff_suites; unit_suites; ct_suites; fuzz_suites; sanitize_suites; cross_suites; cross_e2e_suites; bats_suites ;;
-    *) echo "usage: $0 unit|unit-diff|ct|cross|valgrind|fuzz|sanitize|all" >&2; exit 2 ;;
+    *) echo "usage: $0 check|unit|unit-diff|ct|cross|valgrind|fuzz|sanitize|all" >&2; exit 2 ;;
 esac
 wait
 for n in "${names[@]}"; do
