@@ -1,8 +1,10 @@
-/* The cryptoshim OpenSSL provider: ML-DSA-44/65/87 key management and
- * signature. Written against the OSSL_DISPATCH / OSSL_PARAM ABI of the 3.0
- * headers (whose numbers are stable) plus the 3.5 additions defined here; the
- * library never links libcrypto, so nothing here calls an OpenSSL function
- * directly (see provider/ossl_rt.c for the few resolved at run time). */
+/* The cryptoshim OpenSSL provider: ML-DSA, ML-KEM, X25519 and Ed25519 key
+ * management and operations. Written against the OSSL_DISPATCH / OSSL_PARAM
+ * ABI of the 3.0 headers (whose numbers are stable) plus the 3.5 additions
+ * defined here; the library never links libcrypto, so nothing here calls an
+ * OpenSSL function directly (the few it uses are resolved at run time in the
+ * loading libcrypto: resolve_libcrypto in provider/provider.c, conf_sym in
+ * provider/params.c). */
 #ifndef CRYPTOSHIM_PROV_H
 #define CRYPTOSHIM_PROV_H
 
