@@ -4,7 +4,7 @@
 # every AVX2 CPU has BMI1, BMI2 and POPCNT, so the whole folder is built with
 # them (the scalar f1600_bmi.c is the portable rounds with ANDN). The
 # AVX-512 permutations are used only by the "avx512" table, whose
-# CS_CPU_AVX512IFMA bit implies F, VL, BW and ZMM state. The portable
+# features name AVX-512F and VL (these flags). The portable
 # folder and kernels/keccak/s390x (CPACF through .insn) need no flags.
 # Tests: tests/unit/kernel_keccak.c (the Makefile's kernel_* pattern);
 # the AVX-512 files are also built emulated for valgrind (mk/ctemu.mk).

@@ -5,8 +5,8 @@
 # kernels/mldsa/x86_64: AVX2 code generation for the whole folder; it runs
 # only where the dispatcher saw AVX2 (cs_mldsa_avx2.cpu_features =
 # CS_CPU_AVX2; BMI1, BMI2, POPCNT come with every AVX2 CPU). The AVX-512
-# samplers, NTTs and elementwise hooks are used only by the "avx512" table, whose CS_CPU_AVX512IFMA bit
-# implies F, BW, VL.
+# samplers, NTTs and elementwise hooks are used only by the "avx512" table, whose features
+# name AVX-512F, BW and VL (these flags; no IFMA).
 ifeq ($(ARCH),x86_64)
 MLDSA_X86_FLAGS := -mavx2 -mbmi -mbmi2 -mpopcnt
 $(BUILD)/obj/kernels/mldsa/x86_64/%.o: OBJ_CFLAGS += $(MLDSA_X86_FLAGS)

@@ -6,7 +6,7 @@
 # kernels/mlkem/x86_64: AVX2 code generation for the whole folder; it runs
 # only where the dispatcher saw AVX2 (cs_mlkem_avx2.cpu_features =
 # CS_CPU_AVX2). The *_avx512.c files are used only by the "avx512" table,
-# whose CS_CPU_AVX512IFMA bit implies F, VL, BW.
+# whose features name AVX-512F, VL and BW (these flags; no IFMA).
 ifeq ($(ARCH),x86_64)
 MLKEM_X86_FLAGS := -mavx2 -mbmi -mbmi2 -mpopcnt
 $(BUILD)/obj/kernels/mlkem/x86_64/%.o: OBJ_CFLAGS += $(MLKEM_X86_FLAGS)

@@ -31,8 +31,8 @@ const char *cs_controls_note(void);
 /* Features the CPU has, as detected (cpuid/xgetbv, getauxval). */
 uint32_t cs_cpu_detected(void);
 /* Detected minus those hidden by CRYPTOSHIM_CPU=-adx,-bmi2,..., and minus
- * what needs a hidden feature (-avx2 also hides fma, avx512f and
- * avx512ifma; -avx512f also hides avx512ifma). */
+ * what needs a hidden feature (-avx2 also hides fma and every avx512 bit;
+ * -avx512f also hides avx512vl, avx512bw and avx512ifma). */
 uint32_t cs_cpu_features(void);
 /* Name of a feature bit ("avx2"), or NULL. */
 const char *cs_cpu_feature_name(uint32_t bit);

@@ -35,13 +35,17 @@ uint32_t cs_cpu_probe(void)
         f |= CS_CPU_AVX2;
     if ((f & CS_CPU_AVX2) && fma)
         f |= CS_CPU_FMA;
-    /* AVX512 F(16) with ZMM state enabled; with BW(30) VL(31) IFMA(21)
-     * too, the IFMA bit. */
-    if (zmm && (b & (1u << 16)))
+    /* AVX-512 F(16), and VL(31), BW(30), IFMA(21) each only with F, all
+     * with ZMM state enabled. */
+    if (zmm && (b & (1u << 16))) {
         f |= CS_CPU_AVX512F;
-    uint32_t need = (1u << 16) | (1u << 21) | (1u << 30) | (1u << 31);
-    if (zmm && (b & need) == need)
-        f |= CS_CPU_AVX512IFMA;
+        if (b & (1u << 31))
+            f |= CS_CPU_AVX512VL;
+        if (b & (1u << 30))
+            f |= CS_CPU_AVX512BW;
+        if (b & (1u << 21))
+            f |= CS_CPU_AVX512IFMA;
+    }
     return f;
 }
 #elif defined(__linux__)
@@ -76,6 +80,7 @@ static const struct cs_cpu_feature_name names[] = {
     {"bmi2", CS_CPU_BMI2},         {"adx", CS_CPU_ADX},
     {"avx2", CS_CPU_AVX2},         {"fma", CS_CPU_FMA},
     {"avx512ifma", CS_CPU_AVX512IFMA}, {"avx512f", CS_CPU_AVX512F},
+    {"avx512vl", CS_CPU_AVX512VL}, {"avx512bw", CS_CPU_AVX512BW},
     {"vx", CS_CPU_S390_VX},
     {"cpacf-shake", CS_CPU_S390_SHAKE}, {"mul32", CS_CPU_SPARC_MUL32},
 };
@@ -109,9 +114,10 @@ uint32_t cs_cpu_hide_closure(uint32_t hidden)
         uint32_t feature, needs;
     } deps[] = {
         {CS_CPU_FMA, CS_CPU_AVX2},
-        {CS_CPU_AVX512IFMA, CS_CPU_AVX2},
-        {CS_CPU_AVX512IFMA, CS_CPU_AVX512F},
         {CS_CPU_AVX512F, CS_CPU_AVX2},
+        {CS_CPU_AVX512IFMA, CS_CPU_AVX512F},
+        {CS_CPU_AVX512VL, CS_CPU_AVX512F},
+        {CS_CPU_AVX512BW, CS_CPU_AVX512F},
         {CS_CPU_S390_SHAKE, CS_CPU_S390_VX},
     };
     for (int changed = 1; changed;) {
@@ -178,10 +184,12 @@ void cs_cpu_signature(char *out, size_t cap)
     append(out, cap, ":");
     uint32_t f = cs_cpu_probe();
     int any = 0;
-    /* avx512f is left out: every CPU with avx512ifma has it, and policy
-     * files written before the bit existed keep matching their CPU. */
+    /* avx512f, avx512vl and avx512bw are left out, so policy files written
+     * before those bits existed keep matching their CPU (a CPU's family and
+     * model already tell them apart). */
+    uint32_t left_out = CS_CPU_AVX512F | CS_CPU_AVX512VL | CS_CPU_AVX512BW;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if ((f & names[i].bit) && names[i].bit != CS_CPU_AVX512F) {
+        if ((f & names[i].bit) && !(names[i].bit & left_out)) {
             append(out, cap, any ? "+" : "");
             append(out, cap, names[i].name);
             any = 1;

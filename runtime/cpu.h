@@ -14,8 +14,8 @@ uint32_t cs_cpu_feature_by_name(const char *name, size_t len);
  * features detected, so a policy measured elsewhere is recognised. */
 void cs_cpu_signature(char *out, size_t cap);
 /* hidden plus every feature that needs one of them (FMA and AVX-512
- * kernels also use AVX2; IFMA implies AVX-512F): what hiding `hidden` must
- * hide. */
+ * kernels also use AVX2; IFMA, VL and BW come only with AVX-512F): what
+ * hiding `hidden` must hide. */
 uint32_t cs_cpu_hide_closure(uint32_t hidden);
 #if defined(__s390x__)
 /* CPACF SHAKE function codes available (CS_CPU_S390_SHAKE) or 0. */

@@ -34,6 +34,10 @@ static const cs_mlkem_impl *pick(void)
     for (const cs_mlkem_impl *const *i = cs_mlkem_impls; *i; i++) {
         if (((*i)->cpu_features & ~have) || !cs_kernel_allowed((*i)->name))
             continue;
+        /* AVX-512 without IFMA (Skylake-SP class) is not measured: avx2. */
+        if (((*i)->cpu_features & CS_CPU_AVX512F) && !cs_kernels_forced() &&
+            !(have & CS_CPU_AVX512IFMA))
+            continue;
         int rank = cs_kernel_rank((*i)->name);
         if (!best || (cs_kernels_forced() && rank < best_rank)) {
             best = *i;

@@ -160,6 +160,10 @@ static const cs_mldsa_impl *pick_mldsa(void)
         const char *name = cs_mldsa_impl_name(*i);
         if ((cs_mldsa_impl_cpu_features(*i) & ~cs_cpu_features()) || !cs_kernel_allowed(name))
             continue;
+        /* AVX-512 without IFMA (Skylake-SP class) is not measured: avx2. */
+        if ((cs_mldsa_impl_cpu_features(*i) & CS_CPU_AVX512F) && !cs_kernels_forced() &&
+            !(cs_cpu_features() & CS_CPU_AVX512IFMA))
+            continue;
         int rank = cs_kernel_rank(name);
         if (!best || (cs_kernels_forced() ? rank < best_rank : 1)) {
             best = *i;

@@ -88,14 +88,14 @@ int main(void)
     for (unsigned i = 0; cs_mldsa_impls[i]; i++) {
         const cs_mldsa_impl *im = cs_mldsa_impls[i];
 #ifdef CT_AVX512_EMULATED
-        if (!(im->cpu_features & CS_CPU_AVX512IFMA))
+        if (!(im->cpu_features & CS_CPU_AVX512_ALL))
             continue; /* checked natively by ct_mldsa */
         if (have & CS_CPU_AVX2)
-            have |= CS_CPU_AVX512IFMA; /* emulated over AVX2 */
+            have |= CS_CPU_AVX512_ALL; /* emulated over AVX2 */
 #endif
         if ((im->cpu_features & have) != im->cpu_features) {
             tap_skip("%s: CPU lacks its features%s", im->name,
-                     im->cpu_features & CS_CPU_AVX512IFMA
+                     im->cpu_features & CS_CPU_AVX512_ALL
                          ? " (under valgrind: checked emulated by ct_mldsa_avx512emu)" : "");
             continue;
         }

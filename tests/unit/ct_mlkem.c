@@ -127,10 +127,10 @@ int main(void)
     for (unsigned i = 0; cs_mlkem_impls[i]; i++) {
         const cs_mlkem_impl *im = cs_mlkem_impls[i];
 #ifdef CT_AVX512_EMULATED
-        if (!(im->cpu_features & CS_CPU_AVX512IFMA))
+        if (!(im->cpu_features & CS_CPU_AVX512_ALL))
             continue; /* checked natively by ct_mlkem */
         if (have & CS_CPU_AVX2)
-            have |= CS_CPU_AVX512IFMA; /* emulated over AVX2 */
+            have |= CS_CPU_AVX512_ALL; /* emulated over AVX2 */
 #endif
         if ((im->cpu_features & have) != im->cpu_features) {
             tap_skip("%s: CPU lacks its features", im->name);

@@ -12,6 +12,8 @@
 #include "runtime/policy.h"
 #include "runtime/controls.h"
 #include "runtime/cpu.h"
+#include "kernels/keccak/keccak.h"
+#include "kernels/mlkem/mlkem.h"
 #include "runtime/dispatch.h"
 #include "support/tap.h"
 
@@ -180,11 +182,32 @@ static void environment(void)
     tap_ok((h & CS_CPU_AVX512IFMA) && (h & CS_CPU_AVX512F) && (h & CS_CPU_FMA) &&
                !(h & CS_CPU_ADX),
            "hiding avx2 hides fma, avx512f and avx512ifma (kernels using AVX2), not adx");
+    tap_ok((h & CS_CPU_AVX512_ALL) == CS_CPU_AVX512_ALL, "hiding avx2 hides every AVX-512 bit");
     h = cs_cpu_hide_closure(CS_CPU_AVX512IFMA);
-    tap_ok(h == CS_CPU_AVX512IFMA, "hiding avx512ifma keeps avx512f (the avx512f mode)");
+    tap_ok(h == CS_CPU_AVX512IFMA,
+           "hiding avx512ifma keeps avx512f, vl and bw (the avx512f mode: Skylake-SP class)");
     h = cs_cpu_hide_closure(CS_CPU_AVX512F);
-    tap_ok((h & CS_CPU_AVX512IFMA) && !(h & (CS_CPU_AVX2 | CS_CPU_FMA)),
-           "hiding avx512f hides avx512ifma, not avx2 or fma");
+    tap_ok((h & CS_CPU_AVX512_ALL) == CS_CPU_AVX512_ALL && !(h & (CS_CPU_AVX2 | CS_CPU_FMA)),
+           "hiding avx512f hides avx512ifma, vl and bw, not avx2 or fma");
+    h = cs_cpu_hide_closure(CS_CPU_AVX512VL);
+    tap_ok(h == CS_CPU_AVX512VL, "hiding avx512vl hides only it (tables needing it drop)");
+    tap_ok(cs_cpu_feature_by_name("avx512vl", 8) == CS_CPU_AVX512VL &&
+               cs_cpu_feature_by_name("avx512bw", 8) == CS_CPU_AVX512BW &&
+               !strcmp(cs_cpu_feature_name(CS_CPU_AVX512BW), "avx512bw"),
+           "CRYPTOSHIM_CPU names avx512vl and avx512bw");
+#if defined(__x86_64__)
+    /* The SIMD tables use no IFMA instruction: they need F, VL (and BW). */
+    int noifma = 1;
+    for (const cs_mldsa_impl *const *i = cs_mldsa_impls; *i; i++)
+        noifma &= !(cs_mldsa_impl_cpu_features(*i) & CS_CPU_AVX512IFMA);
+    for (const cs_mlkem_impl *const *i = cs_mlkem_impls; *i; i++)
+        noifma &= !((*i)->cpu_features & CS_CPU_AVX512IFMA);
+    for (const cs_keccak_impl *const *i = cs_keccak_impls; *i; i++)
+        noifma &= !((*i)->cpu_features & CS_CPU_AVX512IFMA);
+    tap_ok(noifma, "no ML-DSA, ML-KEM or Keccak table requires the IFMA bit");
+#else
+    tap_skip("AVX-512 tables: x86-64 only");
+#endif
     if ((cs_cpu_detected() & CS_CPU_AVX512F)) {
         reload(NULL, "-avx512ifma", NULL);
         const cs_bn_kernel *f5 = cs_bn_kernel_by_name("x86_64-fma512");

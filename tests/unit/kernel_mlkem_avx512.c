@@ -184,7 +184,7 @@ int main(void)
 {
     tap_rng_seed(512);
 #if defined(__x86_64__)
-    if (cs_cpu_probe() & CS_CPU_AVX512IFMA) {
+    if ((cs_cpu_probe() & CS_CPU_AVX512_FVLBW) == CS_CPU_AVX512_FVLBW) {
         ntt_pieces();
         sum_pieces();
         coder12();

@@ -204,4 +204,6 @@ static const cs_bn_ops ops = {
     .pair = &cs_ifma_pair,
 };
 
-CS_BN_KERNEL(cs_bn_x86_ifma, "x86_64-ifma", CS_CPU_AVX512IFMA | CS_CPU_BMI2, 512, XV_MAX_BITS, ops, 1, 1);
+CS_BN_KERNEL(cs_bn_x86_ifma, "x86_64-ifma",
+             CS_CPU_AVX512IFMA | CS_CPU_AVX512F | CS_CPU_AVX512VL | CS_CPU_BMI2, 512, XV_MAX_BITS,
+             ops, 1, 1);

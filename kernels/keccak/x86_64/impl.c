@@ -1,6 +1,6 @@
 /* The x86-64 Keccak tables. Both need AVX2 (whose CPUs all have BMI1, for
- * the scalar permutation); the AVX-512 one also the shim's AVX-512 bit
- * (F, VL, BW and ZMM state). */
+ * the scalar permutation); the AVX-512 one also AVX-512F and VL (its
+ * permutations' compiler flags, mk/kernels_keccak.mk). */
 #include "../keccak_internal.h"
 
 const cs_keccak_impl cs_keccak_avx2 = {
@@ -14,7 +14,7 @@ const cs_keccak_impl cs_keccak_avx2 = {
 
 const cs_keccak_impl cs_keccak_avx512 = {
     .name = "avx512",
-    .cpu_features = CS_CPU_AVX2 | CS_CPU_AVX512IFMA,
+    .cpu_features = CS_CPU_AVX2 | CS_CPU_AVX512F | CS_CPU_AVX512VL,
     .f1600 = cs_keccakf1600_bmi,
     .f1600_x2 = cs_keccakf1600_x2_vec,
     .f1600_x4 = cs_keccakf1600_x4_avx512,

@@ -1,8 +1,8 @@
 /* The AVX-512 ML-DSA hooks of the "avx512" table (contracts in
  * ../mldsa_backend.h) and the 512-bit helpers they share. Compiled with
  * AVX-512F/BW/VL on top of the folder's AVX2 flags (mk/kernels_mldsa.mk);
- * they run only where the dispatcher saw CS_CPU_AVX512IFMA (which implies
- * F, BW, VL).
+ * they run only where the dispatcher saw AVX-512F, BW and VL
+ * (CS_CPU_AVX512_FVLBW).
  *
  * NTT order: sixteen coefficients a register, the polynomial in sixteen
  * registers; the forward NTT's last four layers run on register pairs after

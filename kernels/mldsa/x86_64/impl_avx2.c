@@ -57,12 +57,11 @@ const cs_mldsa_impl cs_mldsa_avx2 = {
  * permutation where a batch has more than four; the NTTs, products,
  * reductions, rounding and norm checks run sixteen lanes a register
  * (ntt_avx512.c, poly_avx512.c; their NTT order is their own, see
- * avx512.h); CS_CPU_AVX512IFMA is the shim's AVX-512 feature bit (it
- * implies F, VL, BW and enabled ZMM state). Listed after avx2, so the
- * dispatcher prefers it where it runs; CRYPTOSHIM_CPU=-avx2 drops both. */
+ * avx512.h); it uses AVX-512F, VL and BW (no IFMA), so it runs on
+ * Skylake-SP and later. CRYPTOSHIM_CPU=-avx2 drops both tables. */
 const cs_mldsa_impl cs_mldsa_avx512 = {
     .name = "avx512",
-    .cpu_features = CS_CPU_AVX2 | CS_CPU_AVX512IFMA,
+    .cpu_features = CS_CPU_AVX2 | CS_CPU_AVX512_FVLBW,
     .keccak = &cs_keccak_avx512,
     .expand_a = cs_mldsa_expand_a_avx512,
     .expand_a_side = cs_mldsa_expand_a_side_avx512,

@@ -5,8 +5,7 @@
  * bytes for 16 candidates remain, masks limit the last step, so the
  * outputs are the portable samplers' exactly.
  *
- * Only AVX-512F/BW/VL intrinsics (the table's CS_CPU_AVX512IFMA bit
- * implies those): _mm512_permutexvar_epi32, _mm512_shuffle_epi8,
+ * Only AVX-512F/BW/VL intrinsics (the bits the table requires): _mm512_permutexvar_epi32, _mm512_shuffle_epi8,
  * _mm512_and_si512, _mm512_cmplt_epu32_mask, _mm512_maskz_compress_epi32,
  * _mm512_storeu_si512, _mm512_mask_storeu_epi32, _mm512_maskz_loadu_epi8,
  * _mm_maskz_loadu_epi8, _mm512_cvtepi8_epi32, _mm_cmplt_epu8_mask. */

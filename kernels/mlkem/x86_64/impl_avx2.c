@@ -1,7 +1,6 @@
 /* The x86-64 ML-KEM tables: "avx2" (AVX2 arithmetic, 4-way and 4+1-way
  * Keccak) and "avx512" (the same arithmetic, 8-way and 8+1-way Keccak for
- * the matrix and the noise; its CS_CPU_AVX512IFMA bit stands for AVX-512
- * F/VL/BW as for the Keccak and ML-DSA tables). */
+ * the matrix and the noise; it needs AVX-512F, VL and BW, no IFMA). */
 #include "../../keccak/keccak_internal.h"
 #include "mlkem_x86.h"
 
@@ -43,4 +42,4 @@ static const cs_mlkem_ops ops_avx512 = {
 };
 
 CS_MLKEM_IMPL(avx2, ops_avx2, CS_CPU_AVX2)
-CS_MLKEM_IMPL(avx512, ops_avx512, CS_CPU_AVX2 | CS_CPU_AVX512IFMA)
+CS_MLKEM_IMPL(avx512, ops_avx512, CS_CPU_AVX2 | CS_CPU_AVX512_FVLBW)

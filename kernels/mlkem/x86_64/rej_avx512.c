@@ -6,8 +6,7 @@
  * under 24 bytes takes the portable step. The outputs are the portable
  * step's exactly. Public data (the matrix comes from rho).
  *
- * Only AVX-512F/BW/VL intrinsics (the table's CS_CPU_AVX512IFMA bit implies
- * those): _mm512_castsi256_si512, _mm512_permutexvar_epi32,
+ * Only AVX-512F/BW/VL intrinsics (the bits the table requires): _mm512_castsi256_si512, _mm512_permutexvar_epi32,
  * _mm512_shuffle_epi8, _mm512_srlv_epi32, _mm512_and_si512,
  * _mm512_cmplt_epu32_mask, _mm512_maskz_compress_epi32,
  * _mm512_cvtepi32_epi16, as the ML-DSA sampler uses them. */
