@@ -18,6 +18,7 @@
 
 #include "kernels/c25519/c25519.h"
 #include "runtime/controls.h"
+#include "runtime/registry.h"
 #include "runtime/cpu.h"
 #include "runtime/timer.h"
 #include "cli.h"
@@ -120,8 +121,7 @@ int cli_bench_c25519(int argc, char **argv)
     unsigned nuse = 1;
     for (unsigned k = 0; cs_c25519_impls[k] && nuse <= MAX_IMPLS; k++) {
         const cs_c25519_impl *im = cs_c25519_impls[k];
-        if ((cs_cpu_features() & im->cpu_features) != im->cpu_features ||
-            !cs_kernel_allowed(im->name))
+        if (!cs_impl_usable(CS_IMPL_C25519, im))
             printf("%-12s (not usable here)\n", im->name);
         else
             use[nuse++] = im;

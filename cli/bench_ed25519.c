@@ -29,6 +29,7 @@
 #include "kernels/c25519/c25519.h"
 #include "kernels/c25519/sha512.h"
 #include "runtime/controls.h"
+#include "runtime/registry.h"
 #include "runtime/timer.h"
 
 #define MAX_ROUNDS 15
@@ -192,8 +193,7 @@ int cli_bench_ed25519(int argc, char **argv)
     unsigned nuse = 1;
     for (unsigned k = 0; cs_c25519_impls[k] && nuse <= MAX_IMPLS; k++) {
         const cs_c25519_impl *im = cs_c25519_impls[k];
-        if ((cs_cpu_features() & im->cpu_features) != im->cpu_features ||
-            !cs_kernel_allowed(im->name) || !im->ed25519_pubkey)
+        if (!cs_impl_usable(CS_IMPL_C25519, im) || !im->ed25519_pubkey)
             printf("%-10s (not usable here)\n", im->name);
         else
             use[nuse++] = im;

@@ -13,6 +13,7 @@
 
 #include "kernels/mldsa/mldsa_backend.h"
 #include "runtime/controls.h"
+#include "runtime/registry.h"
 #include "cli.h"
 #include "runtime/timer.h"
 
@@ -205,9 +206,8 @@ int cli_bench_mldsa(int argc, char **argv)
            "ops/s (cpu)");
     for (unsigned k = 0; cs_mldsa_impls[k]; k++) {
         const cs_mldsa_impl *im = cs_mldsa_impls[k];
-        uint32_t need = cs_mldsa_impl_cpu_features(im);
         const char *name = cs_mldsa_impl_name(im);
-        if ((cs_cpu_features() & need) != need || !cs_kernel_allowed(name)) {
+        if (!cs_impl_usable(CS_IMPL_MLDSA, im)) {
             printf("%-10s (not usable here)\n", name);
             continue;
         }

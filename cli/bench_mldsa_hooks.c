@@ -8,6 +8,7 @@
 
 #include "kernels/mldsa/mldsa_backend.h"
 #include "runtime/controls.h"
+#include "runtime/registry.h"
 #include "cli.h"
 #include "runtime/timer.h"
 
@@ -80,8 +81,7 @@ int cli_bench_mldsa_hooks(void)
     const cs_mldsa_impl *use[8];
     unsigned n = 0;
     for (unsigned i = 0; cs_mldsa_impls[i] && n < 8; i++) {
-        uint32_t need = cs_mldsa_impl_cpu_features(cs_mldsa_impls[i]);
-        if ((cs_cpu_features() & need) == need && cs_kernel_allowed(cs_mldsa_impl_name(cs_mldsa_impls[i])))
+        if (cs_impl_usable(CS_IMPL_MLDSA, cs_mldsa_impls[i]))
             use[n++] = cs_mldsa_impls[i];
     }
     for (unsigned i = 0; i < 256; i++) {

@@ -13,6 +13,7 @@
 
 #include "kernels/mlkem/mlkem.h"
 #include "runtime/controls.h"
+#include "runtime/registry.h"
 #include "cli.h"
 #include "runtime/timer.h"
 
@@ -97,8 +98,7 @@ int cli_bench_mlkem(int argc, char **argv)
     unsigned nimpl = 0;
     for (unsigned k = 0; cs_mlkem_impls[k] && nimpl < 8; k++) {
         const cs_mlkem_impl *im = cs_mlkem_impls[k];
-        if ((cs_cpu_features() & im->cpu_features) != im->cpu_features ||
-            !cs_kernel_allowed(im->name))
+        if (!cs_impl_usable(CS_IMPL_MLKEM, im))
             printf("%-10s (not usable here)\n", im->name);
         else
             use[nimpl++] = im;

@@ -11,6 +11,7 @@
 #include "runtime/dispatch.h"
 #include "runtime/dispatch_c25519.h"
 #include "runtime/dispatch_mlkem.h"
+#include "runtime/registry.h"
 #include "runtime/stats.h"
 #include "runtime/route.h"
 #include "bn_util.h"
@@ -31,17 +32,47 @@ static void print_features(const char *label, uint32_t f)
     printf("%s\n", any ? "" : " (none)");
 }
 
+/* Every family's implementations (runtime/registry.h), in list order, and
+ * whether each may run here (CPU features, CRYPTOSHIM_KERNELS). */
 static void print_kernels(void)
 {
-    printf("\nbig-number kernels:\n");
-    for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++)
-        printf("  %-14s %4u..%-5u bits  %s\n", (*k)->name, (*k)->min_bits, (*k)->max_bits,
-               cs_bn_kernel_usable(*k) ? "usable" : "not usable here");
-    printf("\nML-DSA implementations:\n");
-    for (const cs_mldsa_impl *const *i = cs_mldsa_impls; *i; i++)
-        printf("  %-14s %s\n", cs_mldsa_impl_name(*i),
-               (cs_mldsa_impl_cpu_features(*i) & ~cs_cpu_features()) ? "not usable here"
-                                                                      : "usable");
+    for (int f = 0; f < CS_IMPL_FAMILIES; f++) {
+        const void *impl = cs_impl_at(f, 0);
+        printf("\n%s (%s:NAME in CRYPTOSHIM_KERNELS):\n", cs_impl_family_title(f),
+               cs_impl_family_name(f));
+        if (!impl)
+            printf("  (none in this build)\n");
+        for (unsigned i = 0; (impl = cs_impl_at(f, i)); i++) {
+            const char *use = cs_impl_usable(f, impl) ? "usable" : "not usable here";
+            if (f == CS_IMPL_BN) {
+                const cs_bn_kernel *k = impl;
+                printf("  %-14s %4u..%-5u bits  %s\n", k->name, k->min_bits, k->max_bits, use);
+            } else {
+                printf("  %-14s %s\n", cs_impl_name(impl), use);
+            }
+        }
+    }
+}
+
+/* One dispatch line of a family other than the big numbers: its choice
+ * for parameter set `set` (alg: the curve algorithm, whose table may lack
+ * Ed25519), or libcrypto's own; nothing is served under
+ * CRYPTOSHIM_DISABLE=1 (the provider is never installed). */
+static void print_impl_choice(const char *label, int family, int set, const char *where)
+{
+    const void *impl = cs_dispatch_impl(family, set);
+    if (family == CS_IMPL_C25519 && !strcmp(label, "Ed25519") &&
+        !cs_dispatch_c25519_serves(CS_C25519_ED25519))
+        impl = NULL;
+    if (cs_disabled())
+        printf("  %-20s libcrypto (CRYPTOSHIM_DISABLE=1: not served)\n", label);
+    else if (family == CS_IMPL_KECCAK) /* no libcrypto path: portable when none chosen */
+        printf("  %-20s %s (%s)\n", label, impl ? cs_impl_name(impl) : "portable", where);
+    else
+        printf("  %-20s %s (%s)%s\n", label, impl ? cs_impl_name(impl) : "libcrypto", where,
+               impl                    ? ""
+               : cs_impl_at(family, 0) ? ": not offered, libcrypto's own serves"
+                                       : ": no implementation in this build");
 }
 
 /* One family's rows of the decision table, indented by `ind` spaces. */
@@ -87,25 +118,6 @@ static void print_family_dispatch(int fam, int ind)
     printf("\n");
 }
 
-/* X25519 and Ed25519: the provider's curve implementation (OpenSSL 3.0 and
- * 3.5+; 1.1.1 has no providers and 3.1-3.4 are not served: their own
- * curves serve), or libcrypto's where none is offered. */
-static void print_curves(void)
-{
-    static const char *const names[] = {"X25519", "Ed25519"};
-    const cs_c25519_impl *impl = cs_dispatch_c25519();
-    for (int alg = 0; alg < 2; alg++) {
-        if (cs_disabled()) {
-            printf("  %-20s libcrypto (CRYPTOSHIM_DISABLE=1: not served)\n", names[alg]);
-            continue;
-        }
-        int serves = cs_dispatch_c25519_serves(alg ? CS_C25519_ED25519 : CS_C25519_X25519);
-        printf("  %-20s %s (with OpenSSL 3.0 or 3.5 and later; 1.1.1, 3.1-3.4: libcrypto's own)%s\n",
-               names[alg], impl && (alg == 0 || impl->ed25519_sign) ? impl->name : "none",
-               serves ? "" : ": not offered, libcrypto's own serves");
-    }
-}
-
 /* The decision table, per libcrypto family (runtime/family.h): a preloaded
  * shim serves each libcrypto of a process by its family's rows. This
  * process's own family first, then the others (as a service on another
@@ -120,31 +132,26 @@ static void print_dispatch(void)
     for (int f = CS_FAMILY_COUNT; f-- > 0;)
         if (f != own)
             print_family_dispatch(f, 4);
-    /* Under CRYPTOSHIM_DISABLE=1 the provider is never installed: the
-     * kernel the dispatcher would pick serves nothing. */
-    static const int sets[] = {44, 65, 87};
-    for (size_t i = 0; i < 3; i++) {
-        const cs_mldsa_impl *impl = cs_disabled() ? NULL : cs_dispatch_mldsa(sets[i]);
-        if (cs_disabled())
-            printf("  ML-DSA-%d            libcrypto (CRYPTOSHIM_DISABLE=1: not served)\n",
-                   sets[i]);
-        else
-            printf("  ML-DSA-%d            %s (with OpenSSL 3.5 or later)\n", sets[i],
-                   impl ? cs_mldsa_impl_name(impl) : "none");
+    /* The other families, by the same policy (runtime/policy.h): the
+     * provider offers an algorithm only where an implementation was
+     * chosen. */
+    static const char *const opensslv = "with OpenSSL 3.5 or later";
+    char label[24];
+    for (unsigned s = 0; s < CS_IMPL_SETS && cs_impl_sets[CS_IMPL_MLDSA][s]; s++) {
+        snprintf(label, sizeof label, "ML-DSA-%u", cs_impl_sets[CS_IMPL_MLDSA][s]);
+        print_impl_choice(label, CS_IMPL_MLDSA, (int)cs_impl_sets[CS_IMPL_MLDSA][s], opensslv);
     }
-    /* ML-KEM: offered by the provider only where measured faster than
-     * libcrypto's own (runtime/dispatch_mlkem.h). */
-    static const int kem_sets[] = {512, 768, 1024};
-    for (size_t i = 0; i < 3; i++) {
-        if (cs_disabled())
-            printf("  ML-KEM-%-4d          libcrypto (CRYPTOSHIM_DISABLE=1: not served)\n",
-                   kem_sets[i]);
-        else
-            printf("  ML-KEM-%-4d          %s (with OpenSSL 3.5 or later)%s\n", kem_sets[i],
-                   cs_dispatch_mlkem(kem_sets[i])->name,
-                   cs_dispatch_mlkem_serves() ? "" : ": not offered, libcrypto's own serves");
+    for (unsigned s = 0; s < CS_IMPL_SETS && cs_impl_sets[CS_IMPL_MLKEM][s]; s++) {
+        snprintf(label, sizeof label, "ML-KEM-%u", cs_impl_sets[CS_IMPL_MLKEM][s]);
+        print_impl_choice(label, CS_IMPL_MLKEM, (int)cs_impl_sets[CS_IMPL_MLKEM][s], opensslv);
     }
-    print_curves();
+    /* X25519 and Ed25519 (OpenSSL 3.0 and 3.5+; 1.1.1 has no providers and
+     * 3.1-3.4 are not served: their own curves serve). */
+    static const char *const curvesv =
+        "with OpenSSL 3.0 or 3.5 and later; 1.1.1, 3.1-3.4: libcrypto's own";
+    print_impl_choice("X25519", CS_IMPL_C25519, 25519, curvesv);
+    print_impl_choice("Ed25519", CS_IMPL_C25519, 25519, curvesv);
+    print_impl_choice("Keccak", CS_IMPL_KECCAK, 1600, "streamed mu, H(pk), H(ek)");
 }
 
 /* OpenSSL_version(OPENSSL_VERSION) of the loaded object at path, or NULL. */
@@ -235,8 +242,7 @@ int cli_info(int argc, char **argv)
             fprintf(stderr, "cryptoshim info: %s\n", dlerror());
             return 1;
         }
-    const char *route = getenv("CRYPTOSHIM_ROUTE");
-    cs_route_set_forced_method(route && !strcmp(route, "method"));
+    cs_route_set_forced_method(cs_controls_route_method());
     const char *lib = cli_library_path();
     printf("library            %s\n", lib ? lib : "(not found)");
     printf("libcrypto          %s\n", OpenSSL_version(OPENSSL_VERSION));

@@ -164,7 +164,7 @@ static int key_from_dk(cs_mlkem_key *key, const uint8_t *dk)
     const uint8_t *dk_h = dk + (size_t)k * 384 + cs_mlkem_ek_bytes(key->hooks->ps);
     int hash_ok = key->prep[CS_KEY_PREP_PUB]
                       ? !memcmp(cs_mlkem_prepared_h(key->prep[CS_KEY_PREP_PUB]), dk_h, 32)
-                            : cs_mlkem_check_dk(key->hooks->ps, dk);
+                            : cs_mlkem_check_dk(cs_dispatch_keccak(), key->hooks->ps, dk);
     if (!hash_ok) {
         key->has_pub = 0;
         CS_RAISE(key->prov, CS_LIB_PROV, CS_PROV_R_INVALID_KEY, "%s public key hash mismatch", alg);

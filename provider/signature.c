@@ -264,9 +264,9 @@ static int stream_start(sig_ctx *c)
         tr = c->key->priv + 64;
     else if ((pr = cs_key_prepared_verify(c->key, cs_dispatch_mldsa(c->ps))))
         tr = cs_mldsa_prepared_tr(pr);
-    else if (cs_mldsa_pk_tr(c->ps, trbuf, c->key->pub) != 0)
+    else if (cs_mldsa_pk_tr(cs_dispatch_mldsa(c->ps), c->ps, trbuf, c->key->pub) != 0)
         return 0;
-    cs_shake256_init(&c->stream);
+    cs_shake256_init(&c->stream, cs_dispatch_keccak());
     cs_shake256_absorb(&c->stream, tr, CS_MLDSA_TR_BYTES);
     if (c->encoding != ENCODE_RAW) {
         uint8_t hdr[2] = {0, (uint8_t)c->context_len};

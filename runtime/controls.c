@@ -13,6 +13,7 @@
 
 static struct {
     int disabled;
+    int route_method;
     int kernels_forced;
     unsigned nkernels;
     char kernels[KERNELS_MAX][KERNEL_NAME_MAX]; /* in the order listed */
@@ -87,6 +88,8 @@ void cs_controls_load(void)
     memset(&ctl, 0, sizeof ctl);
     v = secure_getenv("CRYPTOSHIM_DISABLE");
     ctl.disabled = v && *v && strcmp(v, "0") != 0;
+    v = secure_getenv("CRYPTOSHIM_ROUTE");
+    ctl.route_method = v && !strcmp(v, "method");
     v = secure_getenv("CRYPTOSHIM_KERNELS");
     if (v && *v) {
         ctl.kernels_forced = 1; /* even if no name is known: then none serves */
@@ -111,21 +114,7 @@ void cs_controls_load(void)
 int cs_disabled(void) { return ctl.disabled; }
 int cs_kernels_forced(void) { return ctl.kernels_forced; }
 
-int cs_kernel_rank(const char *name)
-{
-    if (!ctl.kernels_forced)
-        return -1;
-    for (unsigned i = 0; i < ctl.nkernels; i++)
-        if (!strcmp(ctl.kernels[i], name))
-            return (int)i;
-    return -1;
-}
-
-int cs_kernel_allowed(const char *name)
-{
-    return !ctl.kernels_forced || cs_kernel_rank(name) >= 0;
-}
-
+int cs_controls_route_method(void) { return ctl.route_method; }
 const char *cs_kernel_listed(unsigned i) { return i < ctl.nkernels ? ctl.kernels[i] : NULL; }
 const char *cs_controls_note(void) { return ctl.note; }
 

@@ -13,16 +13,14 @@ void cs_controls_load(void);
 
 /* CRYPTOSHIM_DISABLE=1: pass everything through. */
 int cs_disabled(void);
-/* CRYPTOSHIM_KERNELS=a,b given: only these kernels, and they serve every
- * call they support whatever the policy says (for tests and A/B runs). */
+/* CRYPTOSHIM_KERNELS=a,b given: in each family it names, only these
+ * implementations, and they serve every call they support whatever the
+ * policy says (for tests and A/B runs; runtime/registry.h says how an entry,
+ * `family:name` or a bare name, applies to the families). */
 int cs_kernels_forced(void);
-/* Whether a kernel (by name) may be used under CRYPTOSHIM_KERNELS. */
-int cs_kernel_allowed(const char *name);
-/* Position of a kernel in CRYPTOSHIM_KERNELS (lower = listed earlier), or -1. */
-int cs_kernel_rank(const char *name);
 
-/* The i-th distinct name in CRYPTOSHIM_KERNELS (any length of value), or
- * NULL past the end. */
+/* The i-th distinct entry of CRYPTOSHIM_KERNELS as written (any length of
+ * value), or NULL past the end. */
 const char *cs_kernel_listed(unsigned i);
 /* What in CRYPTOSHIM_* was not understood or not applied, or "" (shown by
  * `cryptoshim info`; the shim itself never prints). */
@@ -36,6 +34,10 @@ uint32_t cs_cpu_detected(void);
 uint32_t cs_cpu_features(void);
 /* Name of a feature bit ("avx2"), or NULL. */
 const char *cs_cpu_feature_name(uint32_t bit);
+
+/* CRYPTOSHIM_ROUTE=method: take the method route in every libcrypto, for
+ * tests (docs/routes.md). Read here only. */
+int cs_controls_route_method(void);
 
 /* CRYPTOSHIM_POLICY, or NULL when unset (then /etc/cryptoshim/policy if
  * installed, else the built-in table); "builtin" names the built-in table. */

@@ -8,11 +8,9 @@
 #include "controls.h"
 #include "cpu.h"
 #include "dispatch.h"
-#include "dispatch_c25519.h"
-#include "dispatch_mlkem.h"
 #include "policy.h"
 
-#define POLICY_MAX 64
+#define POLICY_MAX 128
 
 /* The rules in force, as parsed (from a file or the built-in text). */
 static cs_policy_rule rules[POLICY_MAX];
@@ -60,17 +58,33 @@ void cs_dispatch_refresh(void)
     cs_dispatch_table *next = cur == &tables[0] ? &tables[1] : &tables[0];
     cs_dispatch_table_build(next, rules, nrules);
     __atomic_store_n(&published, next, __ATOMIC_RELEASE);
-    /* Streamed mu hashes on the picked implementation's Keccak too. */
-    cs_mldsa_impl_use_keccak(next->mldsa[0]);
-    /* ML-KEM decides on first use: from the controls as they are now. */
-    cs_dispatch_mlkem_refresh();
-    cs_dispatch_c25519_refresh();
+}
+
+/* Appends to rules[0..n) the built-in rules of every family the n rules
+ * (a policy file's) have none for, so a file decides the families it
+ * measured and the others keep the built-in decisions. Returns the new
+ * count. */
+static unsigned add_builtin_families(cs_policy_rule *r, unsigned n, unsigned max)
+{
+    static cs_policy_rule builtin[POLICY_MAX];
+    int nb = cs_policy_parse_text(cs_policy_builtin_text, strlen(cs_policy_builtin_text), builtin,
+                                  POLICY_MAX, NULL, NULL, 0);
+    int has[CS_IMPL_FAMILIES] = {0};
+    for (unsigned i = 0; i < n; i++)
+        if (cs_policy_op_family(r[i].op) >= 0)
+            has[cs_policy_op_family(r[i].op)] = 1;
+    for (int i = 0; i < nb && n < max; i++)
+        if (!has[cs_policy_op_family(builtin[i].op)])
+            r[n++] = builtin[i];
+    return n;
 }
 
 void cs_dispatch_init_with(const char *system_path)
 {
     int n = cs_policy_load(cs_policy_path(), system_path, rules, POLICY_MAX, &policy_status);
     policy_from_file = n >= 0;
+    if (n >= 0)
+        n = (int)add_builtin_families(rules, (unsigned)n, POLICY_MAX);
     if (n < 0) {
         char err[96];
         n = cs_policy_parse_text(cs_policy_builtin_text, strlen(cs_policy_builtin_text), rules,
@@ -125,8 +139,28 @@ const cs_bn_kernel *cs_dispatch_bn2(int family, unsigned bits)
     return t->kernel[t->code[fam(family)][CS_DOP_MOD_EXP2][i]];
 }
 
+const void *cs_dispatch_impl(int family, int set)
+{
+    if (family <= CS_IMPL_BN || family >= CS_IMPL_FAMILIES)
+        return NULL;
+    /* The provider and the hashes serve OpenSSL 3.5 and later only: the
+     * newest libcrypto family's decisions. */
+    return table()->impl[CS_FAMILY_NEWEST][family][cs_impl_set_index(family, set)];
+}
+
 const cs_mldsa_impl *cs_dispatch_mldsa(int ps)
 {
-    const cs_mldsa_impl *impl = table()->mldsa[cs_dispatch_mldsa_index(ps)];
-    return impl ? impl : &cs_mldsa_portable; /* NULL only before the first build */
+    const cs_mldsa_impl *impl = cs_dispatch_impl(CS_IMPL_MLDSA, ps);
+    return impl ? impl : &cs_mldsa_portable;
+}
+
+int cs_dispatch_mldsa_serves(int ps)
+{
+    return cs_dispatch_impl(CS_IMPL_MLDSA, ps) != NULL;
+}
+
+const cs_keccak_impl *cs_dispatch_keccak(void)
+{
+    const cs_keccak_impl *k = cs_dispatch_impl(CS_IMPL_KECCAK, 1600);
+    return k ? k : &cs_keccak_portable;
 }

@@ -8,6 +8,7 @@
 #define CRYPTOSHIM_DISPATCH_H
 
 #include "policy.h"
+#include "kernels/keccak/keccak.h"
 
 /* Loads the policy: CRYPTOSHIM_POLICY's file, else /etc/cryptoshim/policy
  * when it is there (written by `calibrate --install`), if trusted and valid
@@ -47,9 +48,24 @@ int cs_dispatch_bn_x2(int family, unsigned bits, const cs_bn_kernel **k);
  * the call to libcrypto. */
 const cs_bn_kernel *cs_dispatch_bn2(int family, unsigned bits);
 
-/* ML-DSA implementation for parameter set ps (44/65/87): the fastest usable
- * one (never NULL: portable always runs). */
+/* The implementation of registry family `family` (not CS_IMPL_BN) the
+ * policy or CRYPTOSHIM_KERNELS chose for parameter set `set`
+ * (cs_impl_sets), or NULL: libcrypto's own (for a provider family, the
+ * provider does not offer it). Every family's accessor below reads it. */
+const void *cs_dispatch_impl(int family, int set);
+
+/* ML-DSA implementation for parameter set ps (44/65/87): the chosen one,
+ * portable when the choice is libcrypto (never NULL: the provider has no
+ * other way out once it offers ML-DSA). */
 const cs_mldsa_impl *cs_dispatch_mldsa(int ps);
+/* Whether an implementation was chosen for ML-DSA-ps (0: the policy leaves
+ * it to libcrypto, or CRYPTOSHIM_DISABLE). */
+int cs_dispatch_mldsa_serves(int ps);
+
+/* The Keccak table for the hashes the shim runs outside an ML-DSA or
+ * ML-KEM implementation (the provider's streamed mu, H(pk), H(ek) checks):
+ * the chosen one, portable when none. */
+const cs_keccak_impl *cs_dispatch_keccak(void);
 
 /* Whether the policy came from a file (CRYPTOSHIM_POLICY or the system
  * file) rather than the built-in table. */

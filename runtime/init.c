@@ -19,8 +19,7 @@ __attribute__((constructor)) static void cryptoshim_init(void)
     const char *stats = secure_getenv("CRYPTOSHIM_STATS");
     if (stats && *stats)
         cs_stats_open(stats);
-    const char *route = secure_getenv("CRYPTOSHIM_ROUTE");
-    cs_route_set_forced_method(route && !strcmp(route, "method"));
+    cs_route_set_forced_method(cs_controls_route_method());
     cs_libcrypto lc[CS_ROUTE_MAX];
     int n = cs_route_scan(lc, CS_ROUTE_MAX);
     for (int i = 0; i < n; i++) {

@@ -11,6 +11,7 @@
 
 #include "cpu.h"
 #include "family.h"
+#include "registry.h"
 #include "kernels/bn/bn_kernel.h"
 #include "kernels/mldsa/mldsa.h"
 
@@ -23,8 +24,14 @@
 #define CS_OP_MLDSA_SIGN "mldsa_sign"
 #define CS_OP_MLDSA_VERIFY "mldsa_verify"
 
-/* A policy rule: for op on moduli of min_bits..max_bits, use kernel (or
- * "libcrypto"), on CPUs lacking every feature named in `without` and having
+/* The operations of the other families' rules are the family names of
+ * runtime/registry.h ("mldsa", "mlkem", "keccak", "c25519"), and their
+ * bits the parameter set (cs_impl_sets). */
+
+/* A policy rule: for op on moduli of min_bits..max_bits (for the other
+ * families: parameter sets), use kernel (an implementation of op's family,
+ * or "libcrypto": leave it to the library, which for a provider family
+ * means the provider does not offer that algorithm; not for Keccak), on CPUs lacking every feature named in `without` and having
  * every feature named in `with` (comma lists, may be empty), for calls into libcryptos of the families in
  * `families` (CS_FAMILY_BIT set; 0: every family): a kernel may beat
  * libcrypto only where libcrypto's own best path is missing, and what
@@ -54,8 +61,22 @@ extern const char cs_policy_builtin_origin[];
  * says which). */
 int cs_policy_parse(const char *text, cs_policy_rule *rules, unsigned max_rules);
 
-/* Whether a kernel can run here (CPU features, CRYPTOSHIM_KERNELS). */
+/* Whether a kernel can run here (CPU features, CRYPTOSHIM_KERNELS):
+ * cs_impl_usable(CS_IMPL_BN, k). */
 int cs_bn_kernel_usable(const cs_bn_kernel *k);
+
+/* The registry family whose rules use operation op: CS_IMPL_BN for the
+ * modular exponentiations, the family named op, or -1. */
+int cs_policy_op_family(const char *op);
+
+/* The parameter sets a family's decisions are kept for, in its rules'
+ * bits: ML-DSA 44, 65, 87; ML-KEM 512, 768, 1024; Keccak 1600 (its width:
+ * one choice); X25519/Ed25519 25519 (one choice); 0 ends the list. */
+#define CS_IMPL_SETS 3
+extern const unsigned cs_impl_sets[CS_IMPL_FAMILIES][CS_IMPL_SETS];
+/* Index of parameter set `set` in the family's list; sets not listed
+ * share index 0's decision. */
+unsigned cs_impl_set_index(int family, int set);
 /* The kernel of this build with that name, or NULL. */
 const cs_bn_kernel *cs_bn_kernel_by_name(const char *name);
 
@@ -125,25 +146,23 @@ typedef struct cs_dispatch_table {
     /* [family][op][bits - CS_BN_MIN_BITS] */
     uint8_t code[CS_FAMILY_COUNT][CS_DOP_COUNT][CS_DISPATCH_SPAN];
     const cs_bn_kernel *kernel[CS_DCODE_KERNEL0 + CS_DISPATCH_MAX_KERNELS]; /* by code */
-    const cs_mldsa_impl *mldsa[3]; /* ML-DSA-44, -65, -87 */
+    /* The other families: [family][registry family][set index] -> the
+     * implementation, NULL for libcrypto (the provider does not offer it;
+     * Keccak: portable). */
+    const void *impl[CS_FAMILY_COUNT][CS_IMPL_FAMILIES][CS_IMPL_SETS];
 } cs_dispatch_table;
 
 /* Operation index of a policy operation name, or -1. */
 int cs_dispatch_op_index(const char *op);
 
 /* Fills t with the decisions n rules give under the controls and CPU
- * features in force now, per libcrypto family: first usable rule for that
- * family wins per size as the rule lists read; CRYPTOSHIM_KERNELS's kernels instead when forced; nothing (all
+ * features in force now, per libcrypto family and for every registry
+ * family alike: the first usable rule for that libcrypto family wins per
+ * size (parameter set) as the rule lists read; in a family CRYPTOSHIM_KERNELS
+ * forces, its implementations instead (runtime/registry.h); nothing (all
  * libcrypto) under CRYPTOSHIM_DISABLE. Rules naming a kernel this build
  * lacks, whose `without` features the CPU has or whose `with` features it
- * lacks, are skipped. */
+ * lacks, are skipped; a size no rule decides goes to libcrypto. */
 void cs_dispatch_table_build(cs_dispatch_table *t, const cs_policy_rule *rules, unsigned n);
-
-/* Index of a parameter set (44, 65, 87) in cs_dispatch_table.mldsa; other
- * values share ML-DSA-44's entry (every set has the same implementation). */
-static inline unsigned cs_dispatch_mldsa_index(int ps)
-{
-    return (unsigned)(ps == 65) + 2u * (unsigned)(ps == 87);
-}
 
 #endif

@@ -78,6 +78,34 @@ const char cs_policy_builtin_text[] =
     "mod_exp2 961 1024 x86_64-adx\n"
     "mod_exp2 1025 4096 x86_64-fma\n"
     "mod_exp2 0 16384 libcrypto\n"
+    "# ML-DSA (bits: the parameter set). avx512 over avx2 1.34-1.60x\n"
+    "# through OpenSSL 3.5 on AMD Zen 5 (family 26), also ahead on the Intel\n"
+    "# Xeon model 167 (both with IFMA); never measured on AVX-512 CPUs without IFMA\n"
+    "# (Skylake-SP, Cascade Lake), which keep avx2 until measured (the table\n"
+    "# itself needs only F, VL and BW). avx2 and the portable C serve every\n"
+    "# CPU else (libcrypto's ML-DSA is slower than either).\n"
+    "mldsa 0 16384 avx512 +avx512ifma\n"
+    "mldsa 0 16384 avx2\n"
+    "mldsa 0 16384 portable\n"
+    "# ML-KEM: faster than libcrypto's own on AMD Zen 5 (OpenSSL 3.5.9, 3.6.5,\n"
+    "# 4.0.3: avx2 2.6-4.3x, avx512 2.8-5.4x) and the Intel Xeon model 167\n"
+    "# (3.5.9, prepared keys: avx2 3.1-7.6x, avx512 3.9-10.3x); avx512 as\n"
+    "# for ML-DSA only with IFMA until measured without. The portable C is\n"
+    "# slower than libcrypto's: libcrypto serves where neither runs.\n"
+    "mlkem 0 16384 avx512 +avx512ifma\n"
+    "mlkem 0 16384 avx2\n"
+    "mlkem 0 16384 libcrypto\n"
+    "# Keccak outside the ML-DSA/ML-KEM tables (streamed mu, H(pk), H(ek)):\n"
+    "# the table of the ML-DSA implementation above, as before the registry.\n"
+    "keccak 0 16384 avx512 +avx512ifma\n"
+    "keccak 0 16384 avx2\n"
+    "keccak 0 16384 portable\n"
+    "# X25519/Ed25519 (bits: 25519): the MULX/ADX table, measured faster than\n"
+    "# libcrypto's own X25519 (derive, keygen) on AMD EPYC Zen 3 (issue 36,\n"
+    "# docs/benchmarks.md); without ADX libcrypto's own. Not yet measured\n"
+    "# per CPU class beyond that: the kernel helpers' rules replace these.\n"
+    "c25519 0 65535 x86_64-adx\n"
+    "c25519 0 65535 libcrypto\n"
 #else
 #if defined(__sparc__) && !defined(__arch64__)
     "# 32-bit SPARC: a v8 CPU (MULDIV) gets the umul kernel, replacing\n"
@@ -88,7 +116,7 @@ const char cs_policy_builtin_text[] =
 #endif
 #if defined(__s390x__)
     "# s390x: ML-DSA is served by the provider on s390x_vx (vector NTT and\n"
-    "# products; ML-DSA is not dispatched by these rules): under qemu-s390x\n"
+    "# products; the mldsa rules below): under qemu-s390x\n"
     "# it executes 5.0-6.0x fewer guest instructions per signature than\n"
     "# OpenSSL 4.0.3's and 3.6.5's own, 5.9-7.6x per verification, 1.7-2.3x\n"
     "# per key (Debian s390x builds, Keccak in software on both sides; make\n"
@@ -102,12 +130,35 @@ const char cs_policy_builtin_text[] =
     "# CRYPTOSHIM_KERNELS or a calibrated CRYPTOSHIM_POLICY says otherwise.\n"
     "mod_exp 0 16384 libcrypto\n"
     "mod_exp_consttime 0 16384 libcrypto\n"
+#if defined(__s390x__)
+    "# s390x: the vector ML-DSA tables (with CPACF SHAKE where the CPU has\n"
+    "# it) and the Keccak of the table chosen, as before the registry (not\n"
+    "# timed on hardware).\n"
+    "mldsa 0 16384 s390x_vx_cpacf\n"
+    "mldsa 0 16384 s390x_vx\n"
+    "keccak 0 16384 s390x_cpacf +vx\n"
+    "keccak 0 16384 s390x_vx\n"
+#endif
+    "# ML-DSA: the portable C, as before the registry; ML-KEM: libcrypto's\n"
+    "# own (the portable C is slower).\n"
+    "mldsa 0 16384 portable\n"
+    "mlkem 0 16384 libcrypto\n"
+    "keccak 0 16384 portable\n"
+    "c25519 0 65535 libcrypto\n"
 #endif
     "end\n";
 
 const char cs_policy_builtin_origin[] =
 #if defined(__x86_64__)
-    "measured on AMD EPYC Zen 4, 2026-11-30, confirmed on Intel Xeon with IFMA, 2026-12-01";
+    "big numbers measured on AMD EPYC Zen 4 (family 25 model 17), 2026-11-30, confirmed on an "
+    "Intel Xeon model 167 with IFMA, 2026-12-01;\n"
+    "                   RSA CRT pairs and per-libcrypto-family rules, OpenSSL 3.5-4.0 checks: "
+    "AMD EPYC Zen 5 (family 26), 2026-12-04;\n"
+    "                   AVX-512F without IFMA: the Intel Xeon model 167 with IFMA hidden, "
+    "2026-12-02..04;\n"
+    "                   ML-DSA, ML-KEM: AMD EPYC Zen 5 and the Intel Xeon model 167 (AVX-512 "
+    "without IFMA not measured: avx2 there);\n"
+    "                   X25519/Ed25519: AMD EPYC Zen 3 (family 25 model 1)";
 #elif defined(__s390x__)
     "s390x: ML-DSA on s390x_vx by default, from guest instruction counts under qemu-s390x "
     "against OpenSSL 4.0.3 with Keccak in software on both sides (not timed on hardware); "

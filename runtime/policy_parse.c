@@ -6,11 +6,16 @@
 #include "runtime/policy.h"
 #include "cpu.h"
 
-/* Operations a policy may name (ML-DSA dispatch is not policy-driven). */
-static int known_op(const char *op)
+/* Why kernel `name` cannot serve operation op's family (NULL: it can):
+ * an implementation of that family in this build, or "libcrypto" (except
+ * for Keccak, which the library does not offer the shim's callers). */
+static const char *kernel_problem(const char *op, const char *name)
 {
-    return !strcmp(op, CS_OP_MOD_EXP) || !strcmp(op, CS_OP_MOD_EXP_CT) ||
-           !strcmp(op, CS_OP_MOD_EXP_CT_X2) || !strcmp(op, CS_OP_MOD_EXP2);
+    int family = cs_policy_op_family(op);
+    if (!strcmp(name, "libcrypto"))
+        return family == CS_IMPL_KECCAK ? "Keccak has no libcrypto path: name an implementation"
+                                        : NULL;
+    return cs_impl_by_name(family, name) ? NULL : "unknown kernel (not in this build)";
 }
 
 /* Parses a plain decimal number (digits only) within 0..CS_POLICY_MAX_BITS. */
@@ -110,15 +115,17 @@ static const char *parse_rule(char **w, int n, cs_policy_rule *r)
         return "a rule needs: operation min_bits max_bits kernel [!feature,+feature,...] [@family,...]";
     if (n > 6)
         return "extra words after the rule";
-    if (strlen(w[0]) >= sizeof r->op || !known_op(w[0]))
+    if (strlen(w[0]) >= sizeof r->op || cs_policy_op_family(w[0]) < 0)
         return "unknown operation";
     if (!parse_bits(w[1], &r->min_bits) || !parse_bits(w[2], &r->max_bits))
         return "bits must be plain decimal numbers from 0 to 1000000";
     if (r->min_bits > r->max_bits)
         return "empty range (min_bits above max_bits)";
-    if (strlen(w[3]) >= sizeof r->kernel ||
-        (strcmp(w[3], "libcrypto") && !cs_bn_kernel_by_name(w[3])))
+    if (strlen(w[3]) >= sizeof r->kernel)
         return "unknown kernel (not in this build)";
+    const char *bad_kernel = kernel_problem(w[0], w[3]);
+    if (bad_kernel)
+        return bad_kernel;
     strcpy(r->op, w[0]);
     strcpy(r->kernel, w[3]);
     r->without[0] = r->with[0] = 0;

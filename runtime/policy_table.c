@@ -18,7 +18,22 @@ const cs_bn_kernel *cs_bn_kernel_by_name(const char *name)
 
 int cs_bn_kernel_usable(const cs_bn_kernel *k)
 {
-    return (k->cpu_features & ~cs_cpu_features()) == 0 && cs_kernel_allowed(k->name);
+    return cs_impl_usable(CS_IMPL_BN, k);
+}
+
+const unsigned cs_impl_sets[CS_IMPL_FAMILIES][CS_IMPL_SETS] = {
+    [CS_IMPL_MLDSA] = {44, 65, 87},
+    [CS_IMPL_MLKEM] = {512, 768, 1024},
+    [CS_IMPL_KECCAK] = {1600},
+    [CS_IMPL_C25519] = {25519},
+};
+
+unsigned cs_impl_set_index(int family, int set)
+{
+    for (unsigned i = 0; family > 0 && family < CS_IMPL_FAMILIES && i < CS_IMPL_SETS; i++)
+        if (cs_impl_sets[family][i] == (unsigned)set)
+            return i;
+    return 0;
 }
 
 int cs_dispatch_op_index(const char *op)
@@ -33,6 +48,14 @@ int cs_dispatch_op_index(const char *op)
         if (!strcmp(names[i], op))
             return i;
     return -1;
+}
+
+int cs_policy_op_family(const char *op)
+{
+    if (cs_dispatch_op_index(op) >= 0)
+        return CS_IMPL_BN;
+    int f = cs_impl_family_by_name(op, strlen(op));
+    return f > CS_IMPL_BN ? f : -1;
 }
 
 /* How many features of a comma list of names the CPU (as CRYPTOSHIM_CPU
@@ -106,7 +129,7 @@ static void build_from_rules(cs_dispatch_table *t, const cs_policy_rule *rules, 
         const cs_policy_rule *r = &rules[i];
         int op = cs_dispatch_op_index(r->op);
         if (op < 0 || cpu_has_any(r->without) || !cpu_has_all(r->with))
-            continue; /* the CPU has (or lacks) what makes libcrypto faster here */
+            continue; /* another family's rule, or the CPU has (or lacks) what makes libcrypto faster here */
         unsigned fams = r->families ? r->families & CS_FAMILY_ALL : CS_FAMILY_ALL;
         if (!strcmp(r->kernel, "libcrypto")) {
             fill(t, fams, op, r->min_bits, r->max_bits, CS_DCODE_LIBCRYPTO);
@@ -124,19 +147,27 @@ static void build_from_rules(cs_dispatch_table *t, const cs_policy_rule *rules, 
     }
 }
 
-/* Under CRYPTOSHIM_KERNELS the listed kernels serve every call they
- * support, the earliest listed first (written last); the policy is not
- * consulted. A pair or exp2 goes to the kernel a single call would get,
- * and to libcrypto's own path (undecided for x2) when it lacks the entry. */
+/* Under CRYPTOSHIM_KERNELS naming big-number kernels, those serve every
+ * call they support, the earliest listed first (written last); the policy
+ * is not consulted. A pair or exp2 goes to the kernel a single call would
+ * get, and to libcrypto's own path (undecided for x2) when it lacks the
+ * entry. */
 static void build_forced(cs_dispatch_table *t)
 {
-    unsigned listed = 0;
-    while (cs_kernel_listed(listed))
-        listed++;
-    for (unsigned i = listed; i-- > 0;) {
-        int code = kernel_code(cs_kernel_listed(i));
-        if (code < 0 || !cs_bn_kernel_usable(t->kernel[code]))
+    /* Usable listed kernels' codes, sorted by rank, earliest first. */
+    int codes[CS_DISPATCH_MAX_KERNELS], ranks[CS_DISPATCH_MAX_KERNELS], n = 0;
+    for (int c = CS_DCODE_KERNEL0; c < CS_DCODE_KERNEL0 + CS_DISPATCH_MAX_KERNELS; c++) {
+        const cs_bn_kernel *k = t->kernel[c];
+        int rank = k ? cs_impl_rank(CS_IMPL_BN, k) : -1;
+        if (rank < 0 || !cs_bn_kernel_usable(k))
             continue;
+        int j = n++;
+        for (; j > 0 && ranks[j - 1] > rank; j--)
+            codes[j] = codes[j - 1], ranks[j] = ranks[j - 1];
+        codes[j] = c, ranks[j] = rank;
+    }
+    for (int i = n; i-- > 0;) {
+        int code = codes[i];
         const cs_bn_kernel *k = t->kernel[code];
         unsigned all = CS_FAMILY_ALL;
         fill(t, all, CS_DOP_MOD_EXP, k->min_bits, k->max_bits, code);
@@ -147,30 +178,48 @@ static void build_forced(cs_dispatch_table *t)
     }
 }
 
-/* The ML-DSA implementation for every parameter set: backends follow
- * portable in the list and are faster where they run, so the last usable
- * one wins, or under CRYPTOSHIM_KERNELS the first listed; portable when
- * CRYPTOSHIM_KERNELS lists none (never NULL: the provider has no other
- * way out). */
-static const cs_mldsa_impl *pick_mldsa(void)
+/* Whether libcrypto family fam and the CPU match rule r (its `@family`
+ * list, `!feature`s and `+feature`s). */
+static int rule_applies(const cs_policy_rule *r, int fam)
 {
-    const cs_mldsa_impl *best = NULL;
-    int best_rank = 0;
-    for (const cs_mldsa_impl *const *i = cs_mldsa_impls; *i; i++) {
-        const char *name = cs_mldsa_impl_name(*i);
-        if ((cs_mldsa_impl_cpu_features(*i) & ~cs_cpu_features()) || !cs_kernel_allowed(name))
+    return (!r->families || (r->families & CS_FAMILY_BIT(fam))) && !cpu_has_any(r->without) &&
+           cpu_has_all(r->with);
+}
+
+/* The implementation of registry family `family` for parameter set `set`
+ * of calls from libcryptos of family fam: the first rule of that family's
+ * operation covering the set whose implementation runs here ("libcrypto":
+ * NULL), or NULL when none does. */
+static const void *decide_impl(int family, int fam, unsigned set, const cs_policy_rule *rules,
+                               unsigned n)
+{
+    const char *op = cs_impl_family_name(family);
+    for (unsigned i = 0; i < n; i++) {
+        const cs_policy_rule *r = &rules[i];
+        if (strcmp(r->op, op) || set < r->min_bits || set > r->max_bits || !rule_applies(r, fam))
             continue;
-        /* AVX-512 without IFMA (Skylake-SP class) is not measured: avx2. */
-        if ((cs_mldsa_impl_cpu_features(*i) & CS_CPU_AVX512F) && !cs_kernels_forced() &&
-            !(cs_cpu_features() & CS_CPU_AVX512IFMA))
-            continue;
-        int rank = cs_kernel_rank(name);
-        if (!best || (cs_kernels_forced() ? rank < best_rank : 1)) {
-            best = *i;
-            best_rank = rank;
-        }
+        if (!strcmp(r->kernel, "libcrypto"))
+            return NULL;
+        const void *impl = cs_impl_by_name(family, r->kernel);
+        if (impl && cs_impl_usable(family, impl))
+            return impl;
     }
-    return best ? best : &cs_mldsa_portable;
+    return NULL;
+}
+
+/* Every family but the big numbers: by its rules, or under
+ * CRYPTOSHIM_KERNELS naming it, its first listed usable implementation. */
+static void build_impls(cs_dispatch_table *t, const cs_policy_rule *rules, unsigned n)
+{
+    for (int family = CS_IMPL_BN + 1; family < CS_IMPL_FAMILIES; family++) {
+        int forced = cs_impl_family_forced(family);
+        const void *choice = forced ? cs_impl_forced_choice(family) : NULL;
+        for (int fam = 0; fam < CS_FAMILY_COUNT; fam++)
+            for (unsigned s = 0; s < CS_IMPL_SETS && cs_impl_sets[family][s]; s++)
+                t->impl[fam][family][s] =
+                    forced ? choice
+                           : decide_impl(family, fam, cs_impl_sets[family][s], rules, n);
+    }
 }
 
 void cs_dispatch_table_build(cs_dispatch_table *t, const cs_policy_rule *rules, unsigned n)
@@ -178,12 +227,10 @@ void cs_dispatch_table_build(cs_dispatch_table *t, const cs_policy_rule *rules, 
     memset(t, 0, sizeof *t);
     for (unsigned i = 0; cs_bn_kernels[i] && i < CS_DISPATCH_MAX_KERNELS; i++)
         t->kernel[CS_DCODE_KERNEL0 + i] = cs_bn_kernels[i];
-    const cs_mldsa_impl *impl = pick_mldsa();
-    for (unsigned i = 0; i < 3; i++)
-        t->mldsa[i] = impl;
     if (cs_disabled())
         return;
-    if (cs_kernels_forced())
+    build_impls(t, rules, n);
+    if (cs_impl_family_forced(CS_IMPL_BN))
         build_forced(t);
     else
         build_from_rules(t, rules, n);

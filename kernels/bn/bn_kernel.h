@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "../cpu_features.h"
+#include "../impl.h"
 
 #if defined(__SIZEOF_INT128__) && !defined(CS_BN_LIMB32)
 typedef uint64_t cs_limb;
@@ -100,8 +101,7 @@ struct cs_bn_ops;
  * supplies primitives (ops); the entries below are the exponentiation
  * engine's (kernels/bn/engine.c) on top of them, defined by CS_BN_KERNEL. */
 typedef struct cs_bn_kernel {
-    const char *name;       /* stable, as in CRYPTOSHIM_KERNELS and stats */
-    uint32_t cpu_features;  /* all of these must be present to run it */
+    CS_IMPL_HEAD;           /* name, cpu_features (kernels/impl.h) */
     unsigned min_bits;      /* modulus sizes served, inclusive */
     unsigned max_bits;
     const struct cs_bn_ops *ops; /* the kernel's primitives */

@@ -14,14 +14,14 @@
 #include <stdint.h>
 
 #include "../cpu_features.h"
+#include "../impl.h"
 
 #define CS_X25519_BYTES 32   /* private key, public value, shared secret */
 #define CS_ED25519_KEY_BYTES 32
 #define CS_ED25519_SIG_BYTES 64
 
 typedef struct cs_c25519_impl {
-    const char *name;      /* stable: as in CRYPTOSHIM_KERNELS, info and the stats */
-    uint32_t cpu_features; /* CS_CPU_* bits it needs */
+    CS_IMPL_HEAD; /* name (stable: CRYPTOSHIM_KERNELS, info, the stats), cpu_features */
     /* RFC 7748 X25519(scalar, u): clamps a copy of scalar, ignores u's top
      * bit, reduces u >= p. Writes out and returns 1, or 0 when out is all
      * zero (a low-order u: OpenSSL refuses that shared secret). Constant
@@ -49,8 +49,8 @@ typedef struct cs_c25519_impl {
 } cs_c25519_impl;
 
 extern const cs_c25519_impl cs_c25519_portable;
-/* Every implementation built for this architecture, NULL-terminated,
- * fastest first. */
+/* Every implementation built for this architecture, NULL-terminated, in
+ * the registry's order (kernels/impl.h: portable first). */
 extern const cs_c25519_impl *const cs_c25519_impls[];
 
 #endif

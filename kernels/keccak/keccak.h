@@ -16,13 +16,13 @@
 #include <string.h>
 
 #include "../cpu_features.h"
+#include "../impl.h"
 
 #define CS_SHAKE128_RATE 168
 #define CS_SHAKE256_RATE 136
 
 typedef struct cs_keccak_impl {
-    const char *name;      /* "portable", "avx2", "avx512", "s390x_cpacf" */
-    uint32_t cpu_features; /* CS_CPU_* bits it needs, 0 for portable */
+    CS_IMPL_HEAD; /* name ("portable", "avx2", "avx512", "s390x_cpacf"), cpu_features */
     /* One permutation of s[25]. */
     void (*f1600)(uint64_t s[25]);
     /* Two, four, eight permutations, interleaved (s[k*i + j]); x4 may be
@@ -38,17 +38,10 @@ typedef struct cs_keccak_impl {
 } cs_keccak_impl;
 
 extern const cs_keccak_impl cs_keccak_portable;
-/* All built-in tables, NULL-terminated, portable first, each later one
- * preferred where the CPU has its features. */
+/* All built-in tables, NULL-terminated, in the registry's order
+ * (kernels/impl.h: portable first). The shim's dispatcher chooses one
+ * (runtime/dispatch.h, cs_dispatch_keccak) and passes it explicitly. */
 extern const cs_keccak_impl *const cs_keccak_impls[];
-
-/* The last table of cs_keccak_impls whose features are all in cpu. */
-const cs_keccak_impl *cs_keccak_pick(uint32_t cpu_features);
-/* The table cs_shake256_init uses (portable until set); the dispatcher
- * sets it to the dispatched ML-DSA implementation's table with every
- * decision table it publishes (cs_mldsa_impl_use_keccak). */
-const cs_keccak_impl *cs_keccak_default(void);
-void cs_keccak_set_default(const cs_keccak_impl *k);
 
 /* A SHAKE128/256 sponge: absorb any number of times, then squeeze any
  * number of times (the first squeeze pads). Plain data: copy it to fork a
@@ -75,10 +68,10 @@ void cs_shake_finalize(cs_shake *st);
 /* Squeezes len bytes, padding first if still absorbing. */
 void cs_shake_squeeze(cs_shake *st, uint8_t *out, size_t len);
 
-/* Incremental SHAKE256 on cs_keccak_default(), for mu over a streamed
- * message (mldsa.h) and other single streams. */
+/* Incremental SHAKE256 permuting with k (NULL: portable), for mu over a
+ * streamed message (mldsa.h) and other single streams. */
 typedef cs_shake cs_shake256;
-void cs_shake256_init(cs_shake256 *st);
+void cs_shake256_init(cs_shake256 *st, const cs_keccak_impl *k);
 void cs_shake256_absorb(cs_shake256 *st, const uint8_t *in, size_t len);
 void cs_shake256_squeeze(cs_shake256 *st, uint8_t *out, size_t len); /* finalizes on first call */
 

@@ -103,10 +103,10 @@ void cs_shake_squeeze(cs_shake *st, uint8_t *out, size_t len)
     }
 }
 
-/* SHAKE256 on the default table (keccak.h). */
-void cs_shake256_init(cs_shake256 *st)
+/* SHAKE256 on k's permutation (keccak.h). */
+void cs_shake256_init(cs_shake256 *st, const cs_keccak_impl *k)
 {
-    cs_shake_init(st, cs_keccak_default(), CS_SHAKE256_RATE);
+    cs_shake_init(st, k ? k : &cs_keccak_portable, CS_SHAKE256_RATE);
 }
 
 /* As cs_shake_absorb. */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../cpu_features.h"
+#include "../impl.h"
 #include "../keccak/keccak.h"
 
 #define CS_MLDSA_SEED_BYTES 32
@@ -35,11 +36,8 @@ extern const cs_mldsa_impl cs_mldsa_portable;
  * CPU features it needs. */
 const char *cs_mldsa_impl_name(const cs_mldsa_impl *impl);
 uint32_t cs_mldsa_impl_cpu_features(const cs_mldsa_impl *impl);
-/* Makes impl's Keccak table the one that hashing outside a backend call
- * uses (cs_shake256_init: the provider's streamed mu; cs_mldsa_pk_tr). The
- * dispatcher calls it with the implementation it picked. */
-void cs_mldsa_impl_use_keccak(const cs_mldsa_impl *impl);
-/* All built-in implementations, NULL-terminated, portable first. */
+/* All built-in implementations, NULL-terminated, in the registry's order
+ * (kernels/impl.h: portable first). */
 extern const cs_mldsa_impl *const cs_mldsa_impls[];
 
 /* All functions return 0 on success, -1 on failure (bad parameter set,
@@ -50,8 +48,10 @@ extern const cs_mldsa_impl *const cs_mldsa_impls[];
 int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
                     const uint8_t seed[CS_MLDSA_SEED_BYTES]);
 
-/* tr = H(pk, 64), as stored in sk; callers streaming a message need it. */
-int cs_mldsa_pk_tr(int ps, uint8_t tr[CS_MLDSA_TR_BYTES], const uint8_t *pk);
+/* tr = H(pk, 64), as stored in sk, on impl's Keccak; callers streaming a
+ * message need it. */
+int cs_mldsa_pk_tr(const cs_mldsa_impl *impl, int ps, uint8_t tr[CS_MLDSA_TR_BYTES],
+                   const uint8_t *pk);
 
 /* Pure ML-DSA signing of msg with context ctx (ctxlen <= 255).
  * rnd: 32 random bytes (hedged) or 32 zero bytes (deterministic). */

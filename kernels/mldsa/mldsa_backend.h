@@ -79,8 +79,7 @@ typedef struct cs_mldsa_impl cs_mldsa_impl;
 typedef struct cs_mldsa_side cs_mldsa_side;
 
 struct cs_mldsa_impl {
-    const char *name;       /* "portable", "avx2", ... */
-    uint32_t cpu_features;  /* CS_CPU_* bits it needs, 0 for portable */
+    CS_IMPL_HEAD;           /* name ("portable", "avx2", ...), cpu_features (kernels/impl.h) */
 
     /* ---- Keccak ---------------------------------------------------- */
     /* The Keccak table (kernels/keccak/keccak.h) of this backend: every

@@ -47,8 +47,9 @@ void cs_mldsa_portable_ops(cs_mldsa_impl *out)
     *out = cs_mldsa_portable;
 }
 
-/* Built-in implementations, portable first. Per-ISA backends add their
- * table here under their architecture's #if (e.g. &cs_mldsa_avx2). */
+/* Built-in implementations in the registry's order (kernels/impl.h:
+ * portable first). Per-ISA backends add their table here under their
+ * architecture's #if (e.g. &cs_mldsa_avx2). */
 #if defined(__x86_64__)
 extern const cs_mldsa_impl cs_mldsa_avx2, cs_mldsa_avx512; /* kernels/mldsa/x86_64 */
 #endif
@@ -73,9 +74,4 @@ const char *cs_mldsa_impl_name(const cs_mldsa_impl *impl)
 uint32_t cs_mldsa_impl_cpu_features(const cs_mldsa_impl *impl)
 {
     return impl->cpu_features;
-}
-
-void cs_mldsa_impl_use_keccak(const cs_mldsa_impl *impl)
-{
-    cs_keccak_set_default(impl->keccak);
 }

@@ -213,12 +213,13 @@ int cs_mldsa_keygen(const cs_mldsa_impl *impl, int ps, uint8_t *pk, uint8_t *sk,
     return 0;
 }
 
-int cs_mldsa_pk_tr(int ps, uint8_t tr[CS_MLDSA_TR_BYTES], const uint8_t *pk)
+int cs_mldsa_pk_tr(const cs_mldsa_impl *impl, int ps, uint8_t tr[CS_MLDSA_TR_BYTES],
+                   const uint8_t *pk)
 {
     const cs_mldsa_params *p = cs_mldsa_params_get(ps);
     if (!p)
         return -1;
-    shake256_3(cs_keccak_default(), tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
+    shake256_3(impl->keccak, tr, 64, pk, p->pk_bytes, NULL, 0, NULL, 0);
     return 0;
 }
 

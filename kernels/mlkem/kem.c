@@ -341,14 +341,14 @@ int cs_mlkem_check_ek(int ps, const uint8_t *ek)
 }
 
 /* FIPS 203 7.3: H(ek) stored in dk equals H of the ek stored in dk. */
-int cs_mlkem_check_dk(int ps, const uint8_t *dk)
+int cs_mlkem_check_dk(const cs_keccak_impl *k, int ps, const uint8_t *dk)
 {
     const cs_mlkem_params *p = cs_mlkem_params_of(ps);
     if (!p)
         return 0;
     const uint8_t *ek = dk + CS_MLKEM_POLY_BYTES * p->k;
     uint8_t h[32], diff = 0;
-    cs_mlkem_hash_h(cs_keccak_default(), h, ek, p->ek_bytes);
+    cs_mlkem_hash_h(k ? k : &cs_keccak_portable, h, ek, p->ek_bytes);
     for (unsigned i = 0; i < 32; i++)
         diff |= (uint8_t)(h[i] ^ ek[p->ek_bytes + i]);
     return (int)(cs_ct_eq_mask(diff, 0) & 1);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../cpu_features.h"
+#include "../impl.h"
 
 #define CS_MLKEM_SYM_BYTES 32          /* d, z, m, shared secret */
 size_t cs_mlkem_ek_bytes(int ps);     /* 800, 1184, 1568; 0 for an unknown ps */
@@ -25,8 +26,7 @@ size_t cs_mlkem_ct_bytes(int ps);     /* 768, 1088, 1568 */
  * once filled, so threads may share one. Opaque; 64-byte aligned. */
 typedef struct cs_mlkem_prepared cs_mlkem_prepared;
 typedef struct cs_mlkem_impl {
-    const char *name;                 /* "portable", "avx2", "avx512": stable, as in CRYPTOSHIM_KERNELS and stats */
-    uint32_t cpu_features;            /* CS_CPU_* bits it needs (kernels/cpu_features.h) */
+    CS_IMPL_HEAD; /* name ("portable", "avx2", "avx512"), cpu_features (kernels/impl.h) */
     /* FIPS 203 ML-KEM.KeyGen_internal(d, z): writes ek and dk (dk = dk_PKE || ek || H(ek) || z).
      * Returns 0, or -1 for an unknown ps. d and z are secret. */
     int (*keygen)(int ps, uint8_t *ek, uint8_t *dk, const uint8_t d[32], const uint8_t z[32]);
@@ -54,7 +54,8 @@ typedef struct cs_mlkem_impl {
                            const uint8_t *dk);
 } cs_mlkem_impl;
 extern const cs_mlkem_impl cs_mlkem_portable;
-/* Every implementation built for this architecture, NULL-terminated, fastest first. */
+/* Every implementation built for this architecture, NULL-terminated, in the registry's order
+ * (kernels/impl.h: portable first). */
 extern const cs_mlkem_impl *const cs_mlkem_impls[];
 /* An unfilled prepared key for parameter set ps (k*k + k polynomials and H(ek)),
  * or NULL for an unknown ps or no memory. */
@@ -69,7 +70,9 @@ const cs_mlkem_impl *cs_mlkem_prepared_impl(const cs_mlkem_prepared *pr);
 const uint8_t *cs_mlkem_prepared_h(const cs_mlkem_prepared *pr);
 /* FIPS 203 7.2 encapsulation-key check (every coefficient decodes below q): 1 passes, 0 fails. */
 int cs_mlkem_check_ek(int ps, const uint8_t *ek);
-/* FIPS 203 7.3 decapsulation-key check (H(ek) inside dk matches its ek): 1 passes, 0 fails. */
-int cs_mlkem_check_dk(int ps, const uint8_t *dk);
+/* FIPS 203 7.3 decapsulation-key check (H(ek) inside dk matches its ek), hashing with the Keccak
+ * table k (NULL: portable; the shim passes its choice, cs_dispatch_keccak): 1 passes, 0 fails. */
+struct cs_keccak_impl;
+int cs_mlkem_check_dk(const struct cs_keccak_impl *k, int ps, const uint8_t *dk);
 
 #endif

@@ -21,15 +21,15 @@ const cs_mlkem_ops cs_mlkem_portable_ops = {
 CS_MLKEM_IMPL(portable, cs_mlkem_portable_ops, 0)
 
 /* Per-ISA backends add their table here under their architecture's #if,
- * fastest first; portable is always last. */
+ * in the registry's order (kernels/impl.h: portable first). */
 #if defined(__x86_64__)
 extern const cs_mlkem_impl cs_mlkem_avx2, cs_mlkem_avx512; /* kernels/mlkem/x86_64 */
 #endif
 const cs_mlkem_impl *const cs_mlkem_impls[] = {
-#if defined(__x86_64__)
-    &cs_mlkem_avx512,
-    &cs_mlkem_avx2,
-#endif
     &cs_mlkem_portable,
+#if defined(__x86_64__)
+    &cs_mlkem_avx2,
+    &cs_mlkem_avx512,
+#endif
     NULL,
 };

@@ -38,8 +38,8 @@ static void mu_of(int ps, uint8_t mu[64], const uint8_t *pk, const uint8_t *ctx,
 {
     uint8_t tr[64], pre[2] = {0, (uint8_t)ctxlen};
     cs_shake256 st;
-    cs_mldsa_pk_tr(ps, tr, pk);
-    cs_shake256_init(&st);
+    cs_mldsa_pk_tr(&cs_mldsa_portable, ps, tr, pk);
+    cs_shake256_init(&st, NULL);
     cs_shake256_absorb(&st, tr, 64);
     cs_shake256_absorb(&st, pre, 2);
     cs_shake256_absorb(&st, ctx, ctxlen);

@@ -590,7 +590,7 @@ static void test_corrupt_sk(const cs_mldsa_impl *im)
         P->power2round(&n1, &n0, &tt);
         P->pack_t0(t0p, &n0);
         P->pack_t1(t1p, &n1);
-        cs_mldsa_pk_tr(ps, bad + 64, pk2);
+        cs_mldsa_pk_tr(im, ps, bad + 64, pk2);
         ok &= cs_mldsa_pk_from_sk(im, ps, pk2, bad) != 0;
     }
     tap_ok(ok, "%s pk_from_sk rejects corrupted expanded keys (t0, tr, s1/s2 range)", im->name);

@@ -67,7 +67,7 @@ static void run(const cs_mldsa_impl *im, struct fails *f)
             cs_mldsa_prepared_free(prv);
             continue;
         }
-        cs_mldsa_pk_tr(ps, tr, pk);
+        cs_mldsa_pk_tr(im, ps, tr, pk);
         f->tr += memcmp(cs_mldsa_prepared_tr(prs), tr, 64) != 0 ||
                  memcmp(cs_mldsa_prepared_tr(prv), tr, 64) != 0;
 

@@ -159,9 +159,6 @@ int main(void)
         for (unsigned s = 0; s < 3; s++)
             against_portable(im, sets[s]);
     }
-    unsigned n = 0;
-    while (cs_mlkem_impls[n])
-        n++;
-    tap_ok(n > 0 && cs_mlkem_impls[n - 1] == &cs_mlkem_portable, "portable last of %u", n);
+    tap_ok(cs_mlkem_impls[0] == &cs_mlkem_portable, "portable first (kernels/impl.h)");
     return tap_done();
 }

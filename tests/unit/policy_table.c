@@ -16,6 +16,7 @@
 #include "runtime/cpu.h"
 #include "runtime/dispatch.h"
 #include "runtime/policy.h"
+#include "runtime/registry.h"
 #include "support/tap.h"
 
 static const char *const op_names[CS_DOP_COUNT] = {CS_OP_MOD_EXP, CS_OP_MOD_EXP_CT,
@@ -51,13 +52,37 @@ static int ref_has_entry(const cs_bn_kernel *k, int op)
                                       : 1;
 }
 
+/* Position of the first CRYPTOSHIM_KERNELS entry naming implementation
+ * `name` of the family called `family` ("family:name" or bare "name"),
+ * or -1 (written from runtime/registry.h's rule, not its code). */
+static int ref_rank(const char *family, const char *name)
+{
+    const char *e;
+    char qualified[64];
+    snprintf(qualified, sizeof qualified, "%s:%s", family, name);
+    for (unsigned i = 0; (e = cs_kernel_listed(i)); i++)
+        if (!strcmp(e, name) || !strcmp(e, qualified))
+            return (int)i;
+    return -1;
+}
+
+/* Whether an entry names an implementation of that family. */
+static int ref_family_forced(int family)
+{
+    const void *impl;
+    for (unsigned i = 0; (impl = cs_impl_at(family, i)); i++)
+        if (ref_rank(cs_impl_family_name(family), cs_impl_name(impl)) >= 0)
+            return 1;
+    return 0;
+}
+
 /* The forced kernel for bits: usable, serving bits, listed first. */
 static const cs_bn_kernel *ref_forced(unsigned bits)
 {
     const cs_bn_kernel *best = NULL;
     int best_rank = 0;
     for (const cs_bn_kernel *const *k = cs_bn_kernels; *k; k++) {
-        int rank = cs_kernel_rank((*k)->name);
+        int rank = ref_rank("bn", (*k)->name);
         if (rank < 0 || !cs_bn_kernel_usable(*k) || bits < (*k)->min_bits || bits > (*k)->max_bits)
             continue;
         if (!best || rank < best_rank)
@@ -73,7 +98,7 @@ static int ref_decide(int fam, int op, unsigned bits, const cs_bn_kernel **k)
     *k = NULL;
     if (cs_disabled() || bits < CS_BN_MIN_BITS || bits > CS_BN_MAX_BITS)
         return 0;
-    if (cs_kernels_forced()) {
+    if (ref_family_forced(CS_IMPL_BN)) {
         const cs_bn_kernel *f = ref_forced(bits);
         if (!f || !ref_has_entry(f, op))
             return 0;
@@ -99,20 +124,40 @@ static int ref_decide(int fam, int op, unsigned bits, const cs_bn_kernel **k)
     return 0;
 }
 
-/* The ML-DSA implementation by scanning (portable when none is allowed). */
-static const cs_mldsa_impl *ref_mldsa(void)
+/* Another family's implementation for parameter set `set` by scanning
+ * the rules (NULL: libcrypto), or under CRYPTOSHIM_KERNELS naming the
+ * family its first listed implementation that runs here. */
+static const void *ref_impl(int family, unsigned set)
 {
-    const cs_mldsa_impl *best = NULL;
+    const char *fname = cs_impl_family_name(family);
+    const void *impl, *best = NULL;
     int best_rank = 0;
-    for (const cs_mldsa_impl *const *i = cs_mldsa_impls; *i; i++) {
-        const char *name = cs_mldsa_impl_name(*i);
-        if ((cs_mldsa_impl_cpu_features(*i) & ~cs_cpu_features()) || !cs_kernel_allowed(name))
-            continue;
-        int rank = cs_kernel_rank(name);
-        if (!best || (cs_kernels_forced() ? rank < best_rank : 1))
-            best = *i, best_rank = rank;
+    if (cs_disabled())
+        return NULL;
+    if (ref_family_forced(family)) {
+        for (unsigned i = 0; (impl = cs_impl_at(family, i)); i++) {
+            int rank = ref_rank(fname, cs_impl_name(impl));
+            if (rank >= 0 && !(cs_impl_cpu_features(impl) & ~cs_cpu_features()) &&
+                (!best || rank < best_rank))
+                best = impl, best_rank = rank;
+        }
+        return best;
     }
-    return best ? best : &cs_mldsa_portable;
+    unsigned n;
+    const cs_policy_rule *r = cs_dispatch_rules(&n);
+    for (unsigned i = 0; i < n; i++) {
+        if (strcmp(r[i].op, fname) || ref_cpu_has_any(r[i].without) ||
+            !ref_cpu_has_all(r[i].with) ||
+            (r[i].families && !(r[i].families >> CS_FAMILY_NEWEST & 1)) ||
+            set < r[i].min_bits || set > r[i].max_bits)
+            continue;
+        if (!strcmp(r[i].kernel, "libcrypto"))
+            return NULL;
+        impl = cs_impl_by_name(family, r[i].kernel);
+        if (impl && !(cs_impl_cpu_features(impl) & ~cs_cpu_features()))
+            return impl;
+    }
+    return NULL;
 }
 
 /* Number of (operation, size) entries where the table and the scan differ,
@@ -141,9 +186,25 @@ static unsigned mismatches(char *first, size_t cap)
                          got ? got->name : "libcrypto", got_decided ? "" : " (undecided)",
                          want ? want->name : "libcrypto", decided ? "" : " (undecided)");
         }
-    for (int ps = 44; ps <= 87; ps++)
-        if (cs_dispatch_mldsa(ps) != ref_mldsa() && !bad++)
+    for (int family = CS_IMPL_BN + 1; family < CS_IMPL_FAMILIES; family++)
+        for (unsigned s = 0; s < CS_IMPL_SETS && cs_impl_sets[family][s]; s++) {
+            unsigned set = cs_impl_sets[family][s];
+            const void *got = cs_dispatch_impl(family, (int)set), *want = ref_impl(family, set);
+            if (got != want && !bad++)
+                snprintf(first, cap, "%s %u: table %s, scan %s", cs_impl_family_name(family), set,
+                         got ? cs_impl_name(got) : "libcrypto",
+                         want ? cs_impl_name(want) : "libcrypto");
+        }
+    /* The accessors never leave the provider without an implementation. */
+    for (int ps = 44; ps <= 87; ps++) {
+        unsigned set = ps == 65 || ps == 87 ? (unsigned)ps : 44; /* others share 44's */
+        const cs_mldsa_impl *want = ref_impl(CS_IMPL_MLDSA, set);
+        if (cs_dispatch_mldsa(ps) != (want ? want : &cs_mldsa_portable) && !bad++)
             snprintf(first, cap, "ML-DSA %d: table %s", ps, cs_mldsa_impl_name(cs_dispatch_mldsa(ps)));
+    }
+    const cs_keccak_impl *kw = ref_impl(CS_IMPL_KECCAK, 1600);
+    if (cs_dispatch_keccak() != (kw ? kw : &cs_keccak_portable) && !bad++)
+        snprintf(first, cap, "Keccak: table %s", cs_dispatch_keccak()->name);
     return bad;
 }
 
@@ -192,7 +253,17 @@ static const char sample[] =
     "mod_exp2 0 1000000 x86_64-mulx\n"
     "mod_exp2 831 4096 x86_64-ifma\n"
     "mod_exp2 100 200 portable\n"
+    "mldsa 0 100 avx512\n"
+    "mldsa 60 90 avx2 !fma\n"
+    "mlkem 700 800 avx2\n"
+    "keccak 1600 1600 avx2 +avx512vl\n"
 #endif
+    "mldsa 44 44 portable @1.1\n"
+    "mldsa 87 87 libcrypto\n"
+    "mldsa 0 100 portable\n"
+    "mlkem 1024 1024 portable\n"
+    "mlkem 0 2000 libcrypto\n"
+    "keccak 1600 1600 portable @3.2+\n"
     "mod_exp_consttime 0 1023 libcrypto\n"
     "mod_exp_consttime 512 2048 portable @3.0\n"
     "mod_exp_consttime 1000 1025 portable\n"
@@ -255,7 +326,9 @@ int main(int argc, char **argv)
     static const char *const forced[] = {
         "portable", "x86_64-ifma,portable", "x86_64-fma,x86_64-avx2,portable",
         "x86_64-adx,x86_64-mulx", "avx2,x86_64-ifma", "nosuch", "x86_64-avx2,x86_64-ifma",
-        "x86_64-fma512,portable"};
+        "x86_64-fma512,portable", "mldsa:portable", "bn:x86_64-adx,mldsa:avx2",
+        "mlkem:portable,avx2", "keccak:avx512,keccak:portable", "avx512", "mlkem:nosuch",
+        "bn:portable,mlkem:avx512,mlkem:avx2", "c25519:portable,x86_64-mulx"};
     for (size_t i = 0; i < sizeof forced / sizeof forced[0]; i++)
         check(NULL, NULL, forced[i], NULL);
     check(NULL, "-avx512ifma", "x86_64-ifma,x86_64-fma,portable", NULL);
