@@ -35,7 +35,7 @@ static int check(const cs_mlkem_impl *impl, int ps, const char *want, char hex[6
         impl->decaps(ps, ss2, ct, dk) || memcmp(ss, ss2, 32))
         return 1;
     cs_shake256 st;
-    cs_shake256_init(&st);
+    cs_shake256_init(&st, NULL);
     cs_shake256_absorb(&st, ek, cs_mlkem_ek_bytes(ps));
     cs_shake256_absorb(&st, dk, cs_mlkem_dk_bytes(ps));
     cs_shake256_absorb(&st, ct, cs_mlkem_ct_bytes(ps));
