@@ -11,18 +11,8 @@
 #include "runtime/dispatch.h"
 #include "runtime/stats.h"
 #include "runtime/policy.h"
+#include "runtime/registry.h"
 #include "cli.h"
-
-/* Whether name is a big-number kernel or ML-DSA implementation of this build. */
-static int kernel_exists(const char *name)
-{
-    if (cs_bn_kernel_by_name(name))
-        return 1;
-    for (const cs_mldsa_impl *const *i = cs_mldsa_impls; *i; i++)
-        if (!strcmp(cs_mldsa_impl_name(*i), name))
-            return 1;
-    return 0;
-}
 
 void cli_info_policy(void)
 {
@@ -39,7 +29,7 @@ void cli_info_policy(void)
     if (st->note[0])
         printf("policy note        %s\n", st->note);
     for (unsigned i = 0; cs_kernel_listed(i); i++)
-        if (!kernel_exists(cs_kernel_listed(i)))
+        if (!cs_impl_entry_known(cs_kernel_listed(i)))
             printf("controls note      CRYPTOSHIM_KERNELS: '%s' is no kernel of this build\n",
                    cs_kernel_listed(i));
     if (cs_controls_note()[0])

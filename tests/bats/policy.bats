@@ -142,3 +142,50 @@ served_by() {
         openssl speed -seconds 1 rsa2048 >/dev/null 2>&1
     [ "$(stats_sum "$stats" portable mod_exp 2048)" -gt 0 ]
 }
+
+@test "CRYPTOSHIM_KERNELS family:name forces one family; a bare name every family having it" {
+    # A big-number kernel alone leaves ML-DSA, ML-KEM and Keccak to the policy.
+    run env CRYPTOSHIM_KERNELS=bn:portable "$CLI" info
+    [ "$status" -eq 0 ]
+    echo "$output" | grep -E '^  mod_exp_consttime ' | grep -q portable
+    base=$("$CLI" info | grep -E '^  (ML-DSA-65|ML-KEM-768|Keccak) ')
+    [ "$(echo "$output" | grep -E '^  (ML-DSA-65|ML-KEM-768|Keccak) ')" = "$base" ]
+    # mldsa:portable forces ML-DSA only; the big numbers keep the policy's rows.
+    run env CRYPTOSHIM_KERNELS=mldsa:portable "$CLI" info
+    echo "$output" | grep -E '^  ML-DSA-65 ' | grep -q ' portable '
+    [ "$(echo "$output" | grep -E '^  mod_exp ')" = "$("$CLI" info | grep -E '^  mod_exp ')" ]
+    [[ "$output" != *"is no kernel of this build"* ]]
+    # A bare portable forces every family; an unknown qualified name is reported.
+    run env CRYPTOSHIM_KERNELS=portable,mlkem:nosuch "$CLI" info
+    echo "$output" | grep -E '^  ML-KEM-768 ' | grep -q ' portable '
+    echo "$output" | grep -E '^  Keccak ' | grep -q ' portable '
+    [[ "$output" == *"'mlkem:nosuch' is no kernel of this build"* ]]
+    # info lists every family with its qualifier.
+    [[ "$output" == *"ML-KEM implementations (mlkem:NAME in CRYPTOSHIM_KERNELS):"* ]]
+    [[ "$output" == *"Keccak implementations (keccak:NAME in CRYPTOSHIM_KERNELS):"* ]]
+}
+
+@test "info says where each group of built-in rules was measured" {
+    run env CRYPTOSHIM_POLICY=builtin "$CLI" info
+    [ "$status" -eq 0 ]
+    if [ "$(uname -m)" = x86_64 ]; then
+        [[ "$output" == *"Zen 4"* && "$output" == *"Zen 5"* && "$output" == *"model 167"* ]]
+    fi
+}
+
+@test "a policy file's mldsa and mlkem rules decide those families; others keep the built-in rules" {
+    sig=$("$CLI" info | sed -n 's/^cpu signature *//p')
+    printf 'cpu %s\nmeasured 2026-12-07T03:00Z\nmldsa 0 100 portable\nmlkem 0 2000 libcrypto\nend\n' "$sig" >p
+    chmod 600 p
+    run env CRYPTOSHIM_POLICY="$PWD/p" "$CLI" info
+    [ "$status" -eq 0 ]
+    echo "$output" | grep -E '^  ML-DSA-87 ' | grep -q ' portable '
+    echo "$output" | grep -E '^  ML-KEM-512 ' | grep -q 'not offered'
+    # the big numbers and Keccak: the built-in rules (the file has none)
+    [ "$(echo "$output" | grep -E '^  (mod_exp_consttime|Keccak) ')" = \
+      "$(env CRYPTOSHIM_POLICY=builtin "$CLI" info | grep -E '^  (mod_exp_consttime|Keccak) ')" ]
+    printf 'keccak 0 2000 libcrypto\nend\n' >q
+    chmod 600 q
+    run env CRYPTOSHIM_POLICY="$PWD/q" "$CLI" info
+    [[ "$output" == *"line 1: Keccak has no libcrypto path"* ]]
+}
