@@ -537,6 +537,7 @@ int cli_calibrate(int argc, char **argv)
     for (int ct = 0; ct < 3; ct++)
         for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++)
             steps += class_wanted(only, classes[c]) ? (ct == 2 ? EXP2_CASES : ct ? 4 : 2) : 0;
+    steps += 3; /* ML-DSA, ML-KEM, the curves: cli/calibrate_impls.c */
     fprintf(out, "# cryptoshim policy written by `cryptoshim calibrate -t %.2g` on %s\n", budget,
             date);
     fprintf(out, "# CPU: %s; features used:", model);
@@ -653,6 +654,8 @@ int cli_calibrate(int argc, char **argv)
         }
         fprintf(out, "%s %u %u libcrypto%s\n", op, lo + 1, 16384, fam_tag);
     }
+    if (!status)
+        status = cli_calibrate_impls(out, budget, &step, steps, t_start);
     for (int i = 0; i < nother && !status; i++)
         status = append_other(out, other[i], budget, only);
     fprintf(out, "end\n");

@@ -11,6 +11,13 @@ int cli_bench(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_ab(int argc, char **argv);
 
+#include <stdio.h>
+/* calibrate's rules for ML-DSA, ML-KEM, Keccak and the curves, written to
+ * out (cli/calibrate_impls.c): about `budget` seconds per implementation,
+ * progress lines [step/steps] on stderr. Returns 0, or 1 if a measurement
+ * failed. */
+int cli_calibrate_impls(FILE *out, double budget, int *step, int steps, double t_start);
+
 /* Parses s as a plain decimal number within lo..hi into *out; 0 if it is
  * not one (sign, exponent, trailing text, out of range). */
 int cli_parse_number(const char *s, unsigned long lo, unsigned long hi, unsigned long *out);
