@@ -27,25 +27,12 @@ drive() {
     local ver=$1 lib=$2 stats=$3 driver=$DRIVER
     shift 3
     [ "$ver" = 40 ] && driver=$DRIVER40
-    local pre=(-u LD_PRELOAD)
-    [ "$lib" = none ] || pre=(LD_PRELOAD="$lib")
-    if [ "$ver" = 30 ]; then
-        env "${pre[@]}" CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="$KERN" "$driver" "$@"
-        return
-    fi
-    env "${pre[@]}" CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="$KERN" \
-        "$CS_BUILD/openssl$ver/bin/run" "$driver" "$@"
+    ossl_drive "$ver" "$lib" "$driver" CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="$KERN" -- "$@"
 }
 
 # have VER: the OpenSSL VER tree (and its driver) is there.
 have() {
-    [ "$1" = 30 ] && return 0
-    local lib="$CS_BUILD/openssl$1/root/usr/lib/x86_64-linux-gnu"
-    if [ "$1" = 40 ]; then
-        [ -e "$lib/libcrypto.so.4" ] && [ -x "$DRIVER40" ]
-    else
-        [ -e "$lib/libcrypto.so.3" ]
-    fi
+    ossl_have "$1" "$DRIVER40"
 }
 
 # both VER GROUP: stock's lines and the shim's must be the same, every key

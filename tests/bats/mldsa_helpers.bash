@@ -1,6 +1,8 @@
 # Shared by tests/bats/mldsa_*.bats: OpenSSL 3.5 from `make openssl35`, the
 # preloaded shim, and its call counters.
 
+load helpers/common # ossl_drive, ossl_have
+
 OSSL35="$CS_BUILD/openssl35/bin/openssl"
 SHIMLIB="$CS_BUILD/libcryptoshim.so"
 SEED=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
@@ -11,6 +13,13 @@ mldsa_require() {
     [ -x "$OSSL35" ] || { echo "missing $OSSL35 (make openssl35)" >&2; return 1; }
     [ -f "$SHIMLIB" ] || { echo "missing $SHIMLIB" >&2; return 1; }
     [ -x "$CS_BUILD/cryptoshim" ] || skip "shim core not built (no $CS_BUILD/cryptoshim)"
+}
+
+# run35 ENV... -- ARGS: $DRIVER on OpenSSL 3.5's libraries (its tree's
+# bin/run, whose loader still reads LD_PRELOAD), with environment changes ENV
+# (env's NAME=VALUE and -u NAME).
+run35() {
+    ossl_drive 35 none "$DRIVER" "$@"
 }
 
 # ossl ARGS: OpenSSL 3.5 alone (with nothing preloaded).

@@ -8,15 +8,6 @@ load mldsa_helpers
 
 DRIVER="$CS_BUILD/tests/e2e/mldsa_prepared_driver"
 
-# run35 ENV... -- ARGS: the driver on OpenSSL 3.5's libraries (its tree's
-# bin/run, whose loader still reads LD_PRELOAD), with environment changes ENV.
-run35() {
-    local envs=()
-    while [ "$1" != -- ]; do envs+=("$1"); shift; done
-    shift
-    env "${envs[@]}" "$CS_BUILD/openssl35/bin/run" "$DRIVER" "$@"
-}
-
 setup() {
     mldsa_require
     [ -x "$DRIVER" ] || { echo "missing $DRIVER (make tests-build)" >&2; return 1; }

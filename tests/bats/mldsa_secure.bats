@@ -10,13 +10,6 @@ load mldsa_helpers
 
 DRIVER="$CS_BUILD/tests/e2e/mldsa_secure_driver"
 
-run35() {
-    local envs=()
-    while [ "$1" != -- ]; do envs+=("$1"); shift; done
-    shift
-    env "${envs[@]}" "$CS_BUILD/openssl35/bin/run" "$DRIVER" "$@"
-}
-
 setup() {
     mldsa_require
     [ -x "$DRIVER" ] || { echo "missing $DRIVER (make tests-build)" >&2; return 1; }

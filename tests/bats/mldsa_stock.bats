@@ -15,24 +15,15 @@ DRIVER40="$CS_BUILD/tests/e2e/mldsa_stock_driver40" # linked against 4.0's libcr
 # tree's bin/run: its loader, which still reads LD_PRELOAD, configuration and
 # modules), LIB preloaded unless "none".
 drive() {
-    local run="$CS_BUILD/openssl$1/bin/run" lib=$2 driver=$DRIVER
-    [ "$1" = 40 ] && driver=$DRIVER40
+    local ver=$1 lib=$2 driver=$DRIVER
+    [ "$ver" = 40 ] && driver=$DRIVER40
     shift 2
-    if [ "$lib" = none ]; then
-        env -u LD_PRELOAD CRYPTOSHIM_STATS= "$run" "$driver" "$@"
-    else
-        env LD_PRELOAD="$lib" CRYPTOSHIM_STATS= "$run" "$driver" "$@"
-    fi
+    ossl_drive "$ver" "$lib" "$driver" CRYPTOSHIM_STATS= -- "$@"
 }
 
 # have VER: the OpenSSL VER tree is there, with the driver built for it.
 have() {
-    local lib="$CS_BUILD/openssl$1/root/usr/lib/x86_64-linux-gnu"
-    if [ "$1" = 40 ]; then
-        [ -e "$lib/libcrypto.so.4" ] && [ -x "$DRIVER40" ]
-    else
-        [ -e "$lib/libcrypto.so.3" ]
-    fi
+    ossl_have "$1" "$DRIVER40"
 }
 
 # both VER GROUP: runs GROUP for every parameter set with and without the

@@ -42,33 +42,20 @@ keys_conf() {
     return 1
 }
 
-# kdrive VER LIB CONF ARGS: the driver on OpenSSL VER's libraries (through
-# its loader, which still reads LD_PRELOAD), LIB preloaded unless "none",
-# OPENSSL_CONF=CONF, CRYPTOSHIM_KERNELS=$KERNELS.
+# kdrive VER LIB CONF ARGS: the driver on OpenSSL VER's libraries (its
+# tree's bin/run, whose loader still reads LD_PRELOAD), LIB preloaded unless
+# "none", OPENSSL_CONF=CONF, CRYPTOSHIM_KERNELS=$KERNELS, no stats.
 kdrive() {
-    local root="$CS_BUILD/openssl$1/root" lib=$2 conf=$3 driver=$KDRIVER
-    [ "$1" = 40 ] && driver=$KDRIVER40
+    local ver=$1 lib=$2 conf=$3 driver=$KDRIVER
+    [ "$ver" = 40 ] && driver=$KDRIVER40
     shift 3
-    local libdir="$root/usr/lib/x86_64-linux-gnu"
-    local envs=(OPENSSL_CONF="$conf" OPENSSL_MODULES="$libdir/ossl-modules"
-        CRYPTOSHIM_KERNELS="${KERNELS-}")
-    if [ "$lib" = none ]; then
-        env -u LD_PRELOAD -u CRYPTOSHIM_STATS "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" \
-            --library-path "$libdir" "$driver" "$@"
-    else
-        env -u CRYPTOSHIM_STATS LD_PRELOAD="$lib" "${envs[@]}" "$libdir/ld-linux-x86-64.so.2" \
-            --library-path "$libdir" "$driver" "$@"
-    fi
+    ossl_drive "$ver" "$lib" "$driver" -u CRYPTOSHIM_STATS OPENSSL_CONF="$conf" \
+        CRYPTOSHIM_KERNELS="${KERNELS-}" -- "$@"
 }
 
 # khave VER: the OpenSSL VER tree is there, with the driver built for it.
 khave() {
-    local lib="$CS_BUILD/openssl$1/root/usr/lib/x86_64-linux-gnu"
-    if [ "$1" = 40 ]; then
-        [ -e "$lib/libcrypto.so.4" ] && [ -x "$KDRIVER40" ]
-    else
-        [ -e "$lib/libcrypto.so.3" ]
-    fi
+    ossl_have "$1" "$KDRIVER40"
 }
 
 # keys_versions: the versions present (3.5 required).

@@ -23,25 +23,16 @@ MLKEM_KERNELS=${MLKEM_KERNELS:-avx512,avx2,portable}
 # modules), LIB preloaded unless "none", counting into STATS (empty: no
 # counting), CRYPTOSHIM_KERNELS=$KERNELS.
 drive() {
-    local run="$CS_BUILD/openssl$1/bin/run" lib=$2 stats=$3 driver=$DRIVER
-    [ "$1" = 40 ] && driver=$DRIVER40
+    local ver=$1 lib=$2 stats=$3 driver=$DRIVER
+    [ "$ver" = 40 ] && driver=$DRIVER40
     shift 3
-    local envs=(CRYPTOSHIM_STATS="$stats" CRYPTOSHIM_KERNELS="${KERNELS-$MLKEM_KERNELS}")
-    if [ "$lib" = none ]; then
-        env -u LD_PRELOAD "${envs[@]}" "$run" "$driver" "$@"
-    else
-        env LD_PRELOAD="$lib" "${envs[@]}" "$run" "$driver" "$@"
-    fi
+    ossl_drive "$ver" "$lib" "$driver" CRYPTOSHIM_STATS="$stats" \
+        CRYPTOSHIM_KERNELS="${KERNELS-$MLKEM_KERNELS}" -- "$@"
 }
 
 # have VER: the OpenSSL VER tree is there, with the driver built for it.
 have() {
-    local lib="$CS_BUILD/openssl$1/root/usr/lib/x86_64-linux-gnu"
-    if [ "$1" = 40 ]; then
-        [ -e "$lib/libcrypto.so.4" ] && [ -x "$DRIVER40" ]
-    else
-        [ -e "$lib/libcrypto.so.3" ]
-    fi
+    ossl_have "$1" "$DRIVER40"
 }
 
 # both VER GROUP: GROUP for every parameter set without the shim into

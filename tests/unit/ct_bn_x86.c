@@ -13,6 +13,7 @@
 #include <valgrind/memcheck.h>
 
 #include "../../kernels/bn/bn_kernel.h"
+#include "support/adx_probe.h"
 #include "support/tap.h"
 #include "support/rand_limbs.h"
 
@@ -20,32 +21,6 @@
 #include "../../kernels/bn/x86_64/x86_kernels.h"
 
 static cs_mont mont;
-static sigjmp_buf ill_jmp;
-
-/* SIGILL during the ADX probe. */
-static void on_sigill(int sig)
-{
-    siglongjmp(ill_jmp, sig);
-}
-
-/* Whether adcx and adox execute here (under valgrind CPUID denies ADX even
- * where valgrind runs it). */
-static int adx_executes(void)
-{
-    struct sigaction sa, old;
-    volatile int ok = 0;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigill;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGILL, &sa, &old);
-    if (sigsetjmp(ill_jmp, 1) == 0) {
-        unsigned long long x = 1, y = 2;
-        __asm__ volatile("adcx %1, %0\n\tadox %1, %0" : "+r"(x) : "r"(y) : "cc");
-        ok = x != 0;
-    }
-    sigaction(SIGILL, &old, NULL);
-    return ok;
-}
 
 /* Whether the CPU offers what kernel k needs (the emulated build: the IFMA
  * kernel needs only AVX2 and BMI2). */
@@ -219,9 +194,5 @@ int main(void)
     return tap_done();
 }
 #else
-int main(void)
-{
-    tap_skip("x86-64 kernels: not an x86-64 build");
-    return tap_done();
-}
+TAP_SKIP_MAIN("x86-64 kernels: not an x86-64 build")
 #endif

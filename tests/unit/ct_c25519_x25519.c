@@ -8,8 +8,6 @@
  * (valgrind 3.19 runs adcx/adox but its CPUID denies ADX, so ADX is probed
  * by executing one); without valgrind the client requests are no-ops and
  * only the results are checked. */
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,37 +15,11 @@
 
 #include "kernels/c25519/c25519.h"
 #include "runtime/cpu.h"
+#include "support/adx_probe.h"
 #include "support/tap.h"
 
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
-
-#if defined(__x86_64__)
-static sigjmp_buf ill_jmp;
-
-static void on_sigill(int sig)
-{
-    siglongjmp(ill_jmp, sig);
-}
-
-/* Whether adcx and adox execute here. */
-static int adx_executes(void)
-{
-    struct sigaction sa, old;
-    volatile int ok = 0;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigill;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGILL, &sa, &old);
-    if (sigsetjmp(ill_jmp, 1) == 0) {
-        unsigned long long x = 1, y = 2;
-        __asm__ volatile("adcx %1, %0\n\tadox %1, %0" : "+r"(x) : "r"(y) : "cc");
-        ok = x != 0;
-    }
-    sigaction(SIGILL, &old, NULL);
-    return ok;
-}
-#endif
 
 static void check(const cs_c25519_impl *im)
 {

@@ -169,9 +169,5 @@ int main(void)
     return tap_done();
 }
 #else
-int main(void)
-{
-    tap_skip("x86_64-fma paired arithmetic: not an x86-64 build");
-    return tap_done();
-}
+TAP_SKIP_MAIN("x86_64-fma paired arithmetic: not an x86-64 build")
 #endif

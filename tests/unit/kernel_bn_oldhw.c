@@ -161,9 +161,5 @@ int main(void)
     return tap_done();
 }
 #else
-int main(void)
-{
-    tap_skip("no SPARC or s390x kernels on this architecture");
-    return tap_done();
-}
+TAP_SKIP_MAIN("no SPARC or s390x kernels on this architecture")
 #endif

@@ -435,9 +435,5 @@ int main(void)
     return tap_done();
 }
 #else
-int main(void)
-{
-    tap_skip("x86-64 kernels: not an x86-64 build");
-    return tap_done();
-}
+TAP_SKIP_MAIN("x86-64 kernels: not an x86-64 build")
 #endif

@@ -223,9 +223,5 @@ int main(void)
     return tap_done();
 }
 #else
-int main(void)
-{
-    tap_skip("CPACF Keccak: s390x only");
-    return tap_done();
-}
+TAP_SKIP_MAIN("CPACF Keccak: s390x only")
 #endif

@@ -110,6 +110,36 @@ stats_sum() {
         END { print s + 0 }'
 }
 
+# ossl_drive VER LIB DRIVER [NAME=VALUE...] -- ARGS...: DRIVER ARGS on OpenSSL
+# VER's libraries (30: the system's; else build/opensslVER/bin/run, the tree's
+# loader, libraries, configuration and modules, the one way the suites run a
+# program under another OpenSSL), LIB preloaded unless "none", NAME=VALUE set
+# and -u NAME unset (env's words).
+ossl_drive() {
+    local ver=$1 lib=$2 driver=$3 unset=() set=() run=()
+    shift 3
+    [ "$lib" = none ] && unset=(-u LD_PRELOAD) || set=(LD_PRELOAD="$lib")
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do
+        if [ "$1" = -u ]; then unset+=(-u "$2"); shift; else set+=("$1"); fi
+        shift
+    done
+    shift
+    [ "$ver" = 30 ] || run=("$CS_BUILD/openssl$ver/bin/run")
+    env "${unset[@]}" "${set[@]}" "${run[@]}" "$driver" "$@"
+}
+
+# ossl_have VER DRIVER40: OpenSSL VER's tree is there (30, the system's,
+# always); for 4.0 also DRIVER40, the driver linked against libcrypto.so.4.
+ossl_have() {
+    [ "$1" = 30 ] && return 0
+    local lib="$CS_BUILD/openssl$1/root/usr/lib/x86_64-linux-gnu"
+    if [ "$1" = 40 ]; then
+        [ -e "$lib/libcrypto.so.4" ] && [ -x "$2" ]
+    else
+        [ -e "$lib/libcrypto.so.3" ]
+    fi
+}
+
 # with_shim CMD...: runs CMD with the shim preloaded (environment otherwise
 # as the caller set it: CRYPTOSHIM_STATS, CRYPTOSHIM_KERNELS, ...).
 with_shim() {

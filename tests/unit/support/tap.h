@@ -14,6 +14,15 @@ void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the plan and returns the exit status (0 if all passed). */
 int tap_done(void);
 
+/* The whole main() of a test built where its subject does not exist (an
+ * ISA folder of another architecture): one skip line, exit status 0. */
+#define TAP_SKIP_MAIN(why)                                                    \
+    int main(void)                                                            \
+    {                                                                         \
+        tap_skip("%s", why);                                                  \
+        return tap_done();                                                    \
+    }
+
 /* Deterministic test RNG (xoshiro256**), seeded explicitly. */
 void tap_rng_seed(uint64_t seed);
 uint64_t tap_rng_u64(void);
