@@ -161,12 +161,14 @@ $(BUILD)/tests/e2e/rsa_sign_driver $(BUILD)/tests/e2e/dsa_verify_driver: \
 
 ifeq ($(CROSS),)
 # wycheproof_rsa_sig.bats, dsa_verify.bats; mldsa_prepared.bats,
-# mldsa_stock.bats (3.5, 3.6, 4.0), mldsa_secure.bats; mlkem_*.bats: the
-# ML-KEM stock driver on the system's 3.0 headers (run on 3.5's and 3.6's
-# libcrypto through their trees' bin/run) and for 4.0.
+# mldsa_stock.bats (3.5, 3.6, 4.0), mldsa_secure.bats; mlkem_*.bats;
+# c25519_*.bats; mlkem_keys.bats and mldsa_keys.bats: each stock driver built
+# on the system's 3.0 headers (run on 3.5's and 3.6's libcrypto through their
+# trees' bin/run) and for 4.0.
 tests-build: $(addprefix $(BUILD)/tests/e2e/,rsa_sign_driver dsa_verify_driver \
     mldsa_prepared_driver mldsa_stock_driver mldsa_stock_driver40 mldsa_secure_driver \
-    mlkem_stock_driver mlkem_stock_driver40)
+    mlkem_stock_driver mlkem_stock_driver40 c25519_driver c25519_driver40 \
+    mlkem_mldsa_keys_driver mlkem_mldsa_keys_driver40)
 
 # The provider under valgrind in OpenSSL 3.5 (mldsa_valgrind.bats,
 # mlkem_valgrind.bats): $(BUILD)/openssl35-vg holds 3.5's loader made
