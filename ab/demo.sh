@@ -14,7 +14,7 @@
 # loop at five rates up to 1.25x A's capacity (about 70 s; docs/ab.md
 # "Under load"). Not as root, the TLS runs measure client-side latency only
 # (no tcpdump).
-# Usage: BUILD=build ab/demo.sh OUTDIR   (about a minute here)
+# Usage: BUILD=build ab/demo.sh OUTDIR   (about 4 minutes at load 7 here)
 #
 # Ctrl-C, SIGTERM or SIGHUP: the running `cryptoshim ab` gets the signal and
 # stops every server it started before the demo exits.
@@ -116,7 +116,7 @@ ab nginx-rsa2048-load nginx --cert rsa2048 --concurrency 1,4,16 --rate auto --ro
 if [ "$(id -u)" -eq 0 ]; then
     ab ssh-rsa3072-group16 ssh --hostkey 3072 --kex group16 -n 60
     if [ -x "$BUILD/openssh10/bin/run" ]; then
-        ab ssh-ed25519-openssh10 ssh --hostkey ed25519 -n 40
+        ab ssh-ed25519-openssh10 ssh --hostkey ed25519 -n 20 --block 5
     else
         summary+=("ssh-ed25519-openssh10: skipped ($BUILD/openssh10 missing: $(cat "$BUILD/openssh10/.missing" 2>/dev/null || echo make openssh10))")
     fi
