@@ -19,6 +19,7 @@
 #include "kernels/c25519/scalar25519.h"
 #include "runtime/cpu.h"
 #include "support/diff_common.h"
+#include "support/c25519_runs.h"
 #include "support/tap.h"
 #include "support/vectors.h"
 
@@ -246,14 +247,8 @@ int main(int argc, char **argv)
     }
     for (const cs_c25519_impl *const *i = cs_c25519_impls; *i; i++) {
         const cs_c25519_impl *im = *i;
-        if ((im->cpu_features & have) != im->cpu_features) {
-            tap_skip("%s: CPU lacks its features", im->name);
+        if (!c25519_runs(im, have, 1))
             continue;
-        }
-        if (!im->ed25519_pubkey) {
-            tap_skip("%s: no Ed25519 entries", im->name);
-            continue;
-        }
         keys_and_signatures(im, count);
         special_points(im);
     }

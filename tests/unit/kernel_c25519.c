@@ -269,14 +269,12 @@ static void rfc7748(const cs_c25519_impl *im)
 
 /* Wycheproof x25519_test.json: every case's shared secret; all-zero ones
  * (the low-order peers) must return 0 with out all zero. */
-static void wycheproof(const cs_c25519_impl *im, const json *doc)
+static void wycheproof(const cs_c25519_impl *im, vec_wyc *w)
 {
-    const json *groups = json_get(doc, "testGroups");
     unsigned n = 0, bad = 0, zeros = 0;
-    for (size_t g = 0; groups && g < groups->n; g++) {
-        const json *tests = json_get(groups->items[g], "tests");
-        for (size_t t = 0; tests && t < tests->n; t++) {
-            const json *c = tests->items[t];
+    vec_wyc_rewind(w);
+    while (vec_wyc_group(w)) {
+        for (const json *c; (c = vec_wyc_test(w));) {
             const char *pub = json_get_str(c, "public"), *priv = json_get_str(c, "private"),
                        *shared = json_get_str(c, "shared"), *res = json_get_str(c, "result");
             uint8_t k[32], u[32], want[32], out[32];
@@ -351,12 +349,9 @@ int main(void)
     field_portable();
     modinv();
 #endif
-    char path[1024];
-    snprintf(path, sizeof path, "wycheproof/x25519_test.json");
-    char *text = vec_read(path, NULL);
-    json *doc = text ? json_parse(text) : NULL;
-    free(text);
-    tap_ok(doc != NULL, "read and parse %s", path);
+    vec_wyc w;
+    int have_vectors = vec_wyc_open(&w, "wycheproof/x25519_test.json") == 0;
+    tap_ok(have_vectors, "read and parse wycheproof/x25519_test.json");
     for (const cs_c25519_impl *const *i = cs_c25519_impls; *i; i++) {
         const cs_c25519_impl *im = *i;
         if ((im->cpu_features & have) != im->cpu_features) {
@@ -364,8 +359,8 @@ int main(void)
             continue;
         }
         rfc7748(im);
-        if (doc)
-            wycheproof(im, doc);
+        if (have_vectors)
+            wycheproof(im, &w);
 #ifdef __SIZEOF_INT128__
         against_portable(im, &cs_c25519_portable);
 #endif
@@ -374,6 +369,6 @@ int main(void)
     tap_ok(cs_c25519_impls[0] == &cs_c25519_portable,
            "portable first in cs_c25519_impls (kernels/impl.h)");
 #endif
-    json_free(doc);
+    vec_wyc_close(&w);
     return tap_done();
 }

@@ -18,6 +18,7 @@
 /* The template functions this test does not call. */
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include "support/json.h"
+#include "support/c25519_runs.h"
 #include "support/tap.h"
 #include "support/vectors.h"
 
@@ -378,22 +379,19 @@ static void rfc_vectors(const cs_c25519_impl *im)
 
 /* Wycheproof ed25519_test.json: every case's verdict (a signature that is
  * not 64 bytes is refused before the kernel, as the provider does). */
-static void wycheproof(const cs_c25519_impl *im, const json *doc)
+static void wycheproof(const cs_c25519_impl *im, vec_wyc *w)
 {
-    const json *groups = json_get(doc, "testGroups");
     unsigned n = 0, bad = 0;
-    for (size_t g = 0; groups && g < groups->n; g++) {
-        const json *grp = groups->items[g];
+    vec_wyc_rewind(w);
+    for (const json *grp; (grp = vec_wyc_group(w));) {
         const char *pkhex = json_get_str(json_get(grp, "publicKey"), "pk");
-        const json *tests = json_get(grp, "tests");
         uint8_t pk[32];
-        if (!pkhex || strlen(pkhex) != 64 || !tests) {
+        if (!pkhex || strlen(pkhex) != 64 || !w->tests) {
             bad++;
             continue;
         }
         unhex(pk, 32, pkhex);
-        for (size_t t = 0; t < tests->n; t++) {
-            const json *c = tests->items[t];
+        for (const json *c; (c = vec_wyc_test(w));) {
             const char *msghex = json_get_str(c, "msg"), *sighex = json_get_str(c, "sig"),
                        *res = json_get_str(c, "result");
             size_t mlen = strlen(msghex) / 2;
@@ -478,30 +476,21 @@ int main(void)
         tap_skip("c25519: no implementation built for this target");
         return tap_done();
     }
-    char path[1024];
-    snprintf(path, sizeof path, "wycheproof/ed25519_test.json");
-    char *text = vec_read(path, NULL);
-    json *doc = text ? json_parse(text) : NULL;
-    free(text);
-    tap_ok(doc != NULL, "read and parse %s", path);
+    vec_wyc w;
+    int have_vectors = vec_wyc_open(&w, "wycheproof/ed25519_test.json") == 0;
+    tap_ok(have_vectors, "read and parse wycheproof/ed25519_test.json");
     for (const cs_c25519_impl *const *i = cs_c25519_impls; *i; i++) {
         const cs_c25519_impl *im = *i;
-        if ((im->cpu_features & have) != im->cpu_features) {
-            tap_skip("%s: CPU lacks its features", im->name);
+        if (!c25519_runs(im, have, 1))
             continue;
-        }
-        if (!im->ed25519_pubkey) {
-            tap_skip("%s: no Ed25519 entries", im->name);
-            continue;
-        }
         rfc_vectors(im);
-        if (doc)
-            wycheproof(im, doc);
+        if (have_vectors)
+            wycheproof(im, &w);
         base_vs_ladder(im);
 #ifdef __SIZEOF_INT128__
         against(im, &cs_c25519_portable);
 #endif
     }
-    json_free(doc);
+    vec_wyc_close(&w);
     return tap_done();
 }

@@ -168,6 +168,12 @@ int vec_wyc_open(vec_wyc *w, const char *name)
     return 0;
 }
 
+void vec_wyc_rewind(vec_wyc *w)
+{
+    w->g = w->t = 0;
+    w->tests = NULL;
+}
+
 const json *vec_wyc_group(vec_wyc *w)
 {
     if (!w->groups || w->groups->type != JSON_ARR || w->g >= w->groups->n) {

@@ -61,6 +61,8 @@ typedef struct vec_wyc {
 /* Opens and parses file `name` (as vec_read); 0, or -1 when it cannot be
  * read or parsed. */
 int vec_wyc_open(vec_wyc *w, const char *name);
+/* Back to before the first group (to walk the file again). */
+void vec_wyc_rewind(vec_wyc *w);
 /* The next test group, or NULL after the last. */
 const json *vec_wyc_group(vec_wyc *w);
 /* The next test of the current group, or NULL after its last. */
