@@ -130,11 +130,14 @@ $(BUILD)/tests/routes/%: tests/unit/%.c $(CORE_A)
 endif
 
 # ---- Drivers of the bats suites (tests/bats/helpers, tests/versions) ------
+# The vector reader (tests/unit/support/vectors.h), linked into every driver.
+VEC_SUPPORT := $(call obj,tests/unit/support/vectors.c tests/unit/support/json.c)
+
 # A bats driver (tests/bats/helpers/NAME.c as $(BUILD)/tests/e2e/NAME),
-# linked with the system's libcrypto.
-$(BUILD)/tests/e2e/%: tests/bats/helpers/%.c
+# linked with the vector reader and the system's libcrypto.
+$(BUILD)/tests/e2e/%: tests/bats/helpers/%.c $(VEC_SUPPORT)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< -lcrypto -ldl -pthread
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcrypto -ldl -pthread
 
 # The same driver for OpenSSL 4.0 (NAME40: libcrypto.so.4, symbols at
 # OPENSSL_4.0.0), linked against the unpacked tree's library when `make
@@ -142,22 +145,12 @@ $(BUILD)/tests/e2e/%: tests/bats/helpers/%.c
 # --allow-shlib-undefined: the driver runs on that tree's loader and libc);
 # nothing when it did not (the suites then skip 4.0).
 OSSL40_LIB := $(BUILD)/openssl40/root/usr/lib/x86_64-linux-gnu/libcrypto.so.4
-$(BUILD)/tests/e2e/%40: tests/bats/helpers/%.c | openssl40
+$(BUILD)/tests/e2e/%40: tests/bats/helpers/%.c $(VEC_SUPPORT) | openssl40
 	@mkdir -p $(dir $@)
 	@if [ -e $(OSSL40_LIB) ]; then \
-	    echo "$(CC) ... -o $@ $< $(OSSL40_LIB)"; \
-	    $(CC) $(ALL_CFLAGS) -o $@ $< $(OSSL40_LIB) -ldl -Wl,--allow-shlib-undefined; \
+	    echo "$(CC) ... -o $@ $^ $(OSSL40_LIB)"; \
+	    $(CC) $(ALL_CFLAGS) -o $@ $^ $(OSSL40_LIB) -ldl -Wl,--allow-shlib-undefined; \
 	else rm -f $@; fi
-
-# The vector reader (tests/unit/support/vectors.h) for drivers built outside
-# the unit tests' rules.
-VEC_SUPPORT := $(call obj,tests/unit/support/vectors.c tests/unit/support/json.c)
-
-# The Wycheproof drivers read their JSON files themselves.
-$(BUILD)/tests/e2e/rsa_sign_driver $(BUILD)/tests/e2e/dsa_verify_driver: \
-    $(BUILD)/tests/e2e/%: tests/bats/helpers/%.c $(VEC_SUPPORT)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcrypto
 
 ifeq ($(CROSS),)
 # wycheproof_rsa_sig.bats, dsa_verify.bats; mldsa_prepared.bats,

@@ -40,7 +40,6 @@ have() {
 both() {
     local ver=$1 group=$2
     local in=/dev/null
-    [ "$group" = vectors ] && in=vectors.txt
     drive "$ver" none "" "$group" "$RUNSEED" <"$in" >stock.txt
     drive "$ver" "$SHIMLIB" "" "$group" "$RUNSEED" <"$in" >shim.txt
     grep -q '^# provider default' stock.txt
@@ -107,9 +106,8 @@ setup() {
 }
 
 @test "Wycheproof x25519_test.json (518) and ed25519_test.json (151) through EVP: stock's answers" {
-    python3 "$CS_ROOT/tests/bats/helpers/wycheproof_c25519_lines.py" "$VECTORS" >vectors.txt
-    [ "$(wc -l <vectors.txt)" -eq 669 ]
     each_version vectors
+    grep -qx '# vectors 669' stock.txt
 }
 
 # The provider's calls are counted: an Ed25519 signature made through

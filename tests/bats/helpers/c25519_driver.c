@@ -11,7 +11,7 @@
  * instances and context strings on 3.5+), import (key import checks and
  * errors, params, validation), pem (PEM/DER of keys the provider holds,
  * PEM keys decoded by the default provider used with our operations),
- * vectors (Wycheproof lines on standard input, from c25519_stock.bats).
+ * vectors (Wycheproof's X25519 and Ed25519 files, read from $VECTORS).
  * Lines "# provider NAME" say which provider holds each key. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -28,6 +28,8 @@
 #include <openssl/pem.h>
 #include <openssl/provider.h>
 #include <openssl/x509.h>
+
+#include "tests/unit/support/vectors.h"
 
 static uint64_t rng_state;
 
@@ -709,51 +711,54 @@ static void group_pem(void)
     EVP_PKEY_free(ca);
 }
 
-/* Parses hex into out (at most max bytes): the length, or -1. */
-static long unhex(const char *h, uint8_t *out, size_t max)
+/* The hex string member key of obj into out (exactly n bytes): 1, else 0. */
+static int hex_member(const json *obj, const char *key, uint8_t *out, size_t n)
 {
-    size_t n = strlen(h);
-    if (n % 2 || n / 2 > max)
-        return -1;
-    for (size_t i = 0; i < n / 2; i++) {
-        unsigned v;
-        if (sscanf(h + 2 * i, "%2x", &v) != 1)
-            return -1;
-        out[i] = (uint8_t)v;
-    }
-    return (long)(n / 2);
+    const char *h = json_get_str(obj, key);
+    return h && strlen(h) == 2 * n && vec_unhex(out, n, h, 2 * n) == (long)n;
 }
 
-/* Published vectors from standard input, one a line: "x ID PRIV PUB"
- * (X25519: the shared secret or the refusal) and "e ID PK MSG SIG"
- * (Ed25519 verification; "-" is an empty message). */
+/* Wycheproof's x25519_test.json (X25519: the shared secret or the refusal)
+ * and ed25519_test.json (Ed25519 verification), read from the vectors
+ * directory ($VECTORS) with tests/unit/support/vectors.h; then "# vectors N". */
 static void group_vectors(void)
 {
-    static char line[1 << 16];
-    static uint8_t a[32], b[32], msg[1 << 14], sig[256];
-    while (fgets(line, sizeof line, stdin)) {
-        char kind[2], id[16], f1[80], f2[sizeof line / 2], f3[600];
-        char label[64];
-        if (sscanf(line, "%1s %15s %79s %32767s %599s", kind, id, f1, f2, f3) < 4)
-            continue;
-        if (kind[0] == 'x' && unhex(f1, a, 32) == 32 && unhex(f2, b, 32) == 32) {
-            EVP_PKEY *priv = raw_priv("X25519", a), *pub = raw_pub("X25519", b);
-            snprintf(label, sizeof label, "x25519 tc %s", id);
-            derive(label, priv, pub);
-            EVP_PKEY_free(priv);
-            EVP_PKEY_free(pub);
-        } else if (kind[0] == 'e' && unhex(f1, a, 32) == 32) {
-            long mlen = strcmp(f2, "-") ? unhex(f2, msg, sizeof msg) : 0;
-            long slen = unhex(f3, sig, sizeof sig);
-            EVP_PKEY *pub = raw_pub("ED25519", a);
-            snprintf(label, sizeof label, "ed25519 tc %s", id);
-            if (!pub || mlen < 0 || slen < 0)
-                outcome(label, 0);
-            else
-                dverify(label, pub, NULL, sig, (size_t)slen, msg, (size_t)mlen);
-            EVP_PKEY_free(pub);
-        }
+    static uint8_t a[32], b[32];
+    char label[64];
+    unsigned n = 0;
+    vec_wyc w;
+    if (vec_wyc_open(&w, "wycheproof/x25519_test.json") == 0) {
+        while (vec_wyc_group(&w))
+            for (const json *t; (t = vec_wyc_test(&w)); n++) {
+                if (!hex_member(t, "private", a, 32) || !hex_member(t, "public", b, 32))
+                    continue;
+                EVP_PKEY *priv = raw_priv("X25519", a), *pub = raw_pub("X25519", b);
+                snprintf(label, sizeof label, "x25519 tc %d", vec_wyc_id(t));
+                derive(label, priv, pub);
+                EVP_PKEY_free(priv);
+                EVP_PKEY_free(pub);
+            }
+        vec_wyc_close(&w);
     }
+    if (vec_wyc_open(&w, "wycheproof/ed25519_test.json") == 0) {
+        for (const json *g; (g = vec_wyc_group(&w));) {
+            int have_pk = hex_member(json_get(g, "publicKey"), "pk", a, 32);
+            for (const json *t; (t = vec_wyc_test(&w)); n++) {
+                size_t mlen, slen;
+                uint8_t *msg = vec_json_hex(t, "msg", &mlen), *sig = vec_json_hex(t, "sig", &slen);
+                EVP_PKEY *pub = have_pk ? raw_pub("ED25519", a) : NULL;
+                snprintf(label, sizeof label, "ed25519 tc %d", vec_wyc_id(t));
+                if (!pub || !msg || !sig)
+                    outcome(label, 0);
+                else
+                    dverify(label, pub, NULL, sig, slen, msg, mlen);
+                EVP_PKEY_free(pub);
+                free(msg), free(sig);
+            }
+        }
+        vec_wyc_close(&w);
+    }
+    printf("# vectors %u\n", n);
 }
 
 int main(int argc, char **argv)
