@@ -15,6 +15,7 @@
 #include "kernels/keccak/keccak.h"
 #include "kernels/mlkem/mlkem.h"
 #include "runtime/dispatch.h"
+#include "runtime/dispatch_mlkem.h"
 #include "support/tap.h"
 
 /* The system policy path tests use instead of /etc/cryptoshim/policy. */
@@ -247,6 +248,37 @@ static void environment(void)
                strstr(cs_controls_note(), "beyond the first 32"),
            "41 distinct names: the extra ones are reported, not silently used (%s)",
            cs_controls_note());
+
+    /* Family-qualified names force one family; the others keep the policy. */
+    reload(NULL, NULL, NULL);
+    const cs_mldsa_impl *mldsa = cs_dispatch_mldsa(65);
+    const cs_mlkem_impl *mlkem = cs_dispatch_mlkem(768);
+    const cs_keccak_impl *keccak = cs_dispatch_keccak();
+    int mlkem_served = cs_dispatch_mlkem_serves();
+    reload(NULL, NULL, "bn:portable");
+    tap_ok(!strcmp(served(1, 2048), "portable") && cs_dispatch_mldsa(65) == mldsa &&
+               cs_dispatch_mlkem(768) == mlkem && cs_dispatch_keccak() == keccak,
+           "bn:portable forces the big numbers only: ML-DSA %s, ML-KEM %s, Keccak %s as the "
+           "policy chose", cs_mldsa_impl_name(mldsa), mlkem->name, keccak->name);
+    reload(NULL, NULL, "x86_64-adx");
+    tap_ok(cs_dispatch_mldsa(65) == mldsa,
+           "a bare big-number kernel name leaves ML-DSA on %s (not portable)",
+           cs_mldsa_impl_name(mldsa));
+    reload(NULL, NULL, "mldsa:portable");
+    tap_ok(cs_dispatch_mldsa(65) == &cs_mldsa_portable && cs_dispatch_mlkem(768) == mlkem &&
+               strcmp(served(1, 4096), "portable"),
+           "mldsa:portable forces ML-DSA only");
+    reload(NULL, NULL, "portable");
+    tap_ok(cs_dispatch_mldsa(65) == &cs_mldsa_portable && cs_dispatch_mlkem(768) ==
+               &cs_mlkem_portable && cs_dispatch_mlkem_serves() &&
+               cs_dispatch_keccak() == &cs_keccak_portable && !strcmp(served(1, 2048), "portable"),
+           "a bare portable forces every family (ML-KEM then served by portable)");
+    reload(NULL, NULL, "mlkem:nosuch");
+    tap_ok(cs_dispatch_mlkem_serves() == mlkem_served && cs_dispatch_mlkem(768) == mlkem &&
+               cs_dispatch_mldsa(65) == mldsa,
+           "mlkem:nosuch: names no implementation, ML-KEM keeps the policy (%s)",
+           cs_dispatch_mlkem_serves() ? "served" : "libcrypto");
+    reload(NULL, NULL, NULL);
 }
 
 
