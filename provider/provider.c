@@ -102,8 +102,10 @@ static void build_lists(prov_full *f)
             add(f->keymgmt, mlkem_keymgmt, 3);
             add(f->kem, mlkem_kem, 3);
         }
-        add(f->keymgmt, mldsa_keymgmt, 3);
-        add(f->signature, mldsa_signature, 3);
+        if (cs_dispatch_mldsa_serves(65)) { /* a policy may leave ML-DSA to libcrypto */
+            add(f->keymgmt, mldsa_keymgmt, 3);
+            add(f->signature, mldsa_signature, 3);
+        }
         if (v == 305) /* 3.5's ML-DSA has no message streaming */
             for (int i = 0; f->signature[i].algorithm_names; i++)
                 f->signature[i].implementation += CS_SIG_STREAMING_ENTRIES;
