@@ -25,7 +25,7 @@ setup() {
     # and `end` closes the file.
     bad=$(grep -v '^#' policy.txt | sed 's/#.*//' |
         awk 'NF && $1 != "cpu" && $1 != "measured" && $1 != "end" &&
-             ($1 ~ /^(mldsa|mlkem|keccak|c25519)$/ ? NF != 4 : (NF != 5 || $5 !~ /^@/)) || $2 > $3' |
+             (($1 ~ /^(mldsa|mlkem|keccak|c25519)$/ ? NF != 4 : (NF != 5 || $5 !~ /^@/)) || $2 > $3)' |
         wc -l)
     [ "$bad" -eq 0 ]
     for fam in mldsa mlkem c25519; do grep -qE "^$fam 0 65535 " policy.txt; done
