@@ -28,7 +28,7 @@ demo: deps
 # The benchmark matrix (tools/bench/bench-matrix.sh): shim/stock `openssl
 # speed` for OpenSSL 3.0, 3.5, 3.6 and 4.0 in native, noifma, haswell and avx512f
 # modes, one interleaved run (about 25 minutes on a quiet 2-core machine).
-# BENCH_MATRIX_ARGS passes options (-r ROUNDS -s SECONDS -v ... -m ... -o FILE).
+# BENCH_MATRIX_ARGS passes options (-r ROUNDS -s SECONDS -v ... -m ... -a ALGS -o FILE).
 .PHONY: bench-matrix
 bench-matrix: openssl-versions
 	@$(MAKE) --no-print-directory $(sub_jobs) all

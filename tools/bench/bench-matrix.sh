@@ -9,28 +9,34 @@
 # every cell below 0.97x in bold and marked "<", then the stock rates.
 #
 # Usage: tools/bench/bench-matrix.sh [-r ROUNDS] [-s SECONDS] [-v "30 35 36 40"]
-#            [-m "native noifma haswell avx512f"] [-o FILE]
+#            [-m "native noifma haswell avx512f"] [-a "ALGS"] [-o FILE]
 #   -v  30 is the system's openssl, NN runs build/opensslNN (make openssl-versions; 11:
 #       1.1.1, which has no ffdh)
 #   -m  modes (docs/benchmarks.md, "CPU modes"): native; noifma (AVX-512 hidden
 #       from stock, IFMA from the shim: Zen 2/3 class); haswell (ADX and
 #       AVX-512 hidden from both); avx512f (IFMA only hidden: Skylake-SP class)
+#   -a  `openssl speed` algorithms (default: rsa2048 rsa3072 rsa4096 ffdh2048
+#       dsa2048 ecdhx25519 ed25519)
 #   -o  also write the table to FILE
+# Rates come from speed's summary lines (+F2 RSA, +F3 DSA, +F5 ECDH, +F6
+# EdDSA, +F8 FFDH: operations per second of user CPU time at full precision),
+# not from the per-test +R lines, whose time has two decimals.
 # Holds /tmp/cryptoshim-bench.lock for the whole run (fuzz campaigns pause).
 set -eu
 cd "$(dirname "$0")/../.."
 rounds=3 secs=1 versions="30 35 36 40" modes="native noifma haswell avx512f" outfile=
-while getopts r:s:v:m:o: o; do
+algs="rsa2048 rsa3072 rsa4096 ffdh2048 dsa2048 ecdhx25519 ed25519"
+while getopts r:s:v:m:a:o: o; do
     case $o in
         r) rounds=$OPTARG ;;
         s) secs=$OPTARG ;;
         v) versions=$OPTARG ;;
         m) modes=$OPTARG ;;
+        a) algs=$OPTARG ;;
         o) outfile=$OPTARG ;;
-        *) sed -n '2,21p' "$0" >&2; exit 2 ;;
+        *) sed -n '2,26p' "$0" >&2; exit 2 ;;
     esac
 done
-algs="rsa2048 rsa3072 rsa4096 ffdh2048 dsa2048"
 BUILD=${BUILD:-build}
 lib=$(cd "$BUILD" && pwd)/libcryptoshim.so
 [ -f "$lib" ] || { echo "bench-matrix: $lib not built (make)" >&2; exit 1; }
@@ -76,19 +82,15 @@ run() {
     env -u LD_PRELOAD -u CRYPTOSHIM_KERNELS -u CRYPTOSHIM_POLICY -u CRYPTOSHIM_CPU \
         -u OPENSSL_ia32cap "${envs[@]}" $(ossl "$1") speed -mr -seconds "$secs" $(algs_of "$1") 2>&1 |
         awk -v pre="$1 $2 $3 $4" -F: '
-        /^\+DTP:/ {
-            # +DTP:BITS:private:rsa:N (3.0), +DTP:BITS:private:rsa sign:N (3.5+),
-            # +DTP:BITS:sign:dsa:N, +DTP:BITS::ffdh:N; encrypt/decrypt rows skipped.
-            op = ""
-            if ($2 ~ /^[0-9]+$/) {
-                if ($4 == "rsa") op = "rsa" $2 "_" ($3 == "private" ? "sign" : "verify")
-                else if ($4 == "rsa sign" || $4 == "rsa verify") op = "rsa" $2 "_" substr($4, 5)
-                else if ($4 == "ffdh") op = "ffdh" $2
-                else if ($4 == "dsa") op = "dsa" $2 "_" $3
-            }
-            next
-        }
-        /^\+R[0-9]+:/ { if (op != "" && $4 > 0) printf "%s %s %.1f\n", pre, op, $2 / $4; op = "" }'
+        # +F2:K:BITS:SIGN/S:VERIFY/S[:ENC/S:DEC/S] (RSA), +F3:K:BITS:SIGN/S:VERIFY/S (DSA),
+        # +F5:K:BITS:DERIVE/S:SECONDS (ECDH; 253 bits is X25519),
+        # +F6:K:BITS:NAME:SIGN/S:VERIFY/S (EdDSA), +F8:K:BITS:DERIVE/S:SECONDS (FFDH).
+        function out(op, r) { if (r + 0 > 0 && r + 0 < 1e9) printf "%s %s %.1f\n", pre, op, r }
+        $1 == "+F2" { out("rsa" $3 "_sign", $4); out("rsa" $3 "_verify", $5) }
+        $1 == "+F3" { out("dsa" $3 "_sign", $4); out("dsa" $3 "_verify", $5) }
+        $1 == "+F5" && $3 == 253 { out("x25519_derive", $4) }
+        $1 == "+F6" && $4 == "Ed25519" { out("ed25519_sign", $5); out("ed25519_verify", $6) }
+        $1 == "+F8" { out("ffdh" $3, $4) }'
 }
 
 cells=()
@@ -120,8 +122,11 @@ for line in open(path):
     op = op.replace("_", " ")
     rate.setdefault((ver, mode, op), {}).setdefault(side, {})[rnd] = float(v)
 name = lambda v: f"{v[0]}.{v[1]}"
-ops = ["rsa2048 sign", "rsa2048 verify", "rsa3072 sign", "rsa3072 verify", "rsa4096 sign",
-       "rsa4096 verify", "ffdh2048", "dsa2048 sign", "dsa2048 verify"]
+order = ["rsa2048 sign", "rsa2048 verify", "rsa3072 sign", "rsa3072 verify", "rsa4096 sign",
+         "rsa4096 verify", "ffdh2048", "dsa2048 sign", "dsa2048 verify", "x25519 derive",
+         "ed25519 sign", "ed25519 verify"]
+seen = {k[2] for k in rate}
+ops = [o for o in order if o in seen] + sorted(seen - set(order))
 cols = [(v, m) for v in versions for m in modes]
 low = 0
 def ratio(v, m, op):
