@@ -100,7 +100,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/obj/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB): $(LIB_OBJS) $(VERSION_SCRIPT)
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $(LIB_OBJS) $(LDHARDEN) \

@@ -16,8 +16,11 @@
 
 typedef unsigned __int128 fe51_u128;
 
+#define FE_LIMBS 5
+#define FE_INLINE static inline
+
 typedef struct {
-    uint64_t v[5];
+    uint64_t v[FE_LIMBS];
 } fe;
 
 static inline uint64_t fe51_load64(const uint8_t *s)
@@ -39,22 +42,6 @@ static inline void fe51_carry(fe *h)
     c = h->v[4] >> 51, h->v[4] &= FE51_MASK, h->v[0] += c * 19;
 }
 
-static inline void fe_0(fe *h)
-{
-    memset(h, 0, sizeof(*h));
-}
-
-static inline void fe_1(fe *h)
-{
-    fe_0(h);
-    h->v[0] = 1;
-}
-
-static inline void fe_copy(fe *h, const fe *f)
-{
-    *h = *f;
-}
-
 static inline void fe_add(fe *h, const fe *f, const fe *g)
 {
     for (int i = 0; i < 5; i++)
@@ -69,13 +56,6 @@ static inline void fe_sub(fe *h, const fe *f, const fe *g)
     for (int i = 1; i < 5; i++)
         h->v[i] = (f->v[i] + 0x1ffffffffffffc) - g->v[i];
     fe51_carry(h);
-}
-
-static inline void fe_neg(fe *h, const fe *f)
-{
-    fe z;
-    fe_0(&z);
-    fe_sub(h, &z, f);
 }
 
 /* Reduces the five 128-bit column sums r into h (loose). */
@@ -173,38 +153,6 @@ static inline void fe_tobytes(uint8_t s[32], const fe *f)
             s[8 * i + j] = (uint8_t)(w[i] >> (8 * j));
 }
 
-static inline void fe_cswap(fe *f, fe *g, unsigned b)
-{
-    uint64_t m = (uint64_t)0 - (uint64_t)b;
-    for (int i = 0; i < 5; i++) {
-        uint64_t x = (f->v[i] ^ g->v[i]) & m;
-        f->v[i] ^= x;
-        g->v[i] ^= x;
-    }
-}
-
-static inline void fe_cmov(fe *f, const fe *g, unsigned b)
-{
-    uint64_t m = (uint64_t)0 - (uint64_t)b;
-    for (int i = 0; i < 5; i++)
-        f->v[i] ^= (f->v[i] ^ g->v[i]) & m;
-}
-
-static inline int fe_isnegative(const fe *f)
-{
-    uint8_t s[32];
-    fe_tobytes(s, f);
-    return s[0] & 1;
-}
-
-static inline int fe_iszero(const fe *f)
-{
-    uint8_t s[32];
-    unsigned acc = 0;
-    fe_tobytes(s, f);
-    for (int i = 0; i < 32; i++)
-        acc |= s[i];
-    return (int)(((acc - 1) >> 8) & 1);
-}
+#include "fe_limbwise.h"
 
 #endif

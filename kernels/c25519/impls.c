@@ -8,6 +8,7 @@
 
 #if defined(__x86_64__)
 extern const cs_c25519_impl cs_c25519_x86_64_adx;
+extern const cs_c25519_impl cs_c25519_x86_64_mulx;
 #endif
 
 const cs_c25519_impl *const cs_c25519_impls[] = {
@@ -16,6 +17,7 @@ const cs_c25519_impl *const cs_c25519_impls[] = {
 #endif
 #if defined(__x86_64__)
     &cs_c25519_x86_64_adx,
+    &cs_c25519_x86_64_mulx,
 #endif
     NULL,
 };

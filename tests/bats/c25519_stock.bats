@@ -10,7 +10,7 @@
 # errors, parameters, PEM/DER of keys the shim holds, an Ed25519-signed
 # certificate, the Wycheproof X25519 and Ed25519 vectors. Every key of the
 # shim's run must be held by the cryptoshim provider. Each curve
-# implementation of C25519_KERNELS (default x86_64-adx,portable) is forced
+# implementation of C25519_KERNELS (default x86_64-adx,x86_64-mulx,portable) is forced
 # in turn; one this CPU cannot run is skipped (by default the provider
 # offers the curves only where one was measured faster than libcrypto's).
 
@@ -18,7 +18,7 @@ load mldsa_helpers
 
 DRIVER="$CS_BUILD/tests/e2e/c25519_driver"
 DRIVER40="$CS_BUILD/tests/e2e/c25519_driver40"
-C25519_KERNELS=${C25519_KERNELS:-x86_64-adx,portable}
+C25519_KERNELS=${C25519_KERNELS:-x86_64-adx,x86_64-mulx,portable}
 KERN=portable
 
 # drive VER LIB STATS ARGS: the driver on OpenSSL VER (30: the system's),

@@ -5,14 +5,14 @@
 # sides (each side's X25519 and Ed25519 calls counted: key share, shared
 # secret, CertificateVerify signed by the server and verified by the
 # client) or in one side against stock on the other. The curve
-# implementation is forced (C25519_KERNELS, default x86_64-adx,portable:
+# implementation is forced (C25519_KERNELS, default x86_64-adx,x86_64-mulx,portable:
 # the first that runs here): by default
 # the provider offers the curves only where one was measured faster than
 # libcrypto's. Loopback only; every process bounded by timeout. Needs `ss`.
 
 load mldsa_helpers
 
-C25519_KERNELS=${C25519_KERNELS:-x86_64-adx,portable}
+C25519_KERNELS=${C25519_KERNELS:-x86_64-adx,x86_64-mulx,portable}
 
 setup() {
     mldsa_require

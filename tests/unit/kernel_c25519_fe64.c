@@ -1,8 +1,10 @@
 /* The x86-64 field of kernels/c25519 (x86_64/fe64.h: four 64-bit limbs,
  * any value below 2^256) against a slow reference modulo 2^255 - 19, on
  * random values and on the edges where its folds by 38 carry twice
- * (values at and just below 2^256, p, 2p, zero). Skips without BMI2 and
- * ADX, and off x86-64. No OpenSSL. */
+ * (values at and just below 2^256, p, 2p, zero). Over the ADX carry chains,
+ * or the MULX-only ones where the includer defines FE64_MULX_ONLY
+ * (kernel_c25519_fe64_mulx.c); skips without the chains' CPU features,
+ * and off x86-64. No OpenSSL. */
 #include <stdio.h>
 #include <string.h>
 
@@ -133,7 +135,8 @@ static void field(void)
     static const char *const what[7] = {"mul", "sq", "add", "sub/neg", "mul121666",
                                         "tobytes/iszero/isnegative", "invert"};
     for (int i = 0; i < 7; i++)
-        tap_ok(bad[i] == 0, "fe64 %s against the reference (%u differ)", what[i], bad[i]);
+        tap_ok(bad[i] == 0, "fe64 (%s) %s against the reference (%u differ)", FE64_CHAINS, what[i],
+               bad[i]);
 }
 #endif
 
@@ -141,11 +144,11 @@ int main(void)
 {
     tap_rng_seed(25519);
 #if defined(__x86_64__)
-    uint32_t need = CS_CPU_BMI2 | CS_CPU_ADX;
+    uint32_t need = FE64_CPU_FEATURES;
     if ((cs_cpu_probe() & need) == need)
         field();
     else
-        tap_skip("fe64: CPU lacks BMI2 and ADX");
+        tap_skip("fe64 (%s): CPU lacks its features", FE64_CHAINS);
 #else
     tap_skip("fe64: x86-64 only");
 #endif
