@@ -43,6 +43,17 @@
 	adcx	%rcx, \r4
 .endm
 
+/* (lo, hi) = 2 (lo, hi) + (word w)^2: the doubling on the CF chain, the
+ * square on the OF chain. */
+.macro SQ2 w, lo, hi
+	mov	\w(%rsp), %rdx
+	mulx	%rdx, %rax, %rbx
+	adcx	\lo, \lo
+	adox	%rax, \lo
+	adcx	\hi, \hi
+	adox	%rbx, \hi
+.endm
+
 /* d = a^2 mod p: the six cross products, then doubled (CF chain) while
  * the squares are added (OF chain). */
 .macro FSQ d, a
@@ -70,18 +81,8 @@
 	mulx	%rdx, %r8, %rax
 	adcx	%r9, %r9
 	adox	%rax, %r9
-	mov	\a+8(%rsp), %rdx
-	mulx	%rdx, %rax, %rbx
-	adcx	%r10, %r10
-	adox	%rax, %r10
-	adcx	%r11, %r11
-	adox	%rbx, %r11
-	mov	\a+16(%rsp), %rdx
-	mulx	%rdx, %rax, %rbx
-	adcx	%r12, %r12
-	adox	%rax, %r12
-	adcx	%r13, %r13
-	adox	%rbx, %r13
+	SQ2	\a+8, %r10, %r11
+	SQ2	\a+16, %r12, %r13
 	mov	\a+24(%rsp), %rdx
 	mulx	%rdx, %rax, %r15
 	adcx	%r14, %r14
