@@ -110,9 +110,11 @@ const char cs_policy_builtin_text[] =
     "keccak 0 16384 portable\n"
     "# X25519/Ed25519 (bits: 25519): the MULX/ADX table, measured faster than\n"
     "# libcrypto's own X25519 (derive, keygen) on AMD EPYC Zen 3 (issue 36,\n"
-    "# docs/benchmarks.md); without ADX libcrypto's own. Not yet measured\n"
-    "# per CPU class beyond that: the kernel helpers' rules replace these.\n"
+    "# docs/benchmarks.md); without ADX (Haswell class: Zen 3 in haswell\n"
+    "# mode, 2026-12-07) the MULX-only table, faster than libcrypto's fe51\n"
+    "# X25519 and C Ed25519 there; else libcrypto's own.\n"
     "c25519 0 65535 x86_64-adx\n"
+    "c25519 0 65535 x86_64-mulx\n"
     "c25519 0 65535 libcrypto\n"
 #else
 #if defined(__sparc__) && !defined(__arch64__)
@@ -166,7 +168,7 @@ const char cs_policy_builtin_origin[] =
     "2026-12-02..04;\n"
     "                   ML-DSA, ML-KEM: AMD EPYC Zen 5 and the Intel Xeon model 167 (AVX-512 "
     "without IFMA not measured: avx2 there);\n"
-    "                   X25519/Ed25519: AMD EPYC Zen 3 (family 25 model 1)";
+    "                   X25519/Ed25519: AMD EPYC Zen 3 (family 25 model 1), native and haswell mode";
 #elif defined(__s390x__)
     "s390x: ML-DSA on s390x_vx by default, from guest instruction counts under qemu-s390x "
     "against OpenSSL 4.0.3 with Keccak in software on both sides (not timed on hardware); "
