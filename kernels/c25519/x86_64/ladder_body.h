@@ -4,8 +4,7 @@
  * the C preprocessor), which first define LADDER_FN, the function's name,
  * and include their carry-chain set (ladder_chains_adx.h or
  * ladder_chains_mulx.h: the macros ROW, REDUCE and FSQ, the only code in
- * which the two differ, and SUMDIF, the set's schedule of a sum and a
- * difference of the same two elements).
+ * which the two differ).
  *
  * void LADDER_FN(uint64_t xz[8], const uint64_t x1[4], const uint8_t k[32]);
  * Runs the clamped scalar k on u = x1 (x1 below 2^256) and writes the
@@ -131,49 +130,6 @@
 	FADDSUB	\d, \a, \b, sub, sbb
 .endm
 
-/* s = a + b and t = a - b (bounds as FADDSUB), a and b loaded once; the
- * chain set's SUMDIF says whether its ladder runs this or FADD then FSUB
- * (measured per set: docs/benchmarks.md). */
-.macro FSUMDIF s, t, a, b
-	mov	\a(%rsp), %r8
-	mov	\a+8(%rsp), %r9
-	mov	\a+16(%rsp), %r10
-	mov	\a+24(%rsp), %r11
-	mov	\b(%rsp), %rsi
-	mov	\b+8(%rsp), %rdi
-	mov	\b+16(%rsp), %rbp
-	mov	\b+24(%rsp), %rbx
-	mov	%r8, %r12
-	mov	%r9, %r13
-	mov	%r10, %r14
-	mov	%r11, %r15
-	add	%rsi, %r8
-	adc	%rdi, %r9
-	adc	%rbp, %r10
-	adc	%rbx, %r11
-	sbb	%rax, %rax
-	and	$38, %eax
-	add	%rax, %r8
-	adc	$0, %r9
-	adc	$0, %r10
-	adc	$0, %r11
-	STORE	\s
-	sub	%rsi, %r12
-	sbb	%rdi, %r13
-	sbb	%rbp, %r14
-	sbb	%rbx, %r15
-	sbb	%rax, %rax
-	and	$38, %eax
-	sub	%rax, %r12
-	sbb	$0, %r13
-	sbb	$0, %r14
-	sbb	$0, %r15
-	mov	%r12, \t(%rsp)
-	mov	%r13, \t+8(%rsp)
-	mov	%r14, \t+16(%rsp)
-	mov	%r15, \t+24(%rsp)
-.endm
-
 /* d = 121666 a + b (a below 2^256, b below 2^255 + 2^11), below 2^255 +
  * 2^23. */
 .macro CMADD d, a, b
@@ -204,7 +160,8 @@
 
 /* (xn, zn) doubled. */
 .macro DOUBLE
-	SUMDIF	SS, DD, XN, ZN
+	FADD	SS, XN, ZN
+	FSUB	DD, XN, ZN
 	FSQ	SS, SS
 	FSQ	DD, DD
 	FSUB	PP, SS, DD
@@ -249,8 +206,10 @@ LADDER_FN:
 
 	.p2align 4
 .Lstep:
-	SUMDIF	SM, DM, XM, ZM
-	SUMDIF	SN, DN, XN, ZN
+	FSUB	DM, XM, ZM
+	FADD	SN, XN, ZN
+	FSUB	DN, XN, ZN
+	FADD	SM, XM, ZM
 	/* bit = k >> pos & 1; double (xm, zm) when it differs from the
 	 * previous bit, else (xn, zn) */
 	mov	POS(%rsp), %rcx
@@ -271,7 +230,8 @@ LADDER_FN:
 	FMUL	P2, SM, DN
 	FMUL	P1, SN, DM
 	FSQ	DD, DD
-	SUMDIF	SPRO, DPRO, P1, P2
+	FSUB	DPRO, P1, P2
+	FADD	SPRO, P1, P2
 	FSQ	SS, SS
 	FSQ	DPRO, DPRO
 	FSUB	PP, SS, DD

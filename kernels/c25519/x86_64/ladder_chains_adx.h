@@ -92,9 +92,3 @@
 	REDUCE
 	STORE	\d
 .endm
-
-/* s = a + b, t = a - b: fused (a and b loaded once), faster with these
- * chains (docs/benchmarks.md). */
-.macro SUMDIF s, t, a, b
-	FSUMDIF	\s, \t, \a, \b
-.endm

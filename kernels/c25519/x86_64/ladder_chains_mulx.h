@@ -86,10 +86,3 @@
 	REDUCE
 	STORE	\d
 .endm
-
-/* s = a + b, t = a - b: as two operations (FSUMDIF's fusion was slower
- * with these chains, docs/benchmarks.md). */
-.macro SUMDIF s, t, a, b
-	FADD	\s, \a, \b
-	FSUB	\t, \a, \b
-.endm
