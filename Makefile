@@ -54,6 +54,9 @@ KERNEL_SRCS := $(wildcard kernels/*.c kernels/bn/*.c kernels/mldsa/*.c kernels/k
                $(wildcard kernels/bn/$(ARCH)/*.S kernels/mldsa/$(ARCH)/*.S kernels/keccak/$(ARCH)/*.S) \
                $(wildcard kernels/mlkem/*.c kernels/mlkem/$(ARCH)/*.c kernels/mlkem/$(ARCH)/*.S) \
                $(wildcard kernels/c25519/*.c kernels/c25519/$(ARCH)/*.c kernels/c25519/$(ARCH)/*.S)
+# Kernel sources the build writes into $(BUILD)/gen (each by a rule of its
+# family's mk/ fragment), compiled as if they stood in the tree.
+KERNEL_GEN_SRCS := kernels/c25519/ed25519_table.c
 # interpose/*.c define libcrypto's symbols (and the routes into the shim): only
 # in the preloaded library. runtime/ (CPU, controls, dispatch, policy, stats,
 # libcrypto resolution) and bn/ (BIGNUM <-> limbs) are the core, shared with
@@ -67,7 +70,7 @@ CLI_SRCS := $(wildcard cli/*.c)
 VERSION_SCRIPT := interpose/interpose.map
 
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(1)))
-KERNEL_OBJS := $(call obj,$(KERNEL_SRCS))
+KERNEL_OBJS := $(call obj,$(KERNEL_SRCS) $(KERNEL_GEN_SRCS))
 CORE_OBJS := $(KERNEL_OBJS) $(call obj,$(SHIM_CORE))
 LIB_OBJS := $(CORE_OBJS) $(call obj,$(SHIM_INTERPOSE) $(PROVIDER_SRCS))
 
@@ -95,6 +98,10 @@ all: $(KERNEL_TESTS)
 endif
 
 $(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -128,4 +135,4 @@ install: all
 	install -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/bin/cryptoshim
 
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/cross-* $(LIB) $(CLI) $(CORE_A)
+	rm -rf $(BUILD)/obj $(BUILD)/gen $(BUILD)/tests $(BUILD)/cross-* $(LIB) $(CLI) $(CORE_A)

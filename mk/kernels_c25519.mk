@@ -14,3 +14,19 @@ $(BUILD)/obj/kernels/c25519/x86_64/%.o: OBJ_CFLAGS += $(C25519_X86_FLAGS)
 $(BUILD)/obj/kernels/c25519/x86_64/adx.o $(BUILD)/obj/kernels/c25519/x86_64/ladder_adx.o: \
     OBJ_CFLAGS += -madx
 endif
+
+# ---- Generated table ---------------------------------------------------
+# ed25519_table.c (the base point's multiples, ed25519_table.h) is a build
+# product: scripts/gen-ed25519-table.c, a host program over the kernels'
+# portable field and Edwards group, prints it. Built with the build
+# machine's compiler (cross builds too: the table is the same bytes for
+# every target) and without the target's or sanitizers' flags.
+HOSTCC ?= cc
+C25519_TABLE_GEN := $(BUILD)/gen/gen-ed25519-table
+$(C25519_TABLE_GEN): scripts/gen-ed25519-table.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -O2 $(WARN) -std=gnu11 -I. -MMD -MP -o $@ $<
+$(BUILD)/gen/kernels/c25519/ed25519_table.c: $(C25519_TABLE_GEN)
+	@mkdir -p $(dir $@)
+	$(C25519_TABLE_GEN) >$@.tmp && mv $@.tmp $@
+-include $(C25519_TABLE_GEN).d

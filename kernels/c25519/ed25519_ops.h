@@ -38,29 +38,10 @@ static const uint8_t ed_sqrtm1_bytes[32] = {
  * z^(4 (2^250 - 1) + 1). */
 static void ed_fe_pow22523(fe *h, const fe *z)
 {
-    fe a, b, c;
-    fe_sq(&a, z);                  /* 2 */
-    c25519_fe_sqn(&b, &a, 2);      /* 8 */
-    fe_mul(&b, &b, z);             /* 9 */
-    fe_mul(&a, &a, &b);            /* 11 */
-    fe_sq(&a, &a);                 /* 22 */
-    fe_mul(&a, &a, &b);            /* 2^5 - 1 */
-    c25519_fe_sqn(&b, &a, 5);
-    fe_mul(&a, &b, &a);            /* 2^10 - 1 */
-    c25519_fe_sqn(&b, &a, 10);
-    fe_mul(&b, &b, &a);            /* 2^20 - 1 */
-    c25519_fe_sqn(&c, &b, 20);
-    fe_mul(&b, &c, &b);            /* 2^40 - 1 */
-    c25519_fe_sqn(&b, &b, 10);
-    fe_mul(&a, &b, &a);            /* 2^50 - 1 */
-    c25519_fe_sqn(&b, &a, 50);
-    fe_mul(&b, &b, &a);            /* 2^100 - 1 */
-    c25519_fe_sqn(&c, &b, 100);
-    fe_mul(&b, &c, &b);            /* 2^200 - 1 */
-    c25519_fe_sqn(&b, &b, 50);
-    fe_mul(&b, &b, &a);            /* 2^250 - 1 */
-    c25519_fe_sqn(&b, &b, 2);
-    fe_mul(h, &b, z);              /* 2^252 - 3 */
+    fe t, z11;
+    c25519_fe_pow_2_250_1(&t, &z11, z);
+    c25519_fe_sqn(&t, &t, 2);
+    fe_mul(h, &t, z); /* 2^252 - 3 */
 }
 
 /* h = 1/z (0 for z = 0): the divsteps inversion of modinv.h on the
@@ -99,9 +80,12 @@ typedef struct {
     fe ypx, ymx, xy2d;
 } ed_niels; /* affine: y + x, y - x, 2d*x*y */
 
+/* extended, ready to add: Y + X, Y - X, 2d*T in the affine form's
+ * places, then Z */
 typedef struct {
-    fe ypx, ymx, Z, T2d;
-} ed_cached; /* extended, ready to add: Y + X, Y - X, Z, 2d*T */
+    ed_niels n;
+    fe Z;
+} ed_cached;
 
 static void ed_p3_0(ed_p3 *h)
 {
@@ -143,9 +127,12 @@ static void ed_dbl(ed_p1 *r, const fe *X, const fe *Y, const fe *Z)
     fe_sub(&r->F, &c, &r->G);     /* -F = 2Z^2 - G */
 }
 
-/* r = p + q (sub = 0) or p - q (sub = 1) for an affine q (madd-2008-hwcd);
- * sub is public. */
-static void ed_madd(ed_p1 *r, const ed_p3 *p, const ed_niels *q, int sub)
+/* r = p + q (sub = 0) or p - q (sub = 1) for q = (y + x, y - x, 2d*t)
+ * with z: madd-2008-hwcd when qz is NULL (affine q, z = 1), else
+ * add-2008-hwcd-3. sub and qz are public (constants where it is inlined). */
+static inline __attribute__((always_inline)) void ed_add_q(ed_p1 *r, const ed_p3 *p,
+                                                           const ed_niels *q, const fe *qz,
+                                                           int sub)
 {
     fe a, b, c, dd;
     fe_sub(&a, &p->Y, &p->X);
@@ -153,7 +140,12 @@ static void ed_madd(ed_p1 *r, const ed_p3 *p, const ed_niels *q, int sub)
     fe_mul(&a, &a, sub ? &q->ypx : &q->ymx);
     fe_mul(&b, &b, sub ? &q->ymx : &q->ypx);
     fe_mul(&c, &p->T, &q->xy2d);
-    fe_add(&dd, &p->Z, &p->Z);
+    if (qz) {
+        fe_mul(&dd, &p->Z, qz);
+        fe_add(&dd, &dd, &dd);
+    } else {
+        fe_add(&dd, &p->Z, &p->Z);
+    }
     fe_sub(&r->E, &b, &a);
     fe_add(&r->H, &b, &a);
     if (sub) {
@@ -165,35 +157,24 @@ static void ed_madd(ed_p1 *r, const ed_p3 *p, const ed_niels *q, int sub)
     }
 }
 
-/* r = p + q (sub = 0) or p - q (sub = 1), q cached (add-2008-hwcd-3);
- * sub is public. */
+/* r = p + q (sub = 0) or p - q (sub = 1) for an affine q; sub is public. */
+static void ed_madd(ed_p1 *r, const ed_p3 *p, const ed_niels *q, int sub)
+{
+    ed_add_q(r, p, q, NULL, sub);
+}
+
+/* r = p + q (sub = 0) or p - q (sub = 1), q cached; sub is public. */
 static void ed_add(ed_p1 *r, const ed_p3 *p, const ed_cached *q, int sub)
 {
-    fe a, b, c, dd;
-    fe_sub(&a, &p->Y, &p->X);
-    fe_add(&b, &p->Y, &p->X);
-    fe_mul(&a, &a, sub ? &q->ypx : &q->ymx);
-    fe_mul(&b, &b, sub ? &q->ymx : &q->ypx);
-    fe_mul(&c, &p->T, &q->T2d);
-    fe_mul(&dd, &p->Z, &q->Z);
-    fe_add(&dd, &dd, &dd);
-    fe_sub(&r->E, &b, &a);
-    fe_add(&r->H, &b, &a);
-    if (sub) {
-        fe_add(&r->F, &dd, &c);
-        fe_sub(&r->G, &dd, &c);
-    } else {
-        fe_sub(&r->F, &dd, &c);
-        fe_add(&r->G, &dd, &c);
-    }
+    ed_add_q(r, p, &q->n, &q->Z, sub);
 }
 
 static void ed_to_cached(ed_cached *r, const ed_p3 *p, const fe *d2)
 {
-    fe_add(&r->ypx, &p->Y, &p->X);
-    fe_sub(&r->ymx, &p->Y, &p->X);
+    fe_add(&r->n.ypx, &p->Y, &p->X);
+    fe_sub(&r->n.ymx, &p->Y, &p->X);
     fe_copy(&r->Z, &p->Z);
-    fe_mul(&r->T2d, &p->T, d2);
+    fe_mul(&r->n.xy2d, &p->T, d2);
 }
 
 /* The encoding of (X/Z, Y/Z): y with x's sign in the top bit. */

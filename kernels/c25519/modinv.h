@@ -63,6 +63,29 @@ static inline int64_t c25519_divsteps_59(int64_t zeta, uint64_t f0, uint64_t g0,
     return zeta;
 }
 
+/* [a, b] = (t [a, b] + p [ma, mb]) / 2^62, given that sum's limb 0 in ca
+ * and cb (multiples of 2^62): the pass over limbs 1..4 that both updates
+ * below end with (ma = mb = 0 for the exact one). */
+static inline __attribute__((always_inline)) void c25519_update_shift(c25519_s62 *a, c25519_s62 *b,
+                                                                      const c25519_t2x2 *t,
+                                                                      __int128 ca, __int128 cb,
+                                                                      int64_t ma, int64_t mb)
+{
+    const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
+    ca >>= 62;
+    cb >>= 62;
+    for (int i = 1; i < 5; i++) {
+        ca += (__int128)u * a->v[i] + (__int128)v * b->v[i] + (__int128)c25519_p62.v[i] * ma;
+        cb += (__int128)q * a->v[i] + (__int128)r * b->v[i] + (__int128)c25519_p62.v[i] * mb;
+        a->v[i - 1] = (int64_t)((uint64_t)ca & C25519_M62);
+        b->v[i - 1] = (int64_t)((uint64_t)cb & C25519_M62);
+        ca >>= 62;
+        cb >>= 62;
+    }
+    a->v[4] = (int64_t)ca;
+    b->v[4] = (int64_t)cb;
+}
+
 /* [d, e] = t [d, e] / 2^62 mod p, keeping both in (-2p, p). */
 static inline void c25519_update_de(c25519_s62 *d, c25519_s62 *e, const c25519_t2x2 *t)
 {
@@ -77,18 +100,7 @@ static inline void c25519_update_de(c25519_s62 *d, c25519_s62 *e, const c25519_t
     me -= (int64_t)((C25519_P_INV62 * (uint64_t)ce + (uint64_t)me) & C25519_M62);
     cd += (__int128)c25519_p62.v[0] * md;
     ce += (__int128)c25519_p62.v[0] * me;
-    cd >>= 62;
-    ce >>= 62;
-    for (int i = 1; i < 5; i++) {
-        cd += (__int128)u * d->v[i] + (__int128)v * e->v[i] + (__int128)c25519_p62.v[i] * md;
-        ce += (__int128)q * d->v[i] + (__int128)r * e->v[i] + (__int128)c25519_p62.v[i] * me;
-        d->v[i - 1] = (int64_t)((uint64_t)cd & C25519_M62);
-        e->v[i - 1] = (int64_t)((uint64_t)ce & C25519_M62);
-        cd >>= 62;
-        ce >>= 62;
-    }
-    d->v[4] = (int64_t)cd;
-    e->v[4] = (int64_t)ce;
+    c25519_update_shift(d, e, t, cd, ce, md, me);
 }
 
 /* [f, g] = t [f, g] / 2^62 (exact). */
@@ -97,18 +109,7 @@ static inline void c25519_update_fg(c25519_s62 *f, c25519_s62 *g, const c25519_t
     const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
     __int128 cf = (__int128)u * f->v[0] + (__int128)v * g->v[0];
     __int128 cg = (__int128)q * f->v[0] + (__int128)r * g->v[0];
-    cf >>= 62;
-    cg >>= 62;
-    for (int i = 1; i < 5; i++) {
-        cf += (__int128)u * f->v[i] + (__int128)v * g->v[i];
-        cg += (__int128)q * f->v[i] + (__int128)r * g->v[i];
-        f->v[i - 1] = (int64_t)((uint64_t)cf & C25519_M62);
-        g->v[i - 1] = (int64_t)((uint64_t)cg & C25519_M62);
-        cf >>= 62;
-        cg >>= 62;
-    }
-    f->v[4] = (int64_t)cf;
-    g->v[4] = (int64_t)cg;
+    c25519_update_shift(f, g, t, cf, cg, 0, 0);
 }
 
 /* Carries limbs 0..3 into [0, 2^62), the excess into v[4]. */

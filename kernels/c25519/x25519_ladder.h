@@ -1,7 +1,8 @@
 /* Template (curve_impl.h): static int c25519_x25519(out, scalar, u), the
  * RFC 7748 Montgomery ladder over the including source's field, with
  * cs_c25519_impl.x25519's contract; and the helpers the Edwards template
- * shares: c25519_fe_sqn (repeated squaring) and c25519_fe_invert.
+ * shares: c25519_fe_sqn (repeated squaring), c25519_fe_pow_2_250_1 and
+ * c25519_fe_invert.
  *
  * Fused steps a field header may provide (FE_HAVE_<NAME> defined):
  *   FE_HAVE_SQN:    fe_sqn(h, f, n)      h = f^(2^n), n >= 1
@@ -32,31 +33,42 @@ static inline void c25519_fe_sqn(fe *h, const fe *f, int n)
 #endif
 }
 
+/* h = z^(2^(5n) - 1) from x = z^(2^n - 1): the step the exponent chains
+ * below take twice (n = 10, 50). h may alias x. */
+static void c25519_fe_pow_5n(fe *h, const fe *x, int n)
+{
+    fe a, b;
+    c25519_fe_sqn(&a, x, n);
+    fe_mul(&a, &a, x);         /* 2^2n - 1 */
+    c25519_fe_sqn(&b, &a, 2 * n);
+    fe_mul(&b, &b, &a);        /* 2^4n - 1 */
+    c25519_fe_sqn(&b, &b, n);
+    fe_mul(h, &b, x);          /* 2^5n - 1 */
+}
+
+/* h = z^(2^250 - 1) and z11 = z^11: the head both chains share, that of
+ * the inversion below and ed25519_ops.h's z^((p - 5)/8). */
+static void c25519_fe_pow_2_250_1(fe *h, fe *z11, const fe *z)
+{
+    fe t, z9;
+    fe_sq(&t, z);                /* 2 */
+    c25519_fe_sqn(&z9, &t, 2);   /* 8 */
+    fe_mul(&z9, &z9, z);         /* 9 */
+    fe_mul(z11, &z9, &t);        /* 11 */
+    fe_sq(&t, z11);              /* 22 */
+    fe_mul(&t, &t, &z9);         /* 2^5 - 1 */
+    c25519_fe_sqn(h, &t, 5);
+    fe_mul(h, h, &t);            /* 2^10 - 1 */
+    c25519_fe_pow_5n(h, h, 10);  /* 2^50 - 1 */
+    c25519_fe_pow_5n(h, h, 50);  /* 2^250 - 1 */
+}
+
 /* out = z^(p-2) = 1/z (0 for z = 0), by a fixed chain of 254 squarings
  * and 11 multiplications (unused where modinv.h serves every division). */
 static __attribute__((unused)) void c25519_fe_invert(fe *out, const fe *z)
 {
-    fe z2, z9, z11, z2_5_0, z2_10_0, z2_20_0, z2_50_0, z2_100_0, t;
-    fe_sq(&z2, z);                   /* 2 */
-    c25519_fe_sqn(&t, &z2, 2);       /* 8 */
-    fe_mul(&z9, &t, z);              /* 9 */
-    fe_mul(&z11, &z9, &z2);          /* 11 */
-    fe_sq(&t, &z11);                 /* 22 */
-    fe_mul(&z2_5_0, &t, &z9);        /* 2^5 - 1 */
-    c25519_fe_sqn(&t, &z2_5_0, 5);   /* 2^10 - 2^5 */
-    fe_mul(&z2_10_0, &t, &z2_5_0);   /* 2^10 - 1 */
-    c25519_fe_sqn(&t, &z2_10_0, 10); /* 2^20 - 2^10 */
-    fe_mul(&z2_20_0, &t, &z2_10_0);  /* 2^20 - 1 */
-    c25519_fe_sqn(&t, &z2_20_0, 20); /* 2^40 - 2^20 */
-    fe_mul(&t, &t, &z2_20_0);        /* 2^40 - 1 */
-    c25519_fe_sqn(&t, &t, 10);       /* 2^50 - 2^10 */
-    fe_mul(&z2_50_0, &t, &z2_10_0);  /* 2^50 - 1 */
-    c25519_fe_sqn(&t, &z2_50_0, 50); /* 2^100 - 2^50 */
-    fe_mul(&z2_100_0, &t, &z2_50_0); /* 2^100 - 1 */
-    c25519_fe_sqn(&t, &z2_100_0, 100);
-    fe_mul(&t, &t, &z2_100_0); /* 2^200 - 1 */
-    c25519_fe_sqn(&t, &t, 50);
-    fe_mul(&t, &t, &z2_50_0); /* 2^250 - 1 */
+    fe t, z11;
+    c25519_fe_pow_2_250_1(&t, &z11, z);
     c25519_fe_sqn(&t, &t, 5); /* 2^255 - 2^5 */
     fe_mul(out, &t, &z11);    /* 2^255 - 21 = p - 2 */
 }
