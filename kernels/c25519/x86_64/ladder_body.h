@@ -204,7 +204,10 @@ LADDER_FN:
 	movq	$0, SWAP(%rsp)
 	movq	$254, POS(%rsp)
 
-	.p2align 4
+	/* The step loop on a 64-byte boundary: its speed depends on where it
+	 * starts within one (docs/benchmarks.md, "X25519 derive"), and this
+	 * keeps it at a fast place whatever is linked before it. */
+	.p2align 6
 .Lstep:
 	FSUB	DM, XM, ZM
 	FADD	SN, XN, ZN
