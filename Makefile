@@ -70,7 +70,11 @@ CLI_SRCS := $(wildcard cli/*.c)
 VERSION_SCRIPT := interpose/interpose.map
 
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(1)))
-KERNEL_OBJS := $(call obj,$(KERNEL_SRCS) $(KERNEL_GEN_SRCS))
+# Generated sources' objects sit under obj/gen/, apart from the tree's: a
+# build directory from before a source became generated keeps a dependency
+# file naming the old tree path for the old object name.
+gen_obj = $(call obj,$(addprefix gen/,$(1)))
+KERNEL_OBJS := $(call obj,$(KERNEL_SRCS)) $(call gen_obj,$(KERNEL_GEN_SRCS))
 CORE_OBJS := $(KERNEL_OBJS) $(call obj,$(SHIM_CORE))
 LIB_OBJS := $(CORE_OBJS) $(call obj,$(SHIM_INTERPOSE) $(PROVIDER_SRCS))
 
@@ -101,7 +105,7 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/%.o: $(BUILD)/gen/%.c
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
 

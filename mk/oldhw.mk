@@ -71,7 +71,7 @@ ifeq ($(CROSS),sparc32)
 # against shift-and-add references, and the v7 portable kernel against the
 # independent v8 kernel at every size. Generated sources are tables, no
 # code: their baseline objects serve.
-V8_GEN_OBJS := $(call obj,$(KERNEL_GEN_SRCS))
+V8_GEN_OBJS := $(call gen_obj,$(KERNEL_GEN_SRCS))
 V8_KERNEL_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/obj-v8/%,$(filter-out $(V8_GEN_OBJS),$(KERNEL_OBJS))) \
                   $(V8_GEN_OBJS)
 V8_TESTS := $(filter-out $(BUILD)/tests/kernel_bn_oldhw,$(KERNEL_TESTS))
