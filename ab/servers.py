@@ -345,10 +345,12 @@ def tree_helpers(tree, workdir):
     return tuple(out)
 
 
-def sshd_conf(port, hostkey, authorized, kex, hostkey_alg, pidfile, helpers=None):
+def sshd_conf(port, hostkey, authorized, kex, hostkey_alg, pidfile, helpers=None,
+              loglevel="ERROR"):
     """sshd_config for 127.0.0.1:port, public-key login only; kex None keeps
     the server's default key exchange; helpers: (sshd-session, sshd-auth)
-    of an unpacked tree (tree_helpers)."""
+    of an unpacked tree (tree_helpers). Also the config of the sshd test
+    suites (tests/bats/helpers/sshd.bash, loglevel VERBOSE)."""
     kex_line = "KexAlgorithms %s\n" % kex if kex else ""
     paths = "SshdSessionPath %s\nSshdAuthPath %s\n" % helpers if helpers else ""
     return f"""ListenAddress 127.0.0.1:{port}
@@ -364,7 +366,7 @@ UsePAM no
 {kex_line}HostKeyAlgorithms {hostkey_alg}
 {paths}MaxStartups 200
 MaxSessions 50
-LogLevel ERROR
+LogLevel {loglevel}
 Subsystem sftp /usr/lib/openssh/sftp-server
 """
 

@@ -11,19 +11,12 @@ load "helpers/common"
 load "helpers/ab"
 
 setup() {
-    cs_env
-    cs_require
-    [ "$(id -u)" -eq 0 ] || skip "sshd and tcpdump need root"
-    need_cmd tcpdump gnuplot
-    OUT=$BATS_TEST_TMPDIR/ab
+    ab_setup "sshd and tcpdump need root" tcpdump gnuplot
     D=$BATS_TEST_TMPDIR
 }
 
 teardown() {
-    local n
-    for n in production canary dump; do
-        stop_daemon "$n"
-    done
+    ab_stop production canary dump
 }
 
 # no_shim PID: the process has no libcryptoshim.so mapped.

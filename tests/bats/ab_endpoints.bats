@@ -13,25 +13,15 @@ load "helpers/common"
 load "helpers/ab"
 
 setup_file() {
-    cs_env
-    cs_ready || return 0
-    make_rsa_cert "$BATS_FILE_TMPDIR" srv 3072
+    ab_setup_file srv 3072
 }
 
 setup() {
-    cs_env
-    cs_require
-    [ "$(id -u)" -eq 0 ] || skip "tcpdump and sshd need root"
-    need_cmd tcpdump gnuplot
-    OUT=$BATS_TEST_TMPDIR/ab
-    D=$BATS_FILE_TMPDIR
+    ab_setup "tcpdump and sshd need root" tcpdump gnuplot
 }
 
 teardown() {
-    local n
-    for n in stock shim stock2 nginx-a nginx-b sshd-a sshd-b; do
-        stop_daemon "$n"
-    done
+    ab_stop stock shim stock2 nginx-a nginx-b sshd-a sshd-b
 }
 
 # s_server_pair B_NAME yes|no: the file's RSA-3072 s_server as "stock" on

@@ -12,36 +12,15 @@ load "helpers/ab"
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-    cs_env
-    cs_ready || return 0
-    make_rsa_cert "$BATS_FILE_TMPDIR" srv 2048
+    ab_setup_file srv 2048
 }
 
 setup() {
-    cs_env
-    cs_require
-    [ "$(id -u)" -eq 0 ] || skip "sshd needs root"
-    OUT=$BATS_TEST_TMPDIR/ab
-    D=$BATS_FILE_TMPDIR
+    ab_setup "sshd needs root"
 }
 
 teardown() {
-    local n
-    for n in tls-a tls-b sshd-a sshd-b plain; do
-        stop_daemon "$n"
-    done
-}
-
-# ab_fails PATTERN ARGS...: `cryptoshim ab ARGS` exits 2 with exactly one
-# line on stderr matching the glob PATTERN, and leaves nothing running.
-ab_fails() {
-    local pattern=$1; shift
-    run --separate-stderr timeout --kill-after=10 120 "$CLI" ab "$@" --out "$OUT"
-    echo "status $status; stderr: $stderr"
-    [ "$status" -eq 2 ]
-    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
-    [[ "$stderr" == cryptoshim\ ab:\ $pattern ]]
-    [ -z "$(ab_left "$OUT")" ]
+    ab_stop tls-a tls-b sshd-a sshd-b plain
 }
 
 @test "ab --a/--b: unreachable, unresolvable, same endpoint twice, --a alone" {

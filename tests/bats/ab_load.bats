@@ -16,25 +16,18 @@ bats_require_minimum_version 1.5.0
 load "helpers/common"
 load "helpers/ab"
 
+AB_LEFT=load_left # ab_fails
+
 setup_file() {
-    cs_env
-    cs_ready || return 0
-    make_rsa_cert "$BATS_FILE_TMPDIR" r2048 2048
-    make_rsa_cert "$BATS_FILE_TMPDIR" r4096 4096
+    ab_setup_file "" 2048 4096
 }
 
 setup() {
-    cs_env
-    cs_require
-    OUT=$BATS_TEST_TMPDIR/ab
-    D=$BATS_FILE_TMPDIR
+    ab_setup ""
 }
 
 teardown() {
-    local n
-    for n in a b a2 other; do
-        stop_daemon "$n"
-    done
+    ab_stop a b a2 other
 }
 
 # load_left OUT: every process still running that belongs to the run
@@ -202,18 +195,6 @@ PY
     [ -z "$(tail -n +2 "$OUT/blocks.csv" | awk -F, '$5 == 0 || $9 == ""')" ]
     [ "$(stats_sum "$D/b.stats" '!libcrypto')" -gt 0 ]
     daemon_alive a && daemon_alive b
-}
-
-# ab_fails PATTERN ARGS...: `cryptoshim ab ARGS` exits 2 with the one line
-# "cryptoshim ab: PATTERN" (a glob) and leaves nothing running.
-ab_fails() {
-    local pattern=$1; shift
-    run --separate-stderr timeout --kill-after=10 120 "$CLI" ab "$@" --out "$OUT"
-    echo "status $status; stderr: $stderr"
-    [ "$status" -eq 2 ]
-    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
-    [[ "$stderr" == cryptoshim\ ab:\ $pattern ]]
-    [ -z "$(load_left "$OUT")" ]
 }
 
 @test "bad input: unreachable endpoint, PID missing or not the listener, N too large, plan too long, off loopback: one line, status 2, nothing left" {

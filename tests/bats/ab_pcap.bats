@@ -13,25 +13,16 @@ load "helpers/ab"
 AB=
 
 setup_file() {
-    cs_env
-    cs_ready || return 0
-    make_rsa_cert "$BATS_FILE_TMPDIR" srv 2048
+    ab_setup_file srv 2048
 }
 
 setup() {
-    cs_env
-    cs_require
-    need_cmd gnuplot
-    OUT=$BATS_TEST_TMPDIR/ab
-    D=$BATS_FILE_TMPDIR
+    ab_setup "" gnuplot
     AB=$CS_ROOT/ab
 }
 
 teardown() {
-    local n
-    for n in tls-a tls-b sshd-a sshd-b dump; do
-        stop_daemon "$n"
-    done
+    ab_stop tls-a tls-b sshd-a sshd-b dump
 }
 
 # live_needs: skips unless root with tcpdump.

@@ -16,69 +16,16 @@ C25519_KERNELS=${C25519_KERNELS:-x86_64-adx,x86_64-mulx,portable}
 
 setup() {
     mldsa_require
-    command -v ss >/dev/null || skip "ss (iproute2) not installed"
+    need_cmd ss
     cd "$BATS_TEST_TMPDIR"
-}
-
-# openssl_of VER: the openssl program of OpenSSL VER (30: the system's).
-openssl_of() {
-    if [ "$1" = 30 ]; then
-        command -v openssl
-        return
-    fi
-    local bin="$CS_BUILD/openssl$1/bin/openssl"
-    [ -x "$bin" ] && [ ! -e "$CS_BUILD/openssl$1/.missing" ] && echo "$bin"
-}
-
-# with SHIM STATS: env(1) arguments running with the shim counting into
-# STATS (yes) or without it (no).
-with() {
-    if [ "$1" = yes ]; then
-        echo "LD_PRELOAD=$SHIMLIB CRYPTOSHIM_STATS=$2 CRYPTOSHIM_KERNELS=$C25519_KERNELS"
-    else
-        echo "-u LD_PRELOAD -u CRYPTOSHIM_STATS"
-    fi
-}
-
-listening() {
-    ss -Hltn "sport = :$1" | grep -q .
 }
 
 # handshake OPENSSL GROUP SERVER_SHIM CLIENT_SHIM: one TLS 1.3 handshake on
 # loopback offering only GROUP, the server's certificate Ed25519; the
 # client must report the group and an Ed25519 peer signature.
 handshake() {
-    local bin=$1 group=$2 srv=$3 cli=$4 port pid rc
-    for _ in 1 2 3 4 5; do
-        port=$((20000 + RANDOM % 20000))
-        timeout 60 env $(with "$srv" "$PWD/srv.st") "$bin" s_server -accept 127.0.0.1:$port \
-            -naccept 1 -tls1_3 -quiet -groups "$group" -cert ed.pem -key ed.key \
-            >srv.out 2>&1 </dev/null &
-        pid=$!
-        for _ in $(seq 100); do
-            listening $port && break
-            kill -0 $pid 2>/dev/null || break
-            sleep 0.1
-        done
-        if listening $port; then
-            rc=0
-            echo Q | timeout 60 env $(with "$cli" "$PWD/cli.st") "$bin" s_client \
-                -connect 127.0.0.1:$port -tls1_3 -groups "$group" >cli.out 2>&1 || rc=$?
-            wait $pid || true
-            if [ $rc -ne 0 ] || ! grep -Eq "(Negotiated TLS1.3 group|Server Temp Key|Peer Temp Key): $group" cli.out ||
-                ! grep -Eqi "Peer signature type: ed25519" cli.out; then
-                cat cli.out srv.out >&2
-                echo "handshake with group $group failed (server shim: $srv, client: $cli)" >&2
-                return 1
-            fi
-            return 0
-        fi
-        kill $pid 2>/dev/null || true
-        wait $pid 2>/dev/null || true
-    done
-    echo "server did not start" >&2
-    cat srv.out >&2
-    return 1
+    tls_group_handshake 60 "$C25519_KERNELS" "$1" "$2" "$3" "$4" ed.pem ed.key \
+        "(Negotiated TLS1.3 group|Server Temp Key|Peer Temp Key): $2" "Peer signature type: [Ee][Dd]25519"
 }
 
 # need STATS OP MIN: at least MIN calls of OP on our kernels in STATS.
@@ -96,10 +43,7 @@ need() {
 # VER (X25519; X25519MLKEM768 from 3.5 on), the shimmed sides' calls.
 each_group() {
     local ver=$1 srv=$2 cli=$3 bin group groups=X25519
-    bin=$(openssl_of "$ver") || {
-        echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
-        return 0
-    }
+    bin=$(openssl_of "$ver") || { ossl_absent "$ver"; return 0; }
     [ "$ver" = 30 ] || groups="X25519 X25519MLKEM768"
     env -u LD_PRELOAD "$bin" genpkey -algorithm ED25519 -out ed.key 2>/dev/null
     env -u LD_PRELOAD "$bin" req -x509 -new -key ed.key -out ed.pem -subj /CN=localhost -days 2 \
@@ -164,10 +108,7 @@ served() {
 # shim: "OK", and the CA's signature on the leaf checked on our kernel.
 x509() {
     local ver=$1 bin
-    bin=$(openssl_of "$ver") || {
-        echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
-        return 0
-    }
+    bin=$(openssl_of "$ver") || { ossl_absent "$ver"; return 0; }
     local o=(env -u LD_PRELOAD "$bin")
     "${o[@]}" genpkey -algorithm ED25519 -out ca.key 2>/dev/null
     "${o[@]}" req -x509 -new -key ca.key -out ca.pem -subj /CN=ca -days 2 2>/dev/null
@@ -176,7 +117,7 @@ x509() {
     "${o[@]}" x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out leaf.pem \
         -days 2 2>/dev/null
     rm -f v.st
-    run env $(with yes "$PWD/v.st") "$bin" verify -CAfile ca.pem leaf.pem
+    run env $(shim_env yes "$PWD/v.st" "$C25519_KERNELS") "$bin" verify -CAfile ca.pem leaf.pem
     [ "$status" -eq 0 ] && [[ "$output" == *": OK"* ]] || {
         echo "OpenSSL $ver: $output" >&2
         return 1
@@ -186,7 +127,7 @@ x509() {
     sed '2s/A/B/' leaf.pem >bad.pem
     local want got
     want=$("${o[@]}" verify -CAfile ca.pem bad.pem 2>&1 | grep -c OK || true)
-    got=$(env $(with yes "$PWD/v.st") "$bin" verify -CAfile ca.pem bad.pem 2>&1 | grep -c OK || true)
+    got=$(env $(shim_env yes "$PWD/v.st" "$C25519_KERNELS") "$bin" verify -CAfile ca.pem bad.pem 2>&1 | grep -c OK || true)
     [ "$want" = "$got" ] || { echo "OpenSSL $ver: altered leaf: stock $want, shim $got" >&2; return 1; }
 }
 

@@ -95,8 +95,8 @@ usable() {
 }
 
 @test "OpenSSL 1.1.1 (make openssl11): DSA verification through mod_exp2 at OPENSSL_1_1_0" {
-    local o11=$CS_BUILD/openssl11/bin/openssl
-    [ -x "$o11" ] || skip "build/openssl11 missing (make openssl11)"
+    local o11
+    need_tree o11 11 bin/openssl
     "$o11" dgst -sha256 -sign "$D/k2048.pem" -out "$D/o11.sig" "$D/msg"
     run env CRYPTOSHIM_STATS="$STATS" LD_PRELOAD="$SHIM" "$o11" dgst -sha256 \
         -verify "$D/pub2048.pem" -signature "$D/o11.sig" "$D/msg"

@@ -9,29 +9,14 @@ setup() {
     mldsa_require
     cd "$BATS_TEST_TMPDIR"
     printf 'the quick brown fox\n' >msg
-    cat >fips.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-alg_section = evp_properties
-[evp_properties]
-default_properties = fips=yes
-CNF
+    fips_conf
     ossl genpkey -algorithm ML-DSA-44 -pkeyopt hexseed:$SEED -out k.pem
 }
 
 # same_failure CMD...: CMD fails with the same status and the same OpenSSL
 # errors with and without the shim, and no ML-DSA call reached our kernels.
 same_failure() {
-    local ref got
-    ref=0 got=0
-    OPENSSL_CONF=fips.cnf ossl "$@" >ref.out 2>&1 || ref=$?
-    OPENSSL_CONF=fips.cnf shim st "$@" >got.out 2>&1 || got=$?
-    cat ref.out got.out
-    [ "$ref" -ne 0 ]
-    [ "$ref" -eq "$got" ]
-    errors ref.out >ref.err
-    errors got.out >got.err
-    diff ref.err got.err
+    fips_same_failure "$@"
     # Failures reported without an error queue (speed): same message.
     [ -s ref.err ] || diff ref.out got.out
     [ "$(calls st mldsa_keygen)" -eq 0 ]

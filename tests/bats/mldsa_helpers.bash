@@ -60,3 +60,74 @@ fails() {
     fi
     return 0
 }
+
+# stock_setup DRIVER [SEEDVAR]: for setup() of the suites comparing a
+# driver's lines with and without the shim: mldsa_require, DRIVER built,
+# RUNSEED from $SEEDVAR or a fresh one (printed, to repeat it) when SEEDVAR
+# is named, then the test's scratch directory.
+stock_setup() {
+    mldsa_require
+    [ -x "$1" ] || { echo "missing $1 (make tests-build)" >&2; return 1; }
+    if [ -n "${2:-}" ]; then
+        RUNSEED=${!2:-$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')}
+        echo "# run seed $RUNSEED ($2=$RUNSEED to repeat)" >&3
+    fi
+    cd "$BATS_TEST_TMPDIR"
+}
+
+# stock_agrees STOCK SHIM WHAT: the shim's run (file SHIM) printed stock's
+# lines (file STOCK; "#" lines aside) and the cryptoshim provider held every
+# key of it; WHAT names the run in messages. Returns 2, silently, when the
+# provider served nothing in it (an implementation this CPU cannot run).
+stock_agrees() {
+    local stock=$1 shim=$2 what=$3
+    grep -q '^# provider cryptoshim' "$shim" || return 2
+    if grep '^# provider' "$shim" | grep -qv '^# provider cryptoshim'; then
+        echo "$what: a key of the shim's run is not the provider's:" >&2
+        grep '^# provider' "$shim" | sort | uniq -c >&2
+        return 1
+    fi
+    if ! diff <(grep -v '^#' "$stock") <(grep -v '^#' "$shim") >&2; then
+        echo "$what, run seed $RUNSEED: lines differ (< stock, > shim)" >&2
+        return 1
+    fi
+}
+
+# each_version BODY [ARGS...]: runs the function BODY VER ARGS for VER 3.5,
+# then 3.6 and 4.0 when present (ossl_versions, DRIVER40 the suite's driver
+# for 4.0), noting the ones absent; fails without 3.5.
+each_version() {
+    local ver vers
+    vers=$(ossl_versions "$DRIVER40" 35 35 36 40)
+    for ver in $vers; do
+        "$1" "$ver" "${@:2}"
+    done
+}
+
+# fips_conf: writes fips.cnf here, a configuration asking for fips=yes by
+# default (the trees have no FIPS provider, so every fetch fails).
+fips_conf() {
+    cat >fips.cnf <<'CNF'
+openssl_conf = openssl_init
+[openssl_init]
+alg_section = evp_properties
+[evp_properties]
+default_properties = fips=yes
+CNF
+}
+
+# fips_same_failure CMD...: OpenSSL 3.5's CMD under fips.cnf fails with the
+# same status and the same OpenSSL errors with and without the shim
+# (counting into st); the outputs stay in ref.out and got.out, the errors
+# in ref.err and got.err.
+fips_same_failure() {
+    local ref=0 got=0
+    OPENSSL_CONF=fips.cnf ossl "$@" >ref.out 2>&1 || ref=$?
+    OPENSSL_CONF=fips.cnf shim st "$@" >got.out 2>&1 || got=$?
+    cat ref.out got.out
+    [ "$ref" -ne 0 ]
+    [ "$ref" -eq "$got" ]
+    errors ref.out >ref.err
+    errors got.out >got.err
+    diff ref.err got.err
+}

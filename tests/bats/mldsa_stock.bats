@@ -21,11 +21,6 @@ drive() {
     ossl_drive "$ver" "$lib" "$driver" CRYPTOSHIM_STATS= -- "$@"
 }
 
-# have VER: the OpenSSL VER tree is there, with the driver built for it.
-have() {
-    ossl_have "$1" "$DRIVER40"
-}
-
 # both VER GROUP: runs GROUP for every parameter set with and without the
 # shim into stock.txt and shim.txt; checks the shim's provider served it.
 both() {
@@ -57,24 +52,8 @@ missing_errors() {
          END { exit n > 0 }' stock.txt shim.txt
 }
 
-# each_version BODY: runs the function BODY for 3.5, then 3.6 and 4.0 when
-# present (noting the ones absent).
-each_version() {
-    local ver
-    for ver in 35 36 40; do
-        if ! have "$ver"; then
-            [ "$ver" = 35 ] && { echo "missing OpenSSL 3.5 tree (make openssl35)" >&2; return 1; }
-            echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
-            continue
-        fi
-        "$1" "$ver"
-    done
-}
-
 setup() {
-    mldsa_require
-    [ -x "$DRIVER" ] || { echo "missing $DRIVER (make tests-build)" >&2; return 1; }
-    cd "$BATS_TEST_TMPDIR"
+    stock_setup "$DRIVER"
 }
 
 # Each group: the same lines as stock (point, outcome, first error's

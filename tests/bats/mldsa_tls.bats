@@ -28,57 +28,19 @@ setup() {
     mldsa_require
 }
 
-# with SHIM STATS: the env(1) prefix running OpenSSL 3.5 with the shim
-# preloaded (yes, counting into STATS) or alone (no).
-with() {
-    if [ "$1" = yes ]; then
-        echo "LD_PRELOAD=$SHIMLIB CRYPTOSHIM_STATS=$2"
-    else
-        echo "-u LD_PRELOAD -u CRYPTOSHIM_STATS"
-    fi
-}
-
-# listening PORT: whether a TCP socket listens on PORT.
-listening() {
-    ss -Hltn "sport = :$1" | grep -q .
-}
-
-# handshake PS SERVER_SHIM CLIENT_SHIM: one TLS 1.3 handshake on loopback;
-# the client verifies the chain against the CA and the server name.
+# handshake PS SERVER_SHIM CLIENT_SHIM: one TLS 1.3 handshake on loopback
+# between OpenSSL 3.5's s_server and s_client, the shim preloaded in the
+# sides marked yes; the client verifies the chain against the CA and the
+# server name.
 handshake() {
-    local ps=$1 srv=$2 cli=$3 dir=$BATS_FILE_TMPDIR port pid rc
-    for _ in 1 2 3 4 5; do
-        port=$((20000 + RANDOM % 20000))
-        timeout 20 env $(with "$srv" srv.st) "$OSSL35" s_server -accept 127.0.0.1:$port \
-            -naccept 1 -tls1_3 -quiet -cert "$dir/leaf$ps.pem" -key "$dir/leaf$ps.key" \
-            >srv.out 2>&1 </dev/null &
-        pid=$!
-        # Wait until it listens (-quiet prints nothing; a probe connection
-        # would use up -naccept 1).
-        for _ in $(seq 100); do
-            listening $port && break
-            kill -0 $pid 2>/dev/null || break
-            sleep 0.1
-        done
-        if listening $port; then
-            rc=0
-            echo Q | timeout 20 env $(with "$cli" cli.st) "$OSSL35" s_client \
-                -connect 127.0.0.1:$port -tls1_3 -CAfile "$dir/ca$ps.pem" \
-                -verify_return_error -verify_hostname localhost -servername localhost \
-                >cli.out 2>&1 || rc=$?
-            wait $pid || true
-            cat cli.out srv.out
-            [ $rc -eq 0 ]
-            grep -q 'Verify return code: 0 (ok)' cli.out
-            grep -q "Peer signature type: mldsa$ps" cli.out
-            return 0
-        fi
-        kill $pid 2>/dev/null || true
-        wait $pid 2>/dev/null || true
-    done
-    echo "server did not start" >&2
-    cat srv.out >&2
-    return 1
+    local ps=$1 srv=$2 cli=$3 dir=$BATS_FILE_TMPDIR rc=0
+    tls13_handshake 20 "$(shim_env "$srv" srv.st)" "$(shim_env "$cli" cli.st)" "$OSSL35" \
+        -cert "$dir/leaf$ps.pem" -key "$dir/leaf$ps.key" -- -CAfile "$dir/ca$ps.pem" \
+        -verify_return_error -verify_hostname localhost -servername localhost || rc=$?
+    cat cli.out srv.out
+    [ $rc -eq 0 ]
+    grep -q 'Verify return code: 0 (ok)' cli.out
+    grep -q "Peer signature type: mldsa$ps" cli.out
 }
 
 # check PS SERVER_SHIM CLIENT_SHIM: a handshake, and our kernels signed in

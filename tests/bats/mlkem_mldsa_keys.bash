@@ -53,24 +53,9 @@ kdrive() {
         CRYPTOSHIM_KERNELS="${KERNELS-}" -- "$@"
 }
 
-# khave VER: the OpenSSL VER tree is there, with the driver built for it.
-khave() {
-    ossl_have "$1" "$KDRIVER40"
-}
-
 # keys_versions: the versions present (3.5 required).
 keys_versions() {
-    local ver
-    for ver in 35 36 40; do
-        if khave "$ver"; then
-            echo "$ver"
-        elif [ "$ver" = 35 ]; then
-            echo "missing OpenSSL 3.5 tree (make openssl35)" >&2
-            return 1
-        else
-            echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
-        fi
-    done
+    ossl_versions "$KDRIVER40" 35 35 36 40
 }
 
 # keys_table_runs TABLE: the CPU can run that ML-DSA/ML-KEM table
@@ -138,11 +123,7 @@ keys_compare() {
 
 # keys_setup: the run seed (KEYS_SEED=N repeats one), and a scratch dir.
 keys_setup() {
-    mldsa_require
-    [ -x "$KDRIVER" ] || { echo "missing $KDRIVER (make tests-build)" >&2; return 1; }
-    RUNSEED=${KEYS_SEED:-$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')}
-    echo "# run seed $RUNSEED (KEYS_SEED=$RUNSEED to repeat)" >&3
-    cd "$BATS_TEST_TMPDIR"
+    stock_setup "$KDRIVER" KEYS_SEED
 }
 
 # keys_cli VER LIB|none TABLE ARGS: openssl VER (LIB preloaded unless

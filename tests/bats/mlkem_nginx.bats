@@ -7,9 +7,9 @@
 # the workers' stats as one encapsulation on our kernels. About 10 s.
 
 load "helpers/common"
+load "helpers/nginx"
 load mldsa_helpers
 
-NGINX=${NGINX:-/usr/sbin/nginx}
 MLKEM_KERNELS=${MLKEM_KERNELS:-avx512,avx2,portable}
 TREE="$CS_BUILD/openssl35/root/usr/lib/x86_64-linux-gnu"
 GROUP_LIST=X25519MLKEM768:SecP256r1MLKEM768:SecP384r1MLKEM1024:MLKEM512:MLKEM768:MLKEM1024
@@ -55,24 +55,16 @@ http {
 CONF
     # 3.5's loader and libraries (its bin/run); the system's after them
     # (pcre2 etc.), from the loader's default paths
-    start_daemon nginx "$d/nginx.out" \
-        env CRYPTOSHIM_KERNELS="$MLKEM_KERNELS" CRYPTOSHIM_STATS="$d/nginx.stats" \
-        LD_PRELOAD="$SHIM" "$CS_BUILD/openssl35/bin/run" \
-        "$NGINX" -p "$d/nginx" -c "$d/nginx.conf"
-    wait_port "$PORT"
+    nginx_daemon CRYPTOSHIM_KERNELS="$MLKEM_KERNELS" "$CS_BUILD/openssl35/bin/run"
 }
 
-teardown_file() {
-    stop_daemon nginx
+# have_tree35: skips without the OpenSSL 3.5 tree.
+have_tree35() {
+    [ -e "$TREE/libssl.so.3" ] || skip "no OpenSSL 3.5 tree (make openssl35)"
 }
 
 setup() {
-    cs_env
-    cs_require
-    [ -x "$NGINX" ] || skip "nginx not installed"
-    [ -e "$TREE/libssl.so.3" ] || skip "no OpenSSL 3.5 tree (make openssl35)"
-    D=$BATS_FILE_TMPDIR
-    PORT=$(cat "$D/port")
+    nginx_setup have_tree35
 }
 
 # get GROUP: one HTTPS request over TLS 1.3 offering only GROUP, from stock

@@ -17,13 +17,7 @@ setup() {
     mldsa_require
     cd "$BATS_TEST_TMPDIR"
     export CRYPTOSHIM_KERNELS=$MLKEM_KERNELS
-    cat >fips.cnf <<'CNF'
-openssl_conf = openssl_init
-[openssl_init]
-alg_section = evp_properties
-[evp_properties]
-default_properties = fips=yes
-CNF
+    fips_conf
 }
 
 # no_calls STATS: no ML-KEM call reached our kernels.
@@ -75,15 +69,7 @@ no_calls() {
 # same_failure CMD...: CMD under fips=yes fails with the same status and the
 # same errors with and without the shim, and no ML-KEM call reached us.
 same_failure() {
-    local ref=0 got=0
-    OPENSSL_CONF=fips.cnf ossl "$@" >ref.out 2>&1 || ref=$?
-    OPENSSL_CONF=fips.cnf shim st "$@" >got.out 2>&1 || got=$?
-    cat ref.out got.out
-    [ "$ref" -ne 0 ]
-    [ "$ref" -eq "$got" ]
-    errors ref.out >ref.err
-    errors got.out >got.err
-    diff ref.err got.err
+    fips_same_failure "$@"
     no_calls st
 }
 

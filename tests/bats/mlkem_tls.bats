@@ -26,63 +26,15 @@ setup_file() {
 
 setup() {
     mldsa_require
-    command -v ss >/dev/null || skip "ss (iproute2) not installed"
+    need_cmd ss
     cd "$BATS_TEST_TMPDIR"
-}
-
-# openssl_of VER: the openssl wrapper of the tree (empty if not fetched).
-openssl_of() {
-    local bin="$CS_BUILD/openssl$1/bin/openssl"
-    [ -x "$bin" ] && [ ! -e "$CS_BUILD/openssl$1/.missing" ] && echo "$bin"
-}
-
-# with SHIM STATS: env(1) arguments running with the shim counting into
-# STATS (yes) or without it (no).
-with() {
-    if [ "$1" = yes ]; then
-        echo "LD_PRELOAD=$SHIMLIB CRYPTOSHIM_STATS=$2 CRYPTOSHIM_KERNELS=$MLKEM_KERNELS"
-    else
-        echo "-u LD_PRELOAD -u CRYPTOSHIM_STATS"
-    fi
-}
-
-listening() {
-    ss -Hltn "sport = :$1" | grep -q .
 }
 
 # handshake OPENSSL GROUP SERVER_SHIM CLIENT_SHIM: one TLS 1.3 handshake on
 # loopback offering only GROUP; the client must report it negotiated.
 handshake() {
-    local bin=$1 group=$2 srv=$3 cli=$4 port pid rc
-    for _ in 1 2 3 4 5; do
-        port=$((20000 + RANDOM % 20000))
-        timeout 20 env $(with "$srv" "$PWD/srv.st") "$bin" s_server -accept 127.0.0.1:$port \
-            -naccept 1 -tls1_3 -quiet -groups "$group" -cert "$BATS_FILE_TMPDIR/leaf.pem" \
-            -key "$BATS_FILE_TMPDIR/leaf.key" >srv.out 2>&1 </dev/null &
-        pid=$!
-        for _ in $(seq 100); do
-            listening $port && break
-            kill -0 $pid 2>/dev/null || break
-            sleep 0.1
-        done
-        if listening $port; then
-            rc=0
-            echo Q | timeout 20 env $(with "$cli" "$PWD/cli.st") "$bin" s_client \
-                -connect 127.0.0.1:$port -tls1_3 -groups "$group" >cli.out 2>&1 || rc=$?
-            wait $pid || true
-            if [ $rc -ne 0 ] || ! grep -Eq "(Negotiated TLS1.3 group|Server Temp Key): $group" cli.out; then
-                cat cli.out srv.out >&2
-                echo "handshake with group $group failed (server shim: $srv, client: $cli)" >&2
-                return 1
-            fi
-            return 0
-        fi
-        kill $pid 2>/dev/null || true
-        wait $pid 2>/dev/null || true
-    done
-    echo "server did not start" >&2
-    cat srv.out >&2
-    return 1
+    tls_group_handshake 20 "$MLKEM_KERNELS" "$1" "$2" "$3" "$4" "$BATS_FILE_TMPDIR/leaf.pem" \
+        "$BATS_FILE_TMPDIR/leaf.key" "(Negotiated TLS1.3 group|Server Temp Key): $2"
 }
 
 # each_group VER SERVER_SHIM CLIENT_SHIM: a handshake per group on OpenSSL
@@ -91,7 +43,7 @@ each_group() {
     local ver=$1 srv=$2 cli=$3 bin entry group ps
     bin=$(openssl_of "$ver") || {
         [ "$ver" = 35 ] && { echo "missing OpenSSL 3.5 tree" >&2; return 1; }
-        echo "# OpenSSL ${ver:0:1}.${ver:1} not built (make openssl$ver): skipped" >&3
+        ossl_absent "$ver"
         return 0
     }
     for entry in "${GROUPS_PS[@]}"; do

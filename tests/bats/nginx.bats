@@ -5,8 +5,7 @@
 # kernel calls in the stats, and the A/B harness against it. About 15 s.
 
 load "helpers/common"
-
-NGINX=${NGINX:-/usr/sbin/nginx}
+load "helpers/nginx"
 
 setup_file() {
     cs_env
@@ -23,23 +22,11 @@ import servers; print(servers.nginx_conf(*sys.argv[2:7]))' "$CS_ROOT/ab" \
         "$d/nginx" "$PORT" "$d/server.crt" "$d/server.key" "$d/dh.pem" >"$d/nginx.conf"
     mkdir -p "$d/nginx/logs"
     "$NGINX" -t -q -p "$d/nginx" -c "$d/nginx.conf"
-    start_daemon nginx "$d/nginx.out" \
-        env CRYPTOSHIM_KERNELS=portable CRYPTOSHIM_STATS="$d/nginx.stats" LD_PRELOAD="$SHIM" \
-        "$NGINX" -p "$d/nginx" -c "$d/nginx.conf"
-    wait_port "$PORT"
-}
-
-teardown_file() {
-    stop_daemon nginx
+    nginx_daemon CRYPTOSHIM_KERNELS=portable
 }
 
 setup() {
-    cs_env
-    cs_require
-    [ -x "$NGINX" ] || skip "nginx not installed"
-    need_cmd curl
-    D=$BATS_FILE_TMPDIR
-    PORT=$(cat "$D/port")
+    nginx_setup need_cmd curl
 }
 
 # fetch ARGS...: one HTTPS request verified against the test certificate.

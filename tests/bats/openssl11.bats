@@ -8,8 +8,7 @@ load "helpers/common"
 setup() {
     cs_env
     cs_require
-    OSSL11=$CS_BUILD/openssl11/bin/openssl
-    [ -x "$OSSL11" ] || skip "build/openssl11 missing (make openssl11)"
+    need_tree OSSL11 11 bin/openssl
     STATS=$BATS_TEST_TMPDIR/o11.stats
 }
 

@@ -13,8 +13,7 @@ load "helpers/common"
 setup() {
     cs_env
     cs_require
-    RUN=$CS_BUILD/openssl35/bin/run
-    [ -x "$RUN" ] || skip "build/openssl35 missing (make openssl35)"
+    need_tree RUN 35 bin/run
     PROG=$BATS_TEST_TMPDIR/libctx_reuse
     cc -O2 -o "$PROG" "$BATS_TEST_DIRNAME/helpers/libctx_reuse.c" -lcrypto
 }

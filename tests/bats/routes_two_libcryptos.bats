@@ -10,8 +10,7 @@ load "helpers/common"
 setup() {
     cs_env
     cs_require
-    L11=$CS_BUILD/openssl11/root/usr/lib/x86_64-linux-gnu/libcrypto.so.1.1
-    [ -f "$L11" ] || skip "build/openssl11 missing (make openssl11)"
+    need_tree L11 11 root/usr/lib/x86_64-linux-gnu/libcrypto.so.1.1
     PROG=$BATS_TEST_TMPDIR/two
     cc -O2 -o "$PROG" "$BATS_TEST_DIRNAME/helpers/two_libcryptos.c" -lcrypto -ldl
     STATS=$BATS_TEST_TMPDIR/t.stats

@@ -22,9 +22,8 @@ setup() {
 
 # use_version NN: OSSL (the build's openssl), LIBCRYPTO (file name) or skip.
 use_version() {
-    OSSL=$CS_BUILD/openssl$1/bin/openssl
+    need_tree OSSL "$1" bin/openssl
     RUN=$CS_BUILD/openssl$1/bin/run
-    [ -x "$OSSL" ] || skip "build/openssl$1 missing (make openssl$1)"
     case $1 in 36) LIBNAME=libcrypto.so.3 ;; 40) LIBNAME=libcrypto.so.4 ;; esac
 }
 

@@ -7,11 +7,7 @@ load "helpers/common"
 load "helpers/ab"
 
 setup() {
-    cs_env
-    cs_require
-    [ "$(id -u)" -eq 0 ] || skip "tcpdump on loopback needs root"
-    need_cmd tcpdump gnuplot
-    OUT=$BATS_TEST_TMPDIR/ab
+    ab_setup "tcpdump on loopback needs root" tcpdump gnuplot
 }
 
 @test "ab tls: RSA-3072 certificate, TLS 1.3, 20 handshakes per side" {

@@ -13,10 +13,7 @@ load "helpers/ab"
 OSSL35=
 
 setup() {
-    cs_env
-    cs_require
-    [ "$(id -u)" -eq 0 ] || skip "tcpdump on loopback needs root"
-    need_cmd tcpdump gnuplot
+    ab_setup "tcpdump on loopback needs root" tcpdump gnuplot
     OSSL35=$CS_BUILD/openssl35/bin/openssl
     [ -x "$OSSL35" ] || { echo "missing $OSSL35 (make openssl35)" >&2; return 1; }
     OUT=$BATS_TEST_TMPDIR/ab

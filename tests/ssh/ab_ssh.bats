@@ -7,12 +7,8 @@ load "../bats/helpers/common"
 load "../bats/helpers/ab"
 
 setup() {
-    cs_env
-    cs_require
-    [ "$(id -u)" -eq 0 ] || skip "sshd privilege separation and tcpdump need root"
+    ab_setup "sshd privilege separation and tcpdump need root" tcpdump gnuplot ssh
     [ -x /usr/sbin/sshd ] || skip "openssh-server not installed"
-    need_cmd tcpdump gnuplot ssh
-    OUT=$BATS_TEST_TMPDIR/ab
 }
 
 @test "ab ssh: RSA-3072 host key, group16, 8 logins per side" {

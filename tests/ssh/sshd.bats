@@ -28,10 +28,7 @@ teardown_file() {
 }
 
 setup() {
-    cs_env
-    cs_require
-    [ "$(id -u)" -eq 0 ] || skip "sshd with privilege separation needs root"
-    [ -x "$SSHD" ] || skip "openssh-server not installed"
+    sshd_setup
     D=$BATS_FILE_TMPDIR
 }
 

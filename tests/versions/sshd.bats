@@ -14,11 +14,7 @@ load "../bats/helpers/sshd"
 load "versions"
 
 setup() {
-    cs_env
-    cs_require
-    [ "$(id -u)" -eq 0 ] || skip "sshd with privilege separation needs root"
-    [ -x /usr/sbin/sshd ] || skip "openssh-server not installed"
-    D=$BATS_TEST_TMPDIR
+    sshd_setup
 }
 
 teardown() {

@@ -154,3 +154,54 @@ ab_check_pcap() {
     [ "$(grep -c '^B,,[0-9]*,server,' "$out/samples.csv")" -eq "$3" ]
     [ "$(grep -c ',client,' "$out/samples.csv")" -eq 0 ]
 }
+
+# --- The suites' set-up ---------------------------------------------------
+
+# ab_setup_file NAME BITS...: for setup_file(): a self-signed RSA certificate
+# of each BITS in BATS_FILE_TMPDIR (NAME.crt, NAME.key; with several BITS,
+# rBITS.crt and rBITS.key), when the shim core is built.
+ab_setup_file() {
+    local name=$1 bits
+    shift
+    cs_env
+    cs_ready || return 0
+    for bits in "$@"; do
+        make_rsa_cert "$BATS_FILE_TMPDIR" "${name:-r$bits}" "$bits"
+    done
+}
+
+# ab_setup WHY CMD...: for setup(): the shim core built; root, unless WHY
+# is empty (else the test skips saying WHY); each command CMD installed.
+# Sets OUT (the run's output directory) and D (the file's scratch directory).
+ab_setup() {
+    local why=$1
+    shift
+    cs_env
+    cs_require
+    [ -z "$why" ] || [ "$(id -u)" -eq 0 ] || skip "$why"
+    [ $# -eq 0 ] || need_cmd "$@"
+    OUT=$BATS_TEST_TMPDIR/ab
+    D=$BATS_FILE_TMPDIR
+}
+
+# ab_stop NAME...: for teardown(): stops the daemons started as NAME.
+ab_stop() {
+    local n
+    for n in "$@"; do
+        stop_daemon "$n"
+    done
+}
+
+# ab_fails PATTERN ARGS...: `cryptoshim ab ARGS` exits 2 with exactly one
+# line on stderr, "cryptoshim ab: PATTERN" (a glob), and leaves nothing
+# running (AB_LEFT, default ab_left, prints nothing for OUT).
+ab_fails() {
+    local pattern=$1
+    shift
+    run --separate-stderr timeout --kill-after=10 120 "$CLI" ab "$@" --out "$OUT"
+    echo "status $status; stderr: $stderr"
+    [ "$status" -eq 2 ]
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+    [[ "$stderr" == cryptoshim\ ab:\ $pattern ]]
+    [ -z "$("${AB_LEFT:-ab_left}" "$OUT")" ]
+}

@@ -29,7 +29,7 @@
 #include <openssl/provider.h>
 #include <openssl/x509.h>
 
-#include "tests/unit/support/vectors.h"
+#include "driver.h"
 
 static uint64_t rng_state;
 
@@ -73,13 +73,6 @@ static void outcome(const char *what, int ok)
     ERR_clear_error();
 }
 
-/* Who serves a key ("# provider NAME"). */
-static void who(const EVP_PKEY *key)
-{
-    const OSSL_PROVIDER *prov = key ? EVP_PKEY_get0_provider(key) : NULL;
-    printf("# provider %s\n", prov ? OSSL_PROVIDER_get0_name(prov) : "none");
-}
-
 static int v35(void)
 {
     return OpenSSL_version_num() >= 0x30500000UL;
@@ -89,7 +82,7 @@ static EVP_PKEY *raw_priv(const char *alg, const uint8_t *k)
 {
     EVP_PKEY *key = EVP_PKEY_new_raw_private_key_ex(NULL, alg, NULL, k, 32);
     if (key)
-        who(key);
+        driver_provider(key, NULL);
     return key;
 }
 
@@ -97,7 +90,7 @@ static EVP_PKEY *raw_pub(const char *alg, const uint8_t *k)
 {
     EVP_PKEY *key = EVP_PKEY_new_raw_public_key_ex(NULL, alg, NULL, k, 32);
     if (key)
-        who(key);
+        driver_provider(key, NULL);
     return key;
 }
 
@@ -110,6 +103,21 @@ static void print_pub(const char *label, EVP_PKEY *key)
         hex(label, pub, n);
     else
         outcome(label, 0);
+}
+
+/* A raw private key of alg from 32 fresh pseudo-random bytes (into k), its
+ * public key printed as "NAME pub"; NULL after printing "NAME import" failed. */
+static EVP_PKEY *random_key(const char *alg, const char *name, uint8_t k[32])
+{
+    char label[32];
+    rnd(k, 32);
+    EVP_PKEY *key = raw_priv(alg, k);
+    snprintf(label, sizeof label, "%s %s", name, key ? "pub" : "import");
+    if (key)
+        print_pub(label, key);
+    else
+        outcome(label, 0);
+    return key;
 }
 
 /* Derives X25519(priv, peer) through EVP, printing the secret or error. */
@@ -164,13 +172,9 @@ static void group_x25519(void)
     int nspecial;
     special_peers(special, &nspecial);
     for (int i = 0; i < 40; i++) {
-        rnd(k, 32);
-        EVP_PKEY *a = raw_priv("X25519", k);
-        if (!a) {
-            outcome("x25519 import", 0);
+        EVP_PKEY *a = random_key("X25519", "x25519", k);
+        if (!a)
             continue;
-        }
-        print_pub("x25519 pub", a);
         rnd(peer, 32);
         if (i % 2)
             peer[31] |= 0x80; /* top bit: ignored */
@@ -247,7 +251,7 @@ static void check_generated(const char *alg, EVP_PKEY *key)
 {
     uint8_t priv[32], pub[32];
     size_t pn = 32, qn = 32;
-    who(key);
+    driver_provider(key, NULL);
     if (!key || !EVP_PKEY_get_raw_private_key(key, priv, &pn) ||
         !EVP_PKEY_get_raw_public_key(key, pub, &qn)) {
         outcome("gen", 0);
@@ -313,7 +317,7 @@ static void group_xgen(void)
         if (k) {
             uint8_t priv[32];
             size_t n = 32;
-            who(k);
+            driver_provider(k, NULL);
             if (EVP_PKEY_get_raw_private_key(k, priv, &n))
                 hex("dhkem priv", priv, n);
             print_pub("dhkem pub", k);
@@ -367,25 +371,27 @@ static void add_l(uint8_t sig[64])
     }
 }
 
-/* EVP_PKEY_sign_message_init with a fetched signature (3.5+). */
-static void msg_sign(const char *label, EVP_PKEY *key, const char *alg, const OSSL_PARAM *params,
-                     const uint8_t *msg, size_t len)
+/* EVP_PKEY_sign with the signature alg fetched and set up by init (3.5+:
+ * sign_msg_init, or sign_init_ex2 where the caller prehashed), printing the
+ * signature or the failure; with vinit, the signature verified again through
+ * a fresh context set up by vinit, and the verdict printed. */
+static void fetched_sign(const char *label, EVP_PKEY *key, const char *alg, msg_init_fn init,
+                         msg_init_fn vinit, const OSSL_PARAM *params, const uint8_t *msg, size_t len)
 {
     EVP_SIGNATURE *s = EVP_SIGNATURE_fetch(NULL, alg, NULL);
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
     uint8_t sig[64];
     size_t n = sizeof sig;
-    int ok = s && ctx && sign_msg_init(ctx, s, params) > 0 &&
-             EVP_PKEY_sign(ctx, sig, &n, msg, len) > 0;
+    int ok = s && ctx && init(ctx, s, params) > 0 && EVP_PKEY_sign(ctx, sig, &n, msg, len) > 0;
     if (ok)
         hex(label, sig, n);
     else
         outcome(label, 0);
-    if (ok) {
+    if (ok && vinit) {
         int r = -2;
         EVP_PKEY_CTX_free(ctx);
         ctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
-        if (ctx && verify_msg_init(ctx, s, params) > 0)
+        if (ctx && vinit(ctx, s, params) > 0)
             r = EVP_PKEY_verify(ctx, sig, n, msg, len);
         printf("%s verify %d\n", label, r);
         ERR_clear_error();
@@ -394,35 +400,27 @@ static void msg_sign(const char *label, EVP_PKEY *key, const char *alg, const OS
     EVP_PKEY_CTX_free(ctx);
 }
 
-/* EVP_PKEY_sign_init_ex2 (the caller prehashes; 3.5+). */
+/* EVP_PKEY_sign_message_init with a fetched signature, and verified again. */
+static void msg_sign(const char *label, EVP_PKEY *key, const char *alg, const OSSL_PARAM *params,
+                     const uint8_t *msg, size_t len)
+{
+    fetched_sign(label, key, alg, sign_msg_init, verify_msg_init, params, msg, len);
+}
+
+/* EVP_PKEY_sign_init_ex2 (the caller prehashes). */
 static void pre_sign(const char *label, EVP_PKEY *key, const OSSL_PARAM *params, const uint8_t *tbs,
                      size_t len)
 {
-    EVP_SIGNATURE *s = EVP_SIGNATURE_fetch(NULL, "ED25519", NULL);
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
-    uint8_t sig[64];
-    size_t n = sizeof sig;
-    int ok = s && ctx && sign_init_ex2(ctx, s, params) > 0 &&
-             EVP_PKEY_sign(ctx, sig, &n, tbs, len) > 0;
-    if (ok)
-        hex(label, sig, n);
-    else
-        outcome(label, 0);
-    EVP_SIGNATURE_free(s);
-    EVP_PKEY_CTX_free(ctx);
+    fetched_sign(label, key, "ED25519", sign_init_ex2, NULL, params, tbs, len);
 }
 
 static void group_ed25519(void)
 {
     uint8_t k[32], msg[300], sig[64], bad[64];
     for (int i = 0; i < 30; i++) {
-        rnd(k, 32);
-        EVP_PKEY *key = raw_priv("ED25519", k);
-        if (!key) {
-            outcome("ed25519 import", 0);
+        EVP_PKEY *key = random_key("ED25519", "ed25519", k);
+        if (!key)
             continue;
-        }
-        print_pub("ed25519 pub", key);
         size_t len = (size_t)(rnd64() % sizeof msg);
         if (i < 3)
             len = (size_t)i;
@@ -501,7 +499,7 @@ static void fromdata(const char *label, const char *alg, int selection, OSSL_PAR
              EVP_PKEY_fromdata(ctx, &key, selection, params) > 0;
     outcome(label, ok);
     if (key) {
-        who(key);
+        driver_provider(key, NULL);
         print_pub("  pub", key);
         uint8_t priv[32];
         size_t n = 32;
@@ -617,7 +615,7 @@ static void group_import(void)
         if (fresh) {
             uint8_t before[32], after[32];
             size_t bn = 32, an = 32;
-            who(fresh);
+            driver_provider(fresh, NULL);
             EVP_PKEY_get_raw_public_key(fresh, before, &bn);
             size_t enc_lens[] = {32, 31, 33};
             for (int e = 0; e < 3; e++) {

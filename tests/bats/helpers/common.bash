@@ -155,3 +155,134 @@ keygen_lines_ok() {
     [ "${lines[1]}" = "rsa sign and verify ok" ]
     [ "${lines[2]}" = "ec keygen ok" ]
 }
+
+# shim_env yes|no STATS [KERNELS]: env(1) words running a program with the
+# shim preloaded, counting into STATS (and CRYPTOSHIM_KERNELS=KERNELS when
+# given), or without it (no).
+shim_env() {
+    if [ "$1" = yes ]; then
+        echo "LD_PRELOAD=$CS_BUILD/libcryptoshim.so CRYPTOSHIM_STATS=$2${3:+ CRYPTOSHIM_KERNELS=$3}"
+    else
+        echo "-u LD_PRELOAD -u CRYPTOSHIM_STATS"
+    fi
+}
+
+# tcp_listening PORT: whether a TCP socket listens on PORT (needs ss).
+tcp_listening() {
+    ss -Hltn "sport = :$1" | grep -q .
+}
+
+# tls13_handshake LIMIT SRV_ENV CLI_ENV OPENSSL SERVER_ARGS... -- CLIENT_ARGS...:
+# one TLS 1.3 handshake on a random loopback port between `OPENSSL s_server
+# -naccept 1 -quiet SERVER_ARGS` and `OPENSSL s_client CLIENT_ARGS` (sent
+# "Q"), each under env(1) with the words of SRV_ENV / CLI_ENV (shim_env) and
+# bounded by LIMIT seconds; their output in srv.out and cli.out here.
+# Returns s_client's status, or 1 (srv.out shown) when no server listened
+# after five tries.
+tls13_handshake() {
+    local limit=$1 senv=$2 cenv=$3 bin=$4 sargs=() port pid rc
+    shift 4
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do
+        sargs+=("$1")
+        shift
+    done
+    shift
+    for _ in 1 2 3 4 5; do
+        port=$((20000 + RANDOM % 20000))
+        # shellcheck disable=SC2086 # the env words
+        timeout "$limit" env $senv "$bin" s_server -accept 127.0.0.1:$port -naccept 1 -tls1_3 \
+            -quiet "${sargs[@]}" >srv.out 2>&1 </dev/null &
+        pid=$!
+        # Wait until it listens (-quiet prints nothing; a probe connection
+        # would use up -naccept 1).
+        for _ in $(seq 100); do
+            tcp_listening $port && break
+            kill -0 $pid 2>/dev/null || break
+            sleep 0.1
+        done
+        if tcp_listening $port; then
+            rc=0
+            # shellcheck disable=SC2086
+            echo Q | timeout "$limit" env $cenv "$bin" s_client -connect 127.0.0.1:$port -tls1_3 \
+                "$@" >cli.out 2>&1 || rc=$?
+            wait $pid || true
+            return $rc
+        fi
+        kill $pid 2>/dev/null || true
+        wait $pid 2>/dev/null || true
+    done
+    echo "server did not start" >&2
+    cat srv.out >&2
+    return 1
+}
+
+# openssl_of VER: prints the openssl program of OpenSSL VER (30: the
+# system's; else its tree's wrapper); fails when the tree is not built.
+openssl_of() {
+    if [ "$1" = 30 ]; then
+        command -v openssl
+        return
+    fi
+    local bin="$CS_BUILD/openssl$1/bin/openssl"
+    [ -x "$bin" ] && [ ! -e "$CS_BUILD/openssl$1/.missing" ] && echo "$bin"
+}
+
+# ossl_absent VER: notes on fd 3 that OpenSSL VER's tree is not built (the
+# caller passes over that version).
+ossl_absent() {
+    echo "# OpenSSL ${1:0:1}.${1:1} not built (make openssl$1): skipped" >&3
+}
+
+# ossl_versions DRIVER40 REQUIRED VER...: prints each VER whose tree is there
+# (ossl_have, DRIVER40 for 4.0), one a line, noting the others; fails when
+# the version REQUIRED ("none": no version) is absent.
+ossl_versions() {
+    local d40=$1 req=$2 ver
+    shift 2
+    for ver in "$@"; do
+        if ossl_have "$ver" "$d40"; then
+            echo "$ver"
+        elif [ "$ver" = "$req" ]; then
+            echo "missing OpenSSL ${ver:0:1}.${ver:1} tree (make openssl$ver)" >&2
+            return 1
+        else
+            ossl_absent "$ver"
+        fi
+    done
+}
+
+# tls_group_handshake LIMIT KERNELS OPENSSL GROUP SERVER_SHIM CLIENT_SHIM
+# CERT KEY PATTERN...: tls13_handshake offering only GROUP, the server's
+# certificate CERT with its key KEY, the sides marked yes with the shim
+# (KERNELS forced, counting into srv.st and cli.st here); the client must
+# succeed and print a line matching each extended regex PATTERN.
+tls_group_handshake() {
+    local limit=$1 kernels=$2 bin=$3 group=$4 srv=$5 cli=$6 cert=$7 key=$8 rc=0 pat
+    shift 8
+    tls13_handshake "$limit" "$(shim_env "$srv" "$PWD/srv.st" "$kernels")" \
+        "$(shim_env "$cli" "$PWD/cli.st" "$kernels")" "$bin" -groups "$group" -cert "$cert" \
+        -key "$key" -- -groups "$group" || rc=$?
+    for pat in "$@"; do
+        [ $rc -ne 0 ] || grep -Eq "$pat" cli.out || rc=1
+    done
+    if [ $rc -ne 0 ]; then
+        cat cli.out srv.out >&2
+        echo "handshake with group $group failed (server shim: $srv, client: $cli)" >&2
+        return 1
+    fi
+}
+
+# need_tree VAR VER FILE: sets VAR to build/opensslVER/FILE (a program or
+# library of an unpacked OpenSSL), or skips the test when it is not there.
+need_tree() {
+    printf -v "$1" '%s' "$CS_BUILD/openssl$2/$3"
+    [ -e "${!1}" ] || skip "build/openssl$2 missing (make openssl$2)"
+}
+
+# output_has TEXT...: $output (of `run`) contains every TEXT.
+output_has() {
+    local t
+    for t in "$@"; do
+        [[ "$output" == *"$t"* ]] || { echo "output lacks: $t" >&2; return 1; }
+    done
+}

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/unit/support/vectors.h"
+#include "driver.h"
 
 /* 1 if sig verifies over msg under the DER public key, else 0. */
 static int verify(const unsigned char *der, long derlen, const unsigned char *msg, long msglen,
@@ -32,10 +32,8 @@ int main(int argc, char **argv)
 {
     vec_wyc w;
     long cases = 0, mismatch = 0;
-    if (argc != 2 || vec_wyc_open(&w, argv[1])) {
-        fprintf(stderr, "usage: dsa_verify_driver FILE.json (a readable Wycheproof file)\n");
+    if (driver_wyc_open(&w, argc, argv))
         return 2;
-    }
     for (const json *g; (g = vec_wyc_group(&w));) {
         size_t dl;
         unsigned char *der = vec_json_hex(g, "publicKeyDer", &dl);

@@ -23,6 +23,8 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
+#include "pq_driver.h"
+
 #define MAXSIG 4627
 #define MAXPK 2592
 #define MAXSK 4896
@@ -46,28 +48,10 @@ static sign_final_fn sign_msg_final;
 static verify_final_fn verify_msg_final;
 static set_sig_fn set_signature;
 
-/* FNV-1a of a buffer, as 16 hex digits: enough to compare outputs. */
-static unsigned long long hash(const unsigned char *p, size_t n)
-{
-    unsigned long long h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
-}
-
-/* Prints one point's line and clears the error queue. */
+/* Prints one point's line (any rc but 0 succeeded) and clears the error queue. */
 static void point_out(const char *name, int rc, const unsigned char *out, size_t outlen)
 {
-    unsigned long e = ERR_peek_error();
-    printf("%s %s rc=%d err=", alg, name, rc ? 1 : 0);
-    if (e)
-        printf("%d:%d", ERR_GET_LIB(e), ERR_GET_REASON(e));
-    else
-        printf("none");
-    if (out)
-        printf(" out=%016llx", hash(out, outlen));
-    printf("\n");
-    ERR_clear_error();
+    pq_point(alg, name, rc != 0, out, outlen);
 }
 
 static void point(const char *name, int rc)
@@ -723,8 +707,7 @@ int main(int argc, char **argv)
     EVP_PKEY_get_octet_string_param(other, "pub", PK2, sizeof PK2, &pkb);
     sigb = (size_t)EVP_PKEY_get_size(good);
     pubonly = EVP_PKEY_new_raw_public_key_ex(NULL, alg, NULL, PK, pkb);
-    const OSSL_PROVIDER *prov = EVP_PKEY_get0_provider(good);
-    printf("# provider %s\n", prov ? OSSL_PROVIDER_get0_name(prov) : "none");
+    driver_provider(good, NULL);
     ERR_clear_error();
 
     const char *only = argc > 2 ? argv[2] : "";

@@ -124,13 +124,6 @@ static void point_key(const char *name, int rc, EVP_PKEY *key)
     ERR_clear_error();
 }
 
-/* Who serves a key: "# provider NAME WHAT". */
-static void provider_line(const char *what, EVP_PKEY *key)
-{
-    const OSSL_PROVIDER *prov = key ? EVP_PKEY_get0_provider(key) : NULL;
-    printf("# provider %s %s\n", prov ? OSSL_PROVIDER_get0_name(prov) : "none", what);
-}
-
 /* ---- making keys --------------------------------------------------------- */
 
 /* A key from its seed through keygen's "seed" parameter (NULL: random),
@@ -252,7 +245,7 @@ static void make_variants(void)
     rnd(sa, seedb);
     rnd(sb, seedb);
     EVP_PKEY *a = keygen(sa, seedb), *b = keygen(sb, seedb);
-    provider_line("keygen", a);
+    driver_provider(a, "keygen");
     if (get_octets(a, "priv", pa, sizeof pa) != privb || get_octets(b, "priv", pb, sizeof pb) != privb ||
         get_octets(a, "pub", ua, sizeof ua) != pubb || get_octets(b, "pub", ub, sizeof ub) != pubb) {
         printf("%s setup rc=0 (no keys from seeds)\n", alg);
@@ -284,7 +277,7 @@ static void group_sweep(void)
                 for (int l = 0; l < npubs; l++) {
                     EVP_PKEY *key = fromdata(sels[s].selection, seeds[i].v, privs[j].v, pubs[l].v);
                     if (key && !served++)
-                        provider_line("fromdata", key);
+                        driver_provider(key, "fromdata");
                     snprintf(name, sizeof name, "sweep.%s.seed=%s.priv=%s.pub=%s", sels[s].name,
                              seeds[i].name, privs[j].name, pubs[l].name);
                     point_key(name, key != NULL, key);
@@ -373,7 +366,7 @@ static void group_decode(void)
             size_t dn = pkcs8(der, inner, n);
             EVP_PKEY *key = decode(der, dn);
             if (key && !served++)
-                provider_line("decode", key);
+                driver_provider(key, "decode");
             snprintf(name, sizeof name, "decode.seed=%s.priv=%s", seeds[i].name, privs[j].name);
             point_key(name, key != NULL, key);
             EVP_PKEY_free(key);
@@ -390,7 +383,7 @@ static void group_gen(void)
         rnd(seed, seedb);
         EVP_PKEY *key = keygen(seed, seedb);
         if (i == 0)
-            provider_line("keygen", key);
+            driver_provider(key, "keygen");
         snprintf(name, sizeof name, "gen.%d.seed", i);
         point_key(name, key != NULL, key);
         EVP_PKEY *d = key ? EVP_PKEY_dup(key) : NULL;
@@ -414,10 +407,8 @@ static void group_gen(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 4) {
-        fprintf(stderr, "usage: %s ALG sweep|decode|gen|all SEED\n", argv[0]);
+    if (!driver_args(argc, argv, 4, "ALG sweep|decode|gen|all SEED"))
         return 2;
-    }
     alg = argv[1];
     int ps = atoi(strrchr(alg, '-') ? strrchr(alg, '-') + 1 : "0");
     is_kem = !strncmp(alg, "ML-KEM-", 7);

@@ -31,25 +31,10 @@ static const char *alg;
 static int ps, k;
 static size_t ekb, dkb, ctb;
 
-/* FNV-1a of a buffer: enough to compare outputs. */
-static unsigned long long hash(const unsigned char *p, size_t n)
-{
-    return fnv(FNV0, p, n);
-}
-
-/* Prints one point's line and clears the error queue. */
+/* Prints one point's line (rc > 0 succeeded) and clears the error queue. */
 static void point_out(const char *name, int rc, const unsigned char *out, size_t outlen)
 {
-    unsigned long e = ERR_peek_error();
-    printf("%s %s rc=%d err=", alg, name, rc > 0 ? 1 : 0);
-    if (e)
-        printf("%d:%d", ERR_GET_LIB(e), ERR_GET_REASON(e));
-    else
-        printf("none");
-    if (out)
-        printf(" out=%016llx", hash(out, outlen));
-    printf("\n");
-    ERR_clear_error();
+    pq_point(alg, name, rc > 0, out, outlen);
 }
 
 static void point(const char *name, int rc)
@@ -103,13 +88,6 @@ static int decaps(EVP_PKEY *key, unsigned char *ss, size_t *sslen, const unsigne
     return rc;
 }
 
-/* Who serves a key: "# provider NAME" once per name. */
-static void provider_line(const char *what, EVP_PKEY *key)
-{
-    const OSSL_PROVIDER *prov = key ? EVP_PKEY_get0_provider(key) : NULL;
-    printf("# provider %s %s\n", prov ? OSSL_PROVIDER_get0_name(prov) : "none", what);
-}
-
 /* ---- groups ------------------------------------------------------------ */
 
 /* Keys from random seeds, their exports, deterministic encapsulations and
@@ -122,7 +100,7 @@ static void group_kat(int rounds)
         rnd(seed, sizeof seed);
         EVP_PKEY *key = keygen_seed(alg, seed, sizeof seed);
         if (i == 0)
-            provider_line("keygen", key);
+            driver_provider(key, "keygen");
         size_t en = get_octets(key, "pub", ek, sizeof ek), dn = get_octets(key, "priv", dk, sizeof dk);
         size_t sn = get_octets(key, "seed", s2, sizeof s2);
         snprintf(name, sizeof name, "kat.%d.keygen.pub", i);
@@ -223,7 +201,7 @@ static void group_key(void)
     rnd(seed, sizeof seed);
     rnd(seed2, sizeof seed2);
     EVP_PKEY *key = keygen_seed(alg, seed, 64), *key2 = keygen_seed(alg, seed2, 64);
-    provider_line("keygen", key);
+    driver_provider(key, "keygen");
     get_octets(key, "pub", ek, sizeof ek);
     get_octets(key, "priv", dk, sizeof dk);
     get_octets(key2, "pub", ek2, sizeof ek2);
@@ -432,7 +410,7 @@ static void group_kem(void)
     size_t cn = sizeof ct, sn = sizeof ss;
     int rc = encaps(key, m, 32, ct, &cn, ss, &sn);
     point_out("kem.encaps", rc, ct, cn);
-    provider_line("encaps", key);
+    driver_provider(key, "encaps");
     /* lengths */
     static const long dl[] = {-1, 1, -(long)MAXCT, 8};
     for (int i = 0; i < 4; i++) {
@@ -530,6 +508,16 @@ static void group_kem(void)
     EVP_PKEY_free(key);
 }
 
+/* A hybrid's encoding into dst: the ML-KEM part m then the classical x when
+ * mlkem_first, else x then m; returns the length. */
+static size_t hybrid_cat(unsigned char *dst, int mlkem_first, const unsigned char *m, size_t mn,
+                         const unsigned char *x, size_t xn)
+{
+    memcpy(dst + (mlkem_first ? 0 : xn), m, mn);
+    memcpy(dst + (mlkem_first ? mn : 0), x, xn);
+    return mn + xn;
+}
+
 /* The hybrid groups whose ML-KEM half is this parameter set: generation and
  * a round trip (random, so only outcomes), a peer share with a bad ML-KEM
  * half, and decapsulation with a key imported from fixed bytes (the same
@@ -613,15 +601,7 @@ static void group_mlx(void)
             xpn = xk ? EVP_PKEY_get_octet_string_param(xk, "encoded-pub-key", xpub, sizeof xpub,
                                                        &xpn) == 1 ? xpn : 0 : 0;
         }
-        size_t pn = 0;
-        if (groups[g].mlkem_first) {
-            memcpy(priv, dk, dn);
-            memcpy(priv + dn, xpriv, xn);
-        } else {
-            memcpy(priv, xpriv, xn);
-            memcpy(priv + xn, dk, dn);
-        }
-        pn = dn + xn;
+        size_t pn = hybrid_cat(priv, groups[g].mlkem_first, dk, dn, xpriv, xn);
         EVP_PKEY *hk = NULL;
         {
             EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_name(NULL, gn, NULL);
@@ -638,13 +618,7 @@ static void group_mlx(void)
         size_t mcn = sizeof mct2, msn = sizeof mss;
         rnd(m, 32);
         encaps(mk, m, 32, mct2, &mcn, mss, &msn);
-        if (groups[g].mlkem_first) {
-            memcpy(ct, mct2, mcn);
-            memcpy(ct + mcn, xpub, xpn);
-        } else {
-            memcpy(ct, xpub, xpn);
-            memcpy(ct + xpn, mct2, mcn);
-        }
+        hybrid_cat(ct, groups[g].mlkem_first, mct2, mcn, xpub, xpn);
         sn2 = sizeof ss2;
         rc = hk && decaps(hk, ss2, &sn2, ct, mcn + xpn);
         snprintf(name, sizeof name, "mlx.%s.decaps.fixed", gn);
@@ -655,7 +629,7 @@ static void group_mlx(void)
             EVP_PKEY_CTX_free(c);
         }
         if (g == 0 || groups[g].ps == 1024)
-            provider_line(gn, mk);
+            driver_provider(mk, gn);
         EVP_PKEY_free(hk);
         EVP_PKEY_free(xk);
         EVP_PKEY_free(mk);
@@ -667,10 +641,8 @@ static void group_mlx(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s ML-KEM-512|768|1024 kat|key|kem|mlx [SEED]\n", argv[0]);
+    if (!driver_args(argc, argv, 3, "ML-KEM-512|768|1024 kat|key|kem|mlx [SEED]"))
         return 2;
-    }
     alg = argv[1];
     ps = atoi(alg + 7);
     k = ps / 256;

@@ -1,17 +1,22 @@
 /* Helpers shared by the drivers that compare ML-KEM and ML-DSA through the
- * shim with stock OpenSSL (mlkem_stock_driver.c, mlkem_mldsa_keys_driver.c):
- * the run's pseudo-random bytes, a hash to compare outputs, keys from seeds
- * and from parts, raw parameters, 12-bit coefficients. Header-only (each
+ * shim with stock OpenSSL (mlkem_stock_driver.c, mldsa_stock_driver.c,
+ * mlkem_mldsa_keys_driver.c): the run's pseudo-random bytes, a hash to
+ * compare outputs, one point's line, keys from seeds and from parts, raw
+ * parameters, 12-bit coefficients. Header-only (each
  * driver is one translation unit); built against the 3.0 headers. */
 #ifndef CRYPTOSHIM_PQ_DRIVER_H
 #define CRYPTOSHIM_PQ_DRIVER_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
+
+#include "driver.h"
 
 static uint64_t rng_state; /* the run seed, set by main */
 
@@ -34,6 +39,24 @@ static inline unsigned long long fnv(unsigned long long h, const void *v, size_t
     for (size_t i = 0; i < n; i++)
         h = (h ^ p[i]) * 1099511628211ULL;
     return h;
+}
+
+/* Prints one point's line "ALG NAME rc=0|1 err=LIB:REASON|none
+ * [out=HASH]" (the first error left on the queue; HASH the fnv of out, when
+ * given) and clears the error queue. */
+static inline void pq_point(const char *alg, const char *name, int ok, const unsigned char *out,
+                            size_t outlen)
+{
+    unsigned long e = ERR_peek_error();
+    printf("%s %s rc=%d err=", alg, name, ok ? 1 : 0);
+    if (e)
+        printf("%d:%d", ERR_GET_LIB(e), ERR_GET_REASON(e));
+    else
+        printf("none");
+    if (out)
+        printf(" out=%016llx", fnv(FNV0, out, outlen));
+    printf("\n");
+    ERR_clear_error();
 }
 
 /* A key of algorithm alg from keygen's "seed" parameter of seedlen bytes

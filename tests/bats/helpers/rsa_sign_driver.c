@@ -12,7 +12,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
-#include "tests/unit/support/vectors.h"
+#include "driver.h"
 
 /* Maps Wycheproof's hash name ("SHA-256") to OpenSSL's digest, or NULL. */
 static const EVP_MD *digest_by_name(const char *name)
@@ -52,10 +52,8 @@ int main(int argc, char **argv)
 {
     vec_wyc w;
     unsigned match = 0, mismatch = 0;
-    if (argc != 2 || vec_wyc_open(&w, argv[1])) {
-        fprintf(stderr, "usage: rsa_sign_driver FILE.json (a readable Wycheproof file)\n");
+    if (driver_wyc_open(&w, argc, argv))
         return 2;
-    }
     for (const json *g; (g = vec_wyc_group(&w));) {
         const char *sha = json_get_str(g, "sha");
         const EVP_MD *md = sha ? digest_by_name(sha) : NULL;

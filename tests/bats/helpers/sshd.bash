@@ -22,23 +22,11 @@ sshd_start() {
     ssh-keygen -q -t rsa -b "$bits" -N '' -C "$name" -f "$key"
     port=$(free_port)
     echo "$port" >"$dir/$name.port"
-    cat >"$conf" <<CONF
-ListenAddress 127.0.0.1:$port
-HostKey $key
-PidFile $dir/$name.sshd.pid
-AuthorizedKeysFile $dir/authorized_keys
-StrictModes no
-PermitRootLogin prohibit-password
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-KexAlgorithms $(echo $SSH_KEXES | tr ' ' ,)
-HostKeyAlgorithms rsa-sha2-256,rsa-sha2-512
-MaxStartups 100
-LogLevel VERBOSE
-Subsystem sftp /usr/lib/openssh/sftp-server
-CONF
+    # The config generator is the one the A/B harness uses.
+    /usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import servers
+print(servers.sshd_conf(*sys.argv[2:8], loglevel="VERBOSE"), end="")' "$CS_ROOT/ab" "$port" \
+        "$key" "$dir/authorized_keys" "$(echo $SSH_KEXES | tr ' ' ,)" rsa-sha2-256,rsa-sha2-512 \
+        "$dir/$name.sshd.pid" >"$conf"
     echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$key.pub")" >>"$dir/known_hosts"
     mkdir -p /run/sshd
     chmod 0755 /run/sshd
@@ -56,4 +44,15 @@ ssh_cmd() {
         -o BatchMode=yes -o UserKnownHostsFile="$dir/known_hosts" -o StrictHostKeyChecking=yes \
         -o KexAlgorithms="$kex" -o HostKeyAlgorithms="$alg" -o ConnectTimeout=10 \
         "$(id -un)@127.0.0.1"
+}
+
+# sshd_setup: for setup(): the shim core built, root (privilege separation)
+# and Debian's sshd installed, else the test skips; D the test's directory
+# (the file's when sshd runs for the whole file: set D after).
+sshd_setup() {
+    cs_env
+    cs_require
+    [ "$(id -u)" -eq 0 ] || skip "sshd with privilege separation needs root"
+    [ -x "$SSHD" ] || skip "openssh-server not installed"
+    D=$BATS_TEST_TMPDIR
 }
