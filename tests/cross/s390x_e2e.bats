@@ -7,42 +7,29 @@
 # fetch or build is a test failure, only a missing qemu a skip (and under
 # test-cross, CS_CROSS_FULL=1, a failure too).
 
+load cross
+
 setup_file() {
-    export ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+    cross_setup_file
     export SYSROOT=$ROOT/build/sysroot-s390x
     export SHIM390=$ROOT/build/cross-s390x/libcryptoshim.so
     export CLI390=$ROOT/build/cross-s390x/cryptoshim
     export OSSL40=$ROOT/build/s390x/openssl40
-    export TMPD=$(mktemp -d)
-    # What went wrong before the tests (each test then fails, showing it).
-    export PROBLEM=$TMPD/problem
-    : >"$PROBLEM"
     if command -v qemu-s390x >/dev/null && command -v s390x-linux-gnu-gcc >/dev/null; then
-        "$ROOT/scripts/oldhw/sysroot-s390x.sh" "$SYSROOT" >"$TMPD/sysroot.log" 2>&1 ||
-            { echo "fetching the s390x sysroot failed:"; tail -n 15 "$TMPD/sysroot.log"; } >>"$PROBLEM"
-        make -s -C "$ROOT" CROSS=s390x all build/cross-s390x/cryptoshim >"$TMPD/build.log" 2>&1 ||
-            { echo "the s390x shim build failed:"; tail -n 15 "$TMPD/build.log"; } >>"$PROBLEM"
+        cross_step "fetching the s390x sysroot" 15 "$ROOT/scripts/oldhw/sysroot-s390x.sh" "$SYSROOT"
+        cross_step "the s390x shim build" 15 make -s -C "$ROOT" CROSS=s390x all build/cross-s390x/cryptoshim
         # Debian's s390x OpenSSL 4.0 (experimental; a moving suite: when it
         # no longer carries libssl4, .missing says so and its test skips).
-        "$ROOT/scripts/fetch-debian-openssl.sh" --arch s390x "$OSSL40" experimental,sid \
-            openssl/experimental libssl4/experimental libc6 libgcc-s1 zlib1g libzstd1 \
-            >"$TMPD/ossl40.log" 2>&1 ||
-            { echo "fetching Debian's s390x OpenSSL 4.0 failed:"; tail -n 5 "$TMPD/ossl40.log"; } >>"$PROBLEM"
+        cross_step "fetching Debian's s390x OpenSSL 4.0" 5 "$ROOT/scripts/fetch-debian-openssl.sh" \
+            --arch s390x "$OSSL40" experimental,sid openssl/experimental libssl4/experimental libc6 \
+            libgcc-s1 zlib1g libzstd1
     elif [ "${CS_CROSS_FULL:-0}" = 1 ]; then
         echo "make test-cross needs qemu-s390x (qemu-user) and s390x-linux-gnu-gcc" >>"$PROBLEM"
     fi
 }
 
-teardown_file() {
-    rm -rf "$TMPD"
-}
-
 setup() {
-    if [ -s "$PROBLEM" ]; then
-        cat "$PROBLEM"
-        return 1
-    fi
-    command -v qemu-s390x >/dev/null || skip "qemu-s390x not installed"
+    cross_setup qemu-s390x
     [ -f "$SYSROOT/.done" ] || { echo "s390x sysroot missing after its fetch"; return 1; }
     [ -f "$SHIM390" ] || { echo "s390x shim missing after its build"; return 1; }
 }
@@ -52,19 +39,6 @@ setup() {
 ossl390() {
     qemu-s390x -L "$SYSROOT" -E LD_PRELOAD="$SHIM390" -E CRYPTOSHIM_KERNELS=s390x_mlgr \
         -E CRYPTOSHIM_STATS="$STATS" "$SYSROOT/usr/bin/openssl" "$@"
-}
-
-# crt KERNEL BITS: RSA CRT halves of BITS bits served by KERNEL, counted
-# singly (mod_exp_consttime) or paired (mod_exp_consttime_x2, since
-# BN_mod_exp_mont_consttime_x2 is interposed): in halves.
-crt() {
-    echo $(($(calls "$1" mod_exp_consttime "$2") + 2 * $(calls "$1" mod_exp_consttime_x2 "$2")))
-}
-
-# calls KERNEL OP BITS: calls counted in $STATS.
-calls() {
-    "$ROOT/scripts/oldhw/stats.py" "$STATS" |
-        awk -F'\t' -v k="$1" -v o="$2" -v b="$3" '$2 == k && $1 == o && $3 == b { n += $4 } END { print n + 0 }'
 }
 
 @test "s390x openssl speed rsa2048 ffdh2048 runs on the s390x_mlgr kernel" {

@@ -9,34 +9,22 @@
 # a failed build, a missing tool or any skip is a test failure. Speed figures
 # come from scripts/oldhw/sparc-e2e.sh, not from here.
 
+load cross
+
 setup_file() {
-    export ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-    export TMPD=$(mktemp -d)
-    # What went wrong before the tests (each test then fails, showing it).
-    export PROBLEM=$TMPD/problem
-    : >"$PROBLEM"
+    cross_setup_file
     if command -v qemu-sparc32plus >/dev/null && command -v sparc64-linux-gnu-gcc >/dev/null; then
         if [ "${CS_CROSS_FULL:-0}" = 1 ]; then
-            "$ROOT/scripts/oldhw/build-openssl-v7.sh" >"$TMPD/v7.log" 2>&1 ||
-                { echo "the v7 OpenSSL build failed:"; tail -n 15 "$TMPD/v7.log"; } >>"$PROBLEM"
+            cross_step "the v7 OpenSSL build" 15 "$ROOT/scripts/oldhw/build-openssl-v7.sh"
         fi
-        make -s -C "$ROOT" CROSS=sparc32 all >"$TMPD/build.log" 2>&1 ||
-            { echo "the 32-bit SPARC shim build failed:"; tail -n 15 "$TMPD/build.log"; } >>"$PROBLEM"
+        cross_step "the 32-bit SPARC shim build" 15 make -s -C "$ROOT" CROSS=sparc32 all
     elif [ "${CS_CROSS_FULL:-0}" = 1 ]; then
         echo "make test-cross needs qemu-sparc32plus (qemu-user) and sparc64-linux-gnu-gcc" >>"$PROBLEM"
     fi
 }
 
-teardown_file() {
-    rm -rf "$TMPD"
-}
-
 setup() {
-    if [ -s "$PROBLEM" ]; then
-        cat "$PROBLEM"
-        return 1
-    fi
-    command -v qemu-sparc32plus >/dev/null || skip "qemu-sparc32plus not installed"
+    cross_setup qemu-sparc32plus
     if [ ! -f "$ROOT/build/oldhw/openssl-v7/.done" ]; then
         [ "${CS_CROSS_FULL:-0}" != 1 ] ||
             { echo "v7 OpenSSL missing after its build"; return 1; }
@@ -57,20 +45,6 @@ v7ssl() {
     fi
     qemu-sparc32plus -L "$SPARC_SYSROOT" -E LD_LIBRARY_PATH="$V7/lib" "${pre[@]}" \
         "$V7/bin/openssl" "$@"
-}
-
-# crt KERNEL BITS: RSA CRT halves of BITS bits served by KERNEL, counted
-# singly (mod_exp_consttime, two per signature) or paired (one
-# mod_exp_consttime_x2 per signature, since BN_mod_exp_mont_consttime_x2 is
-# interposed): in halves.
-crt() {
-    echo $(($(calls "$1" mod_exp_consttime "$2") + 2 * $(calls "$1" mod_exp_consttime_x2 "$2")))
-}
-
-# calls KERNEL OP BITS: calls counted in $STATS (big-endian file).
-calls() {
-    "$ROOT/scripts/oldhw/stats.py" "$STATS" |
-        awk -F'\t' -v k="$1" -v o="$2" -v b="$3" '$2 == k && $1 == o && $3 == b { n += $4 } END { print n + 0 }'
 }
 
 @test "v7 libcrypto contains no hardware multiply or divide instruction" {
