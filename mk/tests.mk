@@ -200,3 +200,7 @@ $(BUILD)/tests/versions/modexp_api40: tests/versions/modexp_api.c $(VEC_SUPPORT)
 	    $(CC) $(ALL_CFLAGS) -DMODEXP_API_DUP -o $@ $^ $(BUILD)/openssl40/$(VERSIONS_LIBDIR)/libcrypto.so.4 \
 	        -Wl,--allow-shlib-undefined; fi
 endif
+
+# The fuzz targets (mk/sanitize.mk) also include headers of tests/unit/support
+# (force_kernel.h, c25519_stock.h, mldsa_ref.h, mlkem_prov_calls.h).
+$(FUZZ_TARGETS) $(FUZZ_CAMP_TARGETS): $(wildcard tests/unit/support/*.h)

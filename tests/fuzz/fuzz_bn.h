@@ -18,6 +18,8 @@
 #include "runtime/controls.h"
 #include "runtime/dispatch.h"
 #include "bn/modexp.h"
+#include "tests/fuzz/fuzz_common.h"
+#include "tests/unit/support/force_kernel.h"
 
 /* A cursor over the fuzz input; reads past the end give zeros. */
 typedef struct fuzz_in {
@@ -116,12 +118,7 @@ static inline const char *fuzz_force(unsigned pick)
     int slot = (int)(pick % (fuzz_nkernels + 1));
     const char *name = slot < (int)fuzz_nkernels ? fuzz_kernels[slot]->name : NULL;
     if (slot != fuzz_forced) {
-        if (name)
-            setenv("CRYPTOSHIM_KERNELS", name, 1);
-        else
-            unsetenv("CRYPTOSHIM_KERNELS");
-        cs_controls_load();
-        cs_dispatch_init();
+        force_kernel(name);
         fuzz_forced = slot;
     }
     return name ? name : "policy";
@@ -136,12 +133,52 @@ static inline unsigned long fuzz_take_error(void)
 }
 
 /* Stops the run (a finding) with what differed, if `ok` is false. */
-#define FUZZ_CHECK(ok, kernel, what)                                                          \
-    do {                                                                                      \
-        if (!(ok)) {                                                                          \
-            fprintf(stderr, "DIVERGENCE (kernel %s): %s\n", (kernel), (what));                \
-            abort();                                                                          \
-        }                                                                                     \
-    } while (0)
+#define FUZZ_CHECK(ok, kernel, what) FUZZ_EXPECT(ok, what, "kernel %s", (kernel))
+
+/* Sets BN_FLG_CONSTTIME (consttime) or the negative sign on each x[i] (n
+ * of them) whose bit i is set in bits. */
+static inline void fuzz_mark(unsigned bits, BIGNUM *const *x, int n, int consttime)
+{
+    for (int i = 0; i < n; i++)
+        if (bits & (1u << i)) {
+            if (consttime)
+                BN_set_flags(x[i], BN_FLG_CONSTTIME);
+            else
+                BN_set_negative(x[i], 1);
+        }
+}
+
+/* The caller's BN_MONT_CTX for m when asked (want) and m is odd and
+ * positive, else NULL. */
+static inline BN_MONT_CTX *fuzz_mont(int want, const BIGNUM *m)
+{
+    if (!want || !BN_is_odd(m) || BN_is_negative(m))
+        return NULL;
+    BN_MONT_CTX *mont = BN_MONT_CTX_new();
+    if (!BN_MONT_CTX_set(mont, m, fuzz_ctx))
+        abort();
+    return mont;
+}
+
+/* r = a copy of x with its BN_FLG_CONSTTIME (an output that aliases an
+ * input); returns r. */
+static inline const BIGNUM *fuzz_alias(BIGNUM *r, const BIGNUM *x)
+{
+    if (!BN_copy(r, x))
+        abort();
+    BN_set_flags(r, BN_get_flags(x, BN_FLG_CONSTTIME));
+    return r;
+}
+
+/* Stops the run unless the shim's call (return rg, error eg) and
+ * libcrypto's (rw, ew) agree, and, where both succeeded, same_result
+ * (what: the results' name). */
+static inline void fuzz_agree(const char *kernel, int rw, int rg, unsigned long ew,
+                              unsigned long eg, int same_result, const char *what)
+{
+    FUZZ_CHECK(rw == rg, kernel, "return value");
+    FUZZ_CHECK(ew == eg, kernel, "error queue");
+    FUZZ_CHECK(!rw || same_result, kernel, what);
+}
 
 #endif

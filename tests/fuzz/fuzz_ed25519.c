@@ -21,17 +21,14 @@
 
 #include "kernels/c25519/c25519.h"
 #include "runtime/cpu.h"
+#include "tests/fuzz/fuzz_common.h"
+#include "tests/unit/support/c25519_stock.h"
 
 static const cs_c25519_impl *impls[8];
 static unsigned nimpls;
 
-#define EF_CHECK(ok, impl, what)                                                   \
-    do {                                                                           \
-        if (!(ok)) {                                                               \
-            fprintf(stderr, "DIVERGENCE (%s): %s\n", (impl)->name, (what));        \
-            abort();                                                               \
-        }                                                                          \
-    } while (0)
+/* Stops the run (a finding) with what differed, if `ok` is false. */
+#define EF_CHECK(ok, impl, what) FUZZ_EXPECT(ok, what, "%s", (impl)->name)
 
 static void init(void)
 {
@@ -45,34 +42,13 @@ static void init(void)
     }
 }
 
-static int stock_verify(const uint8_t sig[64], const uint8_t *msg, size_t n, const uint8_t pk[32])
-{
-    EVP_PKEY *k = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pk, 32);
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    int ok = k && c && EVP_DigestVerifyInit(c, NULL, NULL, NULL, k) == 1 &&
-             EVP_DigestVerify(c, sig, 64, msg, n) == 1;
-    EVP_MD_CTX_free(c);
-    EVP_PKEY_free(k);
-    return ok;
-}
-
+/* libcrypto's Ed25519 public key, X25519 public value and plain Ed25519
+ * signature of msg for sk; stops the run where libcrypto fails. */
 static void stock_keys(const uint8_t sk[32], uint8_t pk[32], uint8_t xpub[32], uint8_t sig[64],
                        const uint8_t *msg, size_t n)
 {
-    size_t len = 32;
-    EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, sk, 32);
-    EVP_PKEY *x = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL, sk, 32);
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    int ok = k && x && c && EVP_PKEY_get_raw_public_key(k, pk, &len) == 1;
-    len = 32;
-    ok = ok && EVP_PKEY_get_raw_public_key(x, xpub, &len) == 1;
-    len = 64;
-    ok = ok && EVP_DigestSignInit(c, NULL, NULL, NULL, k) == 1 &&
-         EVP_DigestSign(c, sig, &len, msg, n) == 1;
-    EVP_MD_CTX_free(c);
-    EVP_PKEY_free(k);
-    EVP_PKEY_free(x);
-    if (!ok) {
+    if (!stock_pubkey(EVP_PKEY_ED25519, pk, sk) || !stock_pubkey(EVP_PKEY_X25519, xpub, sk) ||
+        !stock_ed25519_sign(sig, sk, msg, n)) {
         fprintf(stderr, "libcrypto failed\n");
         abort();
     }
@@ -85,7 +61,7 @@ static void verdicts(const cs_c25519_impl *im, const uint8_t sig[64], const uint
     int ours = im->ed25519_verify(sig, NULL, 0, msg, n, pk);
     EF_CHECK(ours == cs_c25519_portable.ed25519_verify(sig, NULL, 0, msg, n, pk), im,
              "verdict differs from portable");
-    EF_CHECK(ours == stock_verify(sig, msg, n, pk), im, "verdict differs from libcrypto");
+    EF_CHECK(ours == stock_ed25519_verify(sig, msg, n, pk), im, "verdict differs from libcrypto");
 }
 
 static void keys(const cs_c25519_impl *im, const uint8_t *d, size_t n)

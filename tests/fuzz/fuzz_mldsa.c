@@ -19,6 +19,7 @@
 
 #include "kernels/mldsa/mldsa.h"
 #include "runtime/cpu.h"
+#include "tests/fuzz/fuzz_common.h"
 
 /* The implementations compared with portable (portable alone if none). */
 static const cs_mldsa_impl *impls[8];
@@ -31,10 +32,7 @@ static const int ps_list[4] = {44, 44, 65, 87};
 /* Stops the run with what differed (a finding). */
 static void check(int ok, const cs_mldsa_impl *impl, int ps, const char *what)
 {
-    if (!ok) {
-        fprintf(stderr, "DIVERGENCE (%s, ML-DSA-%d): %s\n", cs_mldsa_impl_name(impl), ps, what);
-        abort();
-    }
+    FUZZ_EXPECT(ok, what, "%s, ML-DSA-%d", cs_mldsa_impl_name(impl), ps);
 }
 
 static void init(void)

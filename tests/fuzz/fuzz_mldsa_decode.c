@@ -117,7 +117,7 @@ static int z_out_of_range(const cs_mldsa_params *p, const uint8_t *z)
     cs_mldsa_poly a;
     for (unsigned i = 0; i < p->l; i++) {
         P->unpack_z(&a, z + i * p->poly_z_bytes, p->gamma1);
-        if (!mf_bounded(&a, p->gamma1 - (int32_t)p->beta))
+        if (!mldsa_bounded(&a, p->gamma1 - (int32_t)p->beta))
             return 1;
     }
     return 0;

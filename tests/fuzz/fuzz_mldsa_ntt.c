@@ -27,38 +27,6 @@ static int same(const cs_mldsa_impl *im, const cs_mldsa_poly *a, const cs_mldsa_
     return strncmp(im->name, "avx", 3) ? mf_eq_modq(a, b) : mf_eq(a, b);
 }
 
-/* invntt(pointwise(ntt(a), ntt(b))) with im, checking bounds on the way. */
-static int ntt_mul(const cs_mldsa_impl *im, cs_mldsa_poly *r, const cs_mldsa_poly *a,
-                   const cs_mldsa_poly *b)
-{
-    cs_mldsa_poly x = *a, y = *b;
-    im->ntt(&x);
-    im->ntt(&y);
-    int ok = mf_bounded(&x, 9 * (int64_t)MQ) && mf_bounded(&y, 9 * (int64_t)MQ);
-    im->pointwise_mont(r, &x, &y);
-    ok &= mf_bounded(r, MQ);
-    im->invntt_tomont(r);
-    return ok & mf_bounded(r, MQ);
-}
-
-/* a*b in Z_q[X]/(X^256+1), schoolbook, result in [0, q). */
-static void schoolbook(cs_mldsa_poly *r, const cs_mldsa_poly *a, const cs_mldsa_poly *b)
-{
-    int64_t acc[CS_MLDSA_N] = {0};
-    for (unsigned i = 0; i < CS_MLDSA_N; i++) {
-        int64_t ai = mf_modq(a->c[i]);
-        for (unsigned j = 0; j < CS_MLDSA_N; j++) {
-            int64_t p = ai * mf_modq(b->c[j]) % MQ;
-            if (i + j < CS_MLDSA_N)
-                acc[i + j] += p;
-            else
-                acc[i + j - CS_MLDSA_N] -= p;
-        }
-    }
-    for (unsigned i = 0; i < CS_MLDSA_N; i++)
-        r->c[i] = (int32_t)((acc[i] % MQ + MQ) % MQ);
-}
-
 /* Portable's product (ntt, pointwise_mont, invntt_tomont: a*b*R^0, as the
  * R from invntt_tomont cancels the R^-1 of pointwise_mont) against
  * schoolbook. */
@@ -67,8 +35,8 @@ static void portable_product(mf_in *in)
     cs_mldsa_poly a, b, r, want;
     mf_poly(in, &a, -MQ + 1, MQ - 1);
     mf_poly(in, &b, -MQ + 1, MQ - 1);
-    MF_CHECK(ntt_mul(P, &r, &a, &b), P, "product: a bound of ntt, pointwise or invntt");
-    schoolbook(&want, &a, &b);
+    MF_CHECK(mldsa_ntt_mul(P, &r, &a, &b), P, "product: a bound of ntt, pointwise or invntt");
+    mldsa_schoolbook(&want, &a, &b);
     MF_CHECK(mf_eq_modq(&r, &want), P, "product: NTT product differs from schoolbook");
 }
 
@@ -105,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         im->ntt(&x[0]);
         P->ntt(&y[0]);
         to_order(im, &y[0]);
-        MF_CHECK(mf_bounded(&x[0], (int64_t)top + 8 * MQ + 1), im, "ntt: output bound");
+        MF_CHECK(mldsa_bounded(&x[0], (int64_t)top + 8 * MQ + 1), im, "ntt: output bound");
         MF_CHECK(same(im, &x[0], &y[0]), im, "ntt");
         break;
     }
@@ -115,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         to_order(im, &x[0]);
         im->invntt_tomont(&x[0]);
         P->invntt_tomont(&y[0]);
-        MF_CHECK(mf_bounded(&x[0], MQ), im, "invntt_tomont: output bound");
+        MF_CHECK(mldsa_bounded(&x[0], MQ), im, "invntt_tomont: output bound");
         MF_CHECK(same(im, &x[0], &y[0]), im, "invntt_tomont");
         break;
     case 2: /* pointwise_mont: |a|, |b| < 9q, or a in [0, q) and |b| < 2^30 */
@@ -128,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         im->pointwise_mont(&r1, &a[0], &b[0]);
         P->pointwise_mont(&r2, &a[0], &b[0]);
-        MF_CHECK(mf_bounded(&r1, MQ), im, "pointwise_mont: output bound");
+        MF_CHECK(mldsa_bounded(&r1, MQ), im, "pointwise_mont: output bound");
         MF_CHECK(mf_eq_modq(&r1, &r2), im, "pointwise_mont");
         x[0] = a[0];
         im->pointwise_mont(&x[0], &x[0], &b[0]); /* c aliasing a */
@@ -142,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         im->pointwise_acc_mont(&r1, a, b, n);
         P->pointwise_acc_mont(&r2, a, b, n);
-        MF_CHECK(mf_bounded(&r1, (int64_t)n * MQ), im, "pointwise_acc_mont: output bound");
+        MF_CHECK(mldsa_bounded(&r1, (int64_t)n * MQ), im, "pointwise_acc_mont: output bound");
         MF_CHECK(mf_eq_modq(&r1, &r2), im, "pointwise_acc_mont");
         if (im->pointwise_acc_reduce) {
             cs_mldsa_poly r3;
@@ -166,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             x[0] = y[0] = a[0];
             im->reduce32(&x[0]);
             P->reduce32(&y[0]);
-            MF_CHECK(mf_bounded(&x[0], 6283009), im, "reduce32: output bound");
+            MF_CHECK(mldsa_bounded(&x[0], 6283009), im, "reduce32: output bound");
             MF_CHECK(mf_eq_modq(&x[0], &y[0]), im, "reduce32");
             break;
         case 1:
@@ -202,8 +170,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     default: /* a whole product */
         mf_poly(&in, &a[0], -MQ + 1, MQ - 1);
         mf_poly(&in, &b[0], -MQ + 1, MQ - 1);
-        MF_CHECK(ntt_mul(im, &r1, &a[0], &b[0]), im, "product: a bound");
-        ntt_mul(P, &r2, &a[0], &b[0]);
+        MF_CHECK(mldsa_ntt_mul(im, &r1, &a[0], &b[0]), im, "product: a bound");
+        mldsa_ntt_mul(P, &r2, &a[0], &b[0]);
         MF_CHECK(mf_eq_modq(&r1, &r2), im, "product");
     }
     return 0;

@@ -14,6 +14,8 @@
 
 #include "kernels/mldsa/mldsa_portable.h"
 #include "runtime/cpu.h"
+#include "tests/fuzz/fuzz_common.h"
+#include "tests/unit/support/mldsa_ref.h"
 
 #define MQ CS_MLDSA_Q
 
@@ -126,13 +128,7 @@ static inline const cs_mldsa_impl *mf_impl(unsigned sel)
 }
 
 /* Stops the run (a finding) with what differed, if `ok` is false. */
-#define MF_CHECK(ok, impl, what)                                                               \
-    do {                                                                                       \
-        if (!(ok)) {                                                                           \
-            fprintf(stderr, "DIVERGENCE (%s): %s\n", (impl)->name, (what));                    \
-            abort();                                                                           \
-        }                                                                                      \
-    } while (0)
+#define MF_CHECK(ok, impl, what) FUZZ_EXPECT(ok, what, "%s", (impl)->name)
 
 /* a == b word for word. */
 static inline int mf_eq(const cs_mldsa_poly *a, const cs_mldsa_poly *b)
@@ -140,27 +136,11 @@ static inline int mf_eq(const cs_mldsa_poly *a, const cs_mldsa_poly *b)
     return !memcmp(a, b, sizeof *a);
 }
 
-/* x mod q in [0, q). */
-static inline int32_t mf_modq(int32_t x)
-{
-    int32_t r = x % MQ;
-    return r < 0 ? r + MQ : r;
-}
-
 /* a == b mod q coefficientwise. */
 static inline int mf_eq_modq(const cs_mldsa_poly *a, const cs_mldsa_poly *b)
 {
     for (unsigned i = 0; i < CS_MLDSA_N; i++)
-        if (mf_modq(a->c[i]) != mf_modq(b->c[i]))
-            return 0;
-    return 1;
-}
-
-/* max |a_i| < bound. */
-static inline int mf_bounded(const cs_mldsa_poly *a, int64_t bound)
-{
-    for (unsigned i = 0; i < CS_MLDSA_N; i++)
-        if (a->c[i] >= bound || a->c[i] <= -bound)
+        if (mldsa_modq(a->c[i]) != mldsa_modq(b->c[i]))
             return 0;
     return 1;
 }

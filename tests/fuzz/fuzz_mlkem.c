@@ -26,6 +26,7 @@
 
 #include "kernels/mlkem/mlkem_backend.h"
 #include "runtime/cpu.h"
+#include "tests/fuzz/fuzz_common.h"
 
 #define KQ CS_MLKEM_Q
 #define MAX_EK 1568
@@ -44,13 +45,7 @@ static struct fixed {
 } fixed[3];
 
 /* Stops the run (a finding) with what differed, if `ok` is false. */
-#define KF_CHECK(ok, impl, ps, what)                                                           \
-    do {                                                                                       \
-        if (!(ok)) {                                                                           \
-            fprintf(stderr, "DIVERGENCE (%s, ML-KEM-%d): %s\n", (impl)->name, (ps), (what));   \
-            abort();                                                                           \
-        }                                                                                      \
-    } while (0)
+#define KF_CHECK(ok, impl, ps, what) FUZZ_EXPECT(ok, what, "%s, ML-KEM-%d", (impl)->name, (ps))
 
 /* The implementations this CPU runs, fixed keys and encapsulations, once. */
 static void init(void)

@@ -26,11 +26,12 @@
 
 #include "kernels/mlkem/mlkem.h"
 #include "provider/mlkem_key.h"
+#include "tests/fuzz/fuzz_common.h"
+#include "tests/unit/support/mlkem_prov_calls.h"
 
 #define Q 3329
 #define MAX_DK 3168
 
-static cs_prov prov = {.core_version = 305};
 static const int ps_list[3] = {512, 768, 1024};
 static struct fixed {
     size_t ekb, dkb, ctb;
@@ -40,24 +41,7 @@ static struct fixed {
 /* Stops the run with what differed (a finding). */
 static void check(int ok, int ps, const char *what)
 {
-    if (!ok) {
-        fprintf(stderr, "DIVERGENCE (provider ML-KEM-%d): %s\n", ps, what);
-        abort();
-    }
-}
-
-/* The function of a dispatch table with the given id. */
-static void (*fn(const OSSL_DISPATCH *t, int id))(void)
-{
-    for (; t->function_id; t++)
-        if (t->function_id == id)
-            return t->function;
-    abort();
-}
-
-static const OSSL_DISPATCH *keymgmt_of(int ps)
-{
-    return ps == 512 ? cs_mlkem512_keymgmt : ps == 768 ? cs_mlkem768_keymgmt : cs_mlkem1024_keymgmt;
+    FUZZ_EXPECT(ok, what, "provider ML-KEM-%d", ps);
 }
 
 /* A new key imported from up to three parts (NULL: absent); NULL if the
@@ -65,8 +49,6 @@ static const OSSL_DISPATCH *keymgmt_of(int ps)
 static void *import(int ps, const uint8_t *seed, const uint8_t *dk, size_t dkn, const uint8_t *ek,
                     size_t ekn)
 {
-    const OSSL_DISPATCH *t = keymgmt_of(ps);
-    void *key = ((void *(*)(void *))fn(t, OSSL_FUNC_KEYMGMT_NEW))(&prov);
     OSSL_PARAM p[4];
     int n = 0;
     if (seed)
@@ -76,45 +58,7 @@ static void *import(int ps, const uint8_t *seed, const uint8_t *dk, size_t dkn, 
     if (ek)
         p[n++] = (OSSL_PARAM)OSSL_PARAM_octet_string(CS_P_PUB, (void *)ek, ekn);
     p[n] = (OSSL_PARAM)OSSL_PARAM_END;
-    int ok = ((int (*)(void *, int, const OSSL_PARAM *))fn(t, OSSL_FUNC_KEYMGMT_IMPORT))(
-        key, OSSL_KEYMGMT_SELECT_KEYPAIR, p);
-    if (!ok) {
-        ((void (*)(void *))fn(t, OSSL_FUNC_KEYMGMT_FREE))(key);
-        return NULL;
-    }
-    return key;
-}
-
-static void key_free(int ps, void *key)
-{
-    ((void (*)(void *))fn(keymgmt_of(ps), OSSL_FUNC_KEYMGMT_FREE))(key);
-}
-
-/* Encapsulates to key with ikme m through the KEM table: 1 on success. */
-static int kem_encaps(void *key, const uint8_t m[32], uint8_t *ct, size_t *ctlen, uint8_t ss[32])
-{
-    void *c = ((void *(*)(void *))fn(cs_mlkem_kem, OSSL_FUNC_KEM_NEWCTX))(&prov);
-    OSSL_PARAM p[] = {OSSL_PARAM_octet_string(CS_P_IKME, (void *)m, 32), OSSL_PARAM_END};
-    size_t sslen = 32;
-    int ok = ((int (*)(void *, void *, const OSSL_PARAM *))fn(cs_mlkem_kem,
-                                                              OSSL_FUNC_KEM_ENCAPSULATE_INIT))(c, key, p) &&
-             ((int (*)(void *, uint8_t *, size_t *, uint8_t *, size_t *))fn(
-                 cs_mlkem_kem, OSSL_FUNC_KEM_ENCAPSULATE))(c, ct, ctlen, ss, &sslen);
-    ((void (*)(void *))fn(cs_mlkem_kem, OSSL_FUNC_KEM_FREECTX))(c);
-    return ok;
-}
-
-/* Decapsulates ct (ctlen bytes) with key through the KEM table. */
-static int kem_decaps(void *key, const uint8_t *ct, size_t ctlen, uint8_t ss[32])
-{
-    void *c = ((void *(*)(void *))fn(cs_mlkem_kem, OSSL_FUNC_KEM_NEWCTX))(&prov);
-    size_t sslen = 32;
-    int ok = ((int (*)(void *, void *, const OSSL_PARAM *))fn(cs_mlkem_kem,
-                                                              OSSL_FUNC_KEM_DECAPSULATE_INIT))(c, key, NULL) &&
-             ((int (*)(void *, uint8_t *, size_t *, const uint8_t *, size_t))fn(
-                 cs_mlkem_kem, OSSL_FUNC_KEM_DECAPSULATE))(c, ss, &sslen, ct, ctlen);
-    ((void (*)(void *))fn(cs_mlkem_kem, OSSL_FUNC_KEM_FREECTX))(c);
-    return ok;
+    return import_params(ps, p);
 }
 
 /* FIPS 203 7.2's modulus check, written out: every 12-bit field below q. */

@@ -22,42 +22,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t plen = fuzz_exp_len(&in, mlen, mlen > 512 ? 16 : mlen > 256 ? 64 : mlen + 16);
     BIGNUM *m = fuzz_bn(&in, mlen), *p = fuzz_bn(&in, plen), *a = fuzz_bn(&in, in.left);
     BIGNUM *want = BN_new(), *got = BN_new();
-    BN_MONT_CTX *mont = NULL;
-    if (flags & 64)
-        BN_set_negative(a, 1);
-    if (flags & 128)
-        BN_set_negative(m, 1);
-    if (flags2 & 1)
-        BN_set_negative(p, 1);
+    fuzz_mark((flags >> 6) | (flags2 & 1) << 2, (BIGNUM *[]){a, m, p}, 3, 0);
     if (flags2 & 2)
         BN_set_flags(p, 0x4000);
-    for (int i = 0; i < 3; i++)
-        if (flags & (1u << i))
-            BN_set_flags(i == 0 ? a : i == 1 ? p : m, BN_FLG_CONSTTIME);
-    if ((flags & 16) && BN_is_odd(m) && !BN_is_negative(m)) {
-        mont = BN_MONT_CTX_new();
-        if (!BN_MONT_CTX_set(mont, m, fuzz_ctx))
-            abort();
-    }
+    fuzz_mark(flags, (BIGNUM *[]){a, p, m}, 3, 1);
+    BN_MONT_CTX *mont = fuzz_mont(flags & 16, m);
     int ct_entry = (flags >> 5) & 1;
 
     ERR_clear_error();
     int rw = ct_entry ? BN_mod_exp_mont_consttime(want, a, p, m, fuzz_ctx, mont)
                       : BN_mod_exp_mont(want, a, p, m, fuzz_ctx, mont);
     unsigned long ew = fuzz_take_error();
-    const BIGNUM *base = a;
-    if (flags & 8) { /* r aliases a */
-        if (!BN_copy(got, a))
-            abort();
-        BN_set_flags(got, BN_get_flags(a, BN_FLG_CONSTTIME));
-        base = got;
-    }
+    const BIGNUM *base = flags & 8 ? fuzz_alias(got, a) : a; /* r aliases a */
     int rg = cs_modexp_entry(&fuzz_api, ct_entry, got, base, p, m, fuzz_ctx, mont);
     unsigned long eg = fuzz_take_error();
-
-    FUZZ_CHECK(rw == rg, kname, "return value");
-    FUZZ_CHECK(ew == eg, kname, "error queue");
-    FUZZ_CHECK(!rw || BN_cmp(want, got) == 0, kname, "result");
+    fuzz_agree(kname, rw, rg, ew, eg, BN_cmp(want, got) == 0, "result");
     BN_free(a), BN_free(p), BN_free(m), BN_free(want), BN_free(got);
     BN_MONT_CTX_free(mont);
     return 0;

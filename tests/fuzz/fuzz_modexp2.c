@@ -23,44 +23,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     BIGNUM *m = fuzz_bn(&in, mlen), *p1 = fuzz_bn(&in, p1len), *p2 = fuzz_bn(&in, p2len);
     BIGNUM *a1 = fuzz_bn(&in, a1len), *a2 = fuzz_bn(&in, in.left);
     BIGNUM *want = BN_new(), *got = BN_new();
-    BIGNUM *args[5] = {a1, p1, a2, p2, m};
-    for (int i = 0; i < 5; i++)
-        if (flags & (1u << i))
-            BN_set_flags(args[i], BN_FLG_CONSTTIME);
-    if (flags2 & 1)
-        BN_set_negative(a1, 1);
-    if (flags2 & 2)
-        BN_set_negative(a2, 1);
-    if (flags2 & 4)
-        BN_set_negative(m, 1);
-    BN_MONT_CTX *mont = NULL;
-    if ((flags & 128) && BN_is_odd(m) && !BN_is_negative(m)) {
-        mont = BN_MONT_CTX_new();
-        if (!BN_MONT_CTX_set(mont, m, fuzz_ctx))
-            abort();
-    }
+    fuzz_mark(flags, (BIGNUM *[]){a1, p1, a2, p2, m}, 5, 1);
+    fuzz_mark(flags2, (BIGNUM *[]){a1, a2, m}, 3, 0);
+    BN_MONT_CTX *mont = fuzz_mont(flags & 128, m);
 
     ERR_clear_error();
     int rw = BN_mod_exp2_mont(want, a1, p1, a2, p2, m, fuzz_ctx, mont);
     unsigned long ew = fuzz_take_error();
-    const BIGNUM *ga1 = a1, *gp2 = p2;
-    if (flags & 32) {
-        if (!BN_copy(got, a1))
-            abort();
-        BN_set_flags(got, BN_get_flags(a1, BN_FLG_CONSTTIME));
-        ga1 = got;
-    } else if (flags & 64) {
-        if (!BN_copy(got, p2))
-            abort();
-        BN_set_flags(got, BN_get_flags(p2, BN_FLG_CONSTTIME));
-        gp2 = got;
-    }
+    const BIGNUM *ga1 = flags & 32 ? fuzz_alias(got, a1) : a1;
+    const BIGNUM *gp2 = !(flags & 32) && (flags & 64) ? fuzz_alias(got, p2) : p2;
     int rg = cs_modexp2_entry(&fuzz_api, got, ga1, p1, a2, gp2, m, fuzz_ctx, mont);
     unsigned long eg = fuzz_take_error();
-
-    FUZZ_CHECK(rw == rg, kname, "return value");
-    FUZZ_CHECK(ew == eg, kname, "error queue");
-    FUZZ_CHECK(!rw || BN_cmp(want, got) == 0, kname, "result");
+    fuzz_agree(kname, rw, rg, ew, eg, BN_cmp(want, got) == 0, "result");
     BN_free(a1), BN_free(p1), BN_free(a2), BN_free(p2), BN_free(m);
     BN_free(want), BN_free(got);
     BN_MONT_CTX_free(mont);

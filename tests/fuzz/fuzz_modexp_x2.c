@@ -60,12 +60,7 @@ static void read_half(fuzz_in *in, struct half *h, int last, int mont_bit, int n
     BN_set_flags(h->p, BN_FLG_CONSTTIME);
     if (neg_a)
         BN_set_negative(h->a, 1);
-    h->mont = NULL;
-    if (mont_bit && BN_is_odd(h->m)) {
-        h->mont = BN_MONT_CTX_new();
-        if (!BN_MONT_CTX_set(h->mont, h->m, fuzz_ctx))
-            abort();
-    }
+    h->mont = fuzz_mont(mont_bit, h->m);
 }
 
 /* Frees one half's operands. */
@@ -93,12 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         BN_free(h2.m);
         h2.m = BN_dup(h1.m);
         BN_MONT_CTX_free(h2.mont);
-        h2.mont = NULL;
-        if ((flags & 2) && BN_is_odd(h2.m)) {
-            h2.mont = BN_MONT_CTX_new();
-            if (!BN_MONT_CTX_set(h2.mont, h2.m, fuzz_ctx))
-                abort();
-        }
+        h2.mont = fuzz_mont(flags & 2, h2.m);
     }
     BIGNUM *w1 = BN_new(), *w2 = BN_new(), *g1 = BN_new(), *g2 = BN_new();
 
@@ -106,24 +96,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rw = BN_mod_exp_mont_consttime_x2(w1, h1.a, h1.p, h1.m, h1.mont, w2, h2.a, h2.p, h2.m,
                                           h2.mont, fuzz_ctx);
     unsigned long ew = fuzz_take_error();
-    const BIGNUM *b1 = h1.a, *b2 = h2.a;
-    if (flags & 4) {
-        if (!BN_copy(g1, h1.a))
-            abort();
-        b1 = g1;
-    }
-    if (flags & 8) {
-        if (!BN_copy(g2, h2.a))
-            abort();
-        b2 = g2;
-    }
+    const BIGNUM *b1 = flags & 4 ? fuzz_alias(g1, h1.a) : h1.a;
+    const BIGNUM *b2 = flags & 8 ? fuzz_alias(g2, h2.a) : h2.a;
     int rg = cs_modexp_x2_entry(&fuzz_api, g1, b1, h1.p, h1.m, h1.mont, g2, b2, h2.p, h2.m,
                                 h2.mont, fuzz_ctx);
     unsigned long eg = fuzz_take_error();
-
-    FUZZ_CHECK(rw == rg, kname, "return value");
-    FUZZ_CHECK(ew == eg, kname, "error queue");
-    FUZZ_CHECK(!rw || (BN_cmp(w1, g1) == 0 && BN_cmp(w2, g2) == 0), kname, "results");
+    fuzz_agree(kname, rw, rg, ew, eg, BN_cmp(w1, g1) == 0 && BN_cmp(w2, g2) == 0, "results");
     free_half(&h1), free_half(&h2);
     BN_free(w1), BN_free(w2), BN_free(g1), BN_free(g2);
     return 0;

@@ -7,75 +7,22 @@
  * by the second build of this file, ct_bn_x86_avx512emu (CT_AVX512_EMULATED,
  * mk/ctemu.mk): linked with ifma.c compiled over tests/unit/ctemu/avx512_emul.h,
  * it checks only that kernel, at every size it specialises. Prints TAP. */
-#include <setjmp.h>
-#include <signal.h>
-#include <string.h>
 #include <valgrind/memcheck.h>
 
-#include "../../kernels/bn/bn_kernel.h"
-#include "support/adx_probe.h"
+#include "kernels/bn/bn_kernel.h"
 #include "support/tap.h"
-#include "support/rand_limbs.h"
 
 #if defined(__x86_64__)
-#include "../../kernels/bn/x86_64/x86_kernels.h"
+#include "kernels/bn/x86_64/x86_kernels.h"
+#include "support/bn_x86_runs.h"
+#include "support/ct_bn_cases.h"
+#include "support/rand_limbs.h"
 
-static cs_mont mont;
-
-/* Whether the CPU offers what kernel k needs (the emulated build: the IFMA
- * kernel needs only AVX2 and BMI2). */
-static int kernel_runs(const cs_bn_kernel *k)
-{
-    __builtin_cpu_init();
-#ifndef CT_AVX512_EMULATED
-    if ((k->cpu_features & CS_CPU_AVX512IFMA) &&
-        !(__builtin_cpu_supports("avx512ifma") && __builtin_cpu_supports("avx512vl")))
-        return 0;
-    if ((k->cpu_features & CS_CPU_AVX512F) && !__builtin_cpu_supports("avx512f"))
-        return 0;
+#ifdef CT_AVX512_EMULATED
+#define AVX512_EMULATED 1
 #else
-    if ((k->cpu_features & CS_CPU_AVX512IFMA) && !__builtin_cpu_supports("avx2"))
-        return 0;
+#define AVX512_EMULATED 0
 #endif
-    if ((k->cpu_features & CS_CPU_AVX2) && !__builtin_cpu_supports("avx2"))
-        return 0;
-    if ((k->cpu_features & CS_CPU_FMA) && !__builtin_cpu_supports("fma"))
-        return 0;
-    if ((k->cpu_features & CS_CPU_BMI2) && !__builtin_cpu_supports("bmi2"))
-        return 0;
-    if (k->cpu_features & CS_CPU_ADX) {
-        unsigned a, b, c, d;
-        __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
-        if (!(b & (1u << 19)) && !(RUNNING_ON_VALGRIND && adx_executes()))
-            return 0;
-    }
-    return 1;
-}
-
-/* One secret exp by k with a and e undefined, compared afterwards with the
- * portable kernel's public path. */
-static int ct_case(const cs_bn_kernel *k, unsigned bits, size_t ebits, int extra)
-{
-    size_t n = (bits + 63) / 64 + extra, el = (ebits + 63) / 64;
-    cs_limb m[CS_BN_MAX_LIMBS], a[CS_BN_MAX_LIMBS], e[CS_BN_MAX_EXP_BITS / 64];
-    cs_limb r[CS_BN_MAX_LIMBS], want[CS_BN_MAX_LIMBS];
-    rand_odd_limbs(m, n, bits);
-    if (cs_mont_init(&mont, m, n))
-        return 0;
-    rand_odd_limbs(a, n, bits - 1);
-    uint8_t eb[CS_BN_MAX_EXP_BITS / 8];
-    tap_rng_bytes(eb, (ebits + 7) / 8);
-    cs_limbs_from_le_bytes(e, el, eb, (ebits + 7) / 8);
-
-    VALGRIND_MAKE_MEM_UNDEFINED(a, n * sizeof(cs_limb));
-    VALGRIND_MAKE_MEM_UNDEFINED(e, el * sizeof(cs_limb));
-    int rc = k->exp(r, a, e, ebits, &mont, 1);
-    VALGRIND_MAKE_MEM_DEFINED(a, n * sizeof(cs_limb));
-    VALGRIND_MAKE_MEM_DEFINED(e, el * sizeof(cs_limb));
-    VALGRIND_MAKE_MEM_DEFINED(r, n * sizeof(cs_limb));
-    int rc2 = cs_bn_portable.exp(want, a, e, ebits, &mont, 0);
-    return rc == 0 && rc2 == 0 && memcmp(r, want, n * sizeof(cs_limb)) == 0;
-}
 
 /* The paired entry (RSA CRT halves): both bases and exponents (ebits
  * bits) undefined, checked afterwards against the portable kernel's public
@@ -86,7 +33,7 @@ static int ct_x2_case(const cs_bn_kernel *k, unsigned bits, unsigned ebits)
     size_t n = (bits + 63) / 64;
     cs_limb m[2][CS_BN_MAX_LIMBS], a[2][CS_BN_MAX_LIMBS], e[2][CS_BN_MAX_LIMBS];
     cs_limb r[2][CS_BN_MAX_LIMBS], want[CS_BN_MAX_LIMBS];
-    cs_mont *mt[2] = {&mont, &mont2};
+    cs_mont *mt[2] = {&ct_mont, &mont2};
     for (int h = 0; h < 2; h++) {
         rand_odd_limbs(m[h], n, bits);
         rand_odd_limbs(a[h], n, bits - 1);
@@ -107,31 +54,9 @@ static int ct_x2_case(const cs_bn_kernel *k, unsigned bits, unsigned ebits)
     return ok;
 }
 
-/* mont_mul/mont_sqr on undefined operands. */
-static int ct_mul_case(const cs_bn_kernel *k, unsigned bits)
-{
-    size_t n = (bits + 63) / 64;
-    cs_limb m[CS_BN_MAX_LIMBS], a[CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS], r[CS_BN_MAX_LIMBS];
-    rand_odd_limbs(m, n, bits);
-    if (cs_mont_init(&mont, m, n))
-        return 0;
-    rand_odd_limbs(a, n, bits - 1);
-    rand_odd_limbs(b, n, bits - 1);
-    VALGRIND_MAKE_MEM_UNDEFINED(a, n * sizeof(cs_limb));
-    VALGRIND_MAKE_MEM_UNDEFINED(b, n * sizeof(cs_limb));
-    k->mont_mul(r, a, b, &mont);
-    k->mont_sqr(r, r, &mont);
-    VALGRIND_MAKE_MEM_DEFINED(r, n * sizeof(cs_limb));
-    return 1;
-}
-
 int main(void)
 {
-    static const struct {
-        unsigned bits;
-        size_t ebits;
-        int extra;
-    } cases[] = {
+    static const struct ct_exp_size cases[] = {
 #ifndef CT_AVX512_EMULATED
         {1024, 1024, 0}, {2048, 256, 0}, {2047, 2047, 1}, {1536, 1536, 0},
         /* 17 and 18 limbs: the scalar kernels' table read past its 8-word
@@ -157,21 +82,13 @@ int main(void)
     tap_rng_seed(0x6374783836ULL);
     tap_diag("valgrind: %s", RUNNING_ON_VALGRIND ? "yes" : "no (checks are not meaningful)");
     for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++) {
-        if (!kernel_runs(ks[j])) {
+        if (!bn_x86_kernel_runs(ks[j], AVX512_EMULATED, RUNNING_ON_VALGRIND)) {
             tap_skip("%s: not offered by this CPU (or by valgrind's)%s", ks[j]->name,
                      ks[j]->cpu_features & (CS_CPU_AVX512IFMA | CS_CPU_AVX512F)
                          ? "; checked emulated by ct_bn_x86_avx512emu" : "");
             continue;
         }
-        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-            if (cases[i].bits > ks[j]->max_bits) {
-                tap_skip("%s: %u bits beyond its range", ks[j]->name, cases[i].bits);
-                continue;
-            }
-            tap_ok(ct_case(ks[j], cases[i].bits, cases[i].ebits, cases[i].extra),
-                   "%s: consttime exp, %u-bit modulus, %zu-bit secret exponent%s", ks[j]->name,
-                   cases[i].bits, cases[i].ebits, cases[i].extra ? ", top limb zero" : "");
-        }
+        ct_exp_cases(ks[j], cases, sizeof cases / sizeof cases[0], 1);
         tap_ok(ct_mul_case(ks[j], 2048), "%s: mont_mul/mont_sqr on secret operands", ks[j]->name);
 #ifndef CT_AVX512_EMULATED
         /* The ADX kernel's straight-line code (adx_fixed.S). */

@@ -23,7 +23,7 @@
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
 
-static void check(const cs_c25519_impl *im)
+static void check(const cs_c25519_impl *im, void *arg)
 {
     static const size_t lens[4] = {0, 40, 200, 300};
     uint8_t sk[32], pk[32], pk2[32], sig[64], sig2[64], xp[32], xp2[32], msg[300], dom[40];
@@ -56,21 +56,8 @@ static void check(const cs_c25519_impl *im)
 
 int main(void)
 {
-    uint32_t have = cs_cpu_probe();
-#if defined(__x86_64__)
-    if (!(have & CS_CPU_ADX) && adx_executes())
-        have |= CS_CPU_ADX;
-#endif
     tap_rng_seed(25519);
-    if (!cs_c25519_impls[0]) {
-        tap_skip("c25519: no implementation built for this target");
-        return tap_done();
-    }
-    for (const cs_c25519_impl *const *i = cs_c25519_impls; *i; i++) {
-        const cs_c25519_impl *im = *i;
-        if (!c25519_runs(im, have, 1))
-            continue;
-        check(im);
-    }
+    if (c25519_built())
+        c25519_each(ct_cpu_probe(), 1, check, NULL);
     return tap_done();
 }

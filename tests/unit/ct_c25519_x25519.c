@@ -16,12 +16,13 @@
 #include "kernels/c25519/c25519.h"
 #include "runtime/cpu.h"
 #include "support/adx_probe.h"
+#include "support/c25519_runs.h"
 #include "support/tap.h"
 
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
 
-static void check(const cs_c25519_impl *im)
+static void check(const cs_c25519_impl *im, void *arg)
 {
     int ok = 1, zeros = 0;
     for (unsigned t = 0; t < 8; t++) {
@@ -57,22 +58,8 @@ static void check(const cs_c25519_impl *im)
 
 int main(void)
 {
-    uint32_t have = cs_cpu_probe();
-#if defined(__x86_64__)
-    if (!(have & CS_CPU_ADX) && adx_executes())
-        have |= CS_CPU_ADX;
-#endif
     tap_rng_seed(7748);
-    if (!cs_c25519_impls[0]) {
-        tap_skip("c25519: no implementation built for this target");
-        return tap_done();
-    }
-    for (const cs_c25519_impl *const *i = cs_c25519_impls; *i; i++) {
-        if (((*i)->cpu_features & have) != (*i)->cpu_features) {
-            tap_skip("%s: CPU lacks its features", (*i)->name);
-            continue;
-        }
-        check(*i);
-    }
+    if (c25519_built())
+        c25519_each(ct_cpu_probe(), 0, check, NULL);
     return tap_done();
 }

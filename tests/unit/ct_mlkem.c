@@ -21,10 +21,37 @@
 #include "kernels/mlkem/mlkem.h"
 #include "kernels/mlkem/mlkem_backend.h"
 #include "runtime/cpu.h"
+#include "support/ct_impl_runs.h"
 #include "support/tap.h"
 
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+
+/* Two decapsulations with dk and the ciphertext undefined: ct, then ct
+ * with byte ctn / div xored with x (implicit rejection); unprepared (by
+ * im->decaps for ps) when p1 is NULL, else prepared (decaps_prepared with
+ * p1, then p2). One TAP line: both succeed, the first gives ss, the
+ * second not. */
+static void check_decaps(const cs_mlkem_impl *im, int ps, cs_mlkem_prepared *p1,
+                         cs_mlkem_prepared *p2, uint8_t *ct, size_t div, uint8_t x,
+                         uint8_t *dk, uint8_t ss[32])
+{
+    size_t dkn = cs_mlkem_dk_bytes(ps), ctn = cs_mlkem_ct_bytes(ps);
+    uint8_t ss2[32], ss3[32];
+    SECRET(dk, dkn);
+    SECRET(ct, ctn);
+    int rc = p1 ? im->decaps_prepared(p1, ss2, ct, dk) : im->decaps(ps, ss2, ct, dk);
+    PUBLIC(&rc, sizeof rc);
+    ct[ctn / div] ^= x;
+    rc |= p1 ? im->decaps_prepared(p2, ss3, ct, dk) : im->decaps(ps, ss3, ct, dk);
+    PUBLIC(&rc, sizeof rc);
+    PUBLIC(ss, 32);
+    PUBLIC(ss2, 32);
+    PUBLIC(ss3, 32);
+    tap_ok(rc == 0 && !memcmp(ss, ss2, 32) && memcmp(ss, ss3, 32),
+           "%s: ML-KEM-%d %s and implicit rejection", im->name, ps,
+           p1 ? "decaps_prepared" : "decaps");
+}
 
 /* The prepared entries of im for ps, with d, z, m, dk and the ciphertext
  * undefined: keygen_prepared (its ek and prepared key must be public),
@@ -32,9 +59,8 @@
  * decaps_prepared of the ciphertext and of a corrupted one. */
 static void check_prepared(const cs_mlkem_impl *im, int ps)
 {
-    uint8_t d[32], z[32], m[32], ek[1568], dk[3168], ct[1568], ct2[1568], ss[32], ss2[32],
-        ss3[32], ss4[32];
-    size_t ekn = cs_mlkem_ek_bytes(ps), dkn = cs_mlkem_dk_bytes(ps), ctn = cs_mlkem_ct_bytes(ps);
+    uint8_t d[32], z[32], m[32], ek[1568], dk[3168], ct[1568], ct2[1568], ss[32], ss2[32];
+    size_t ekn = cs_mlkem_ek_bytes(ps), ctn = cs_mlkem_ct_bytes(ps);
     cs_mlkem_prepared *pg = cs_mlkem_prepared_new(ps), *pp = cs_mlkem_prepared_new(ps);
     if (!pg || !pp) {
         tap_ok(0, "no memory");
@@ -67,17 +93,7 @@ static void check_prepared(const cs_mlkem_impl *im, int ps)
     tap_ok(rc == 0 && !memcmp(ct, ct2, ctn) && !memcmp(ss, ss2, 32),
            "%s: ML-KEM-%d prepare, encaps_prepared", im->name, ps);
 
-    SECRET(dk, dkn);
-    SECRET(ct, ctn);
-    rc = im->decaps_prepared(pg, ss3, ct, dk);
-    PUBLIC(&rc, sizeof rc);
-    ct[ctn / 3] ^= 2;
-    rc |= im->decaps_prepared(pp, ss4, ct, dk);
-    PUBLIC(&rc, sizeof rc);
-    PUBLIC(ss3, 32);
-    PUBLIC(ss4, 32);
-    tap_ok(rc == 0 && !memcmp(ss, ss3, 32) && memcmp(ss, ss4, 32),
-           "%s: ML-KEM-%d decaps_prepared and implicit rejection", im->name, ps);
+    check_decaps(im, ps, pg, pp, ct, 3, 2, dk, ss);
     cs_mlkem_prepared_free(pg);
     cs_mlkem_prepared_free(pp);
 }
@@ -86,8 +102,8 @@ static void check_prepared(const cs_mlkem_impl *im, int ps)
  * that takes implicit rejection) of parameter set ps with secrets undefined. */
 static void check(const cs_mlkem_impl *im, int ps)
 {
-    uint8_t d[32], z[32], m[32], ek[1568], dk[3168], ct[1568], ss[32], ss2[32], ss3[32];
-    size_t ekn = cs_mlkem_ek_bytes(ps), dkn = cs_mlkem_dk_bytes(ps), ctn = cs_mlkem_ct_bytes(ps);
+    uint8_t d[32], z[32], m[32], ek[1568], dk[3168], ct[1568], ss[32];
+    size_t ekn = cs_mlkem_ek_bytes(ps);
     tap_rng_bytes(d, 32);
     tap_rng_bytes(z, 32);
     tap_rng_bytes(m, 32);
@@ -104,18 +120,7 @@ static void check(const cs_mlkem_impl *im, int ps)
     PUBLIC(&rc, sizeof rc);
     tap_ok(rc == 0, "%s: ML-KEM-%d encaps", im->name, ps);
 
-    SECRET(dk, dkn);
-    SECRET(ct, ctn);
-    rc = im->decaps(ps, ss2, ct, dk);
-    PUBLIC(&rc, sizeof rc);
-    ct[ctn / 2] ^= 1;
-    rc |= im->decaps(ps, ss3, ct, dk);
-    PUBLIC(&rc, sizeof rc);
-    PUBLIC(ss, 32);
-    PUBLIC(ss2, 32);
-    PUBLIC(ss3, 32);
-    tap_ok(rc == 0 && !memcmp(ss, ss2, 32) && memcmp(ss, ss3, 32),
-           "%s: ML-KEM-%d decaps and implicit rejection", im->name, ps);
+    check_decaps(im, ps, NULL, NULL, ct, 2, 1, dk, ss);
     check_prepared(im, ps);
 }
 
@@ -126,16 +131,8 @@ int main(void)
     tap_rng_seed(27);
     for (unsigned i = 0; cs_mlkem_impls[i]; i++) {
         const cs_mlkem_impl *im = cs_mlkem_impls[i];
-#ifdef CT_AVX512_EMULATED
-        if (!(im->cpu_features & CS_CPU_AVX512_ALL))
-            continue; /* checked natively by ct_mlkem */
-        if (have & CS_CPU_AVX2)
-            have |= CS_CPU_AVX512_ALL; /* emulated over AVX2 */
-#endif
-        if ((im->cpu_features & have) != im->cpu_features) {
-            tap_skip("%s: CPU lacks its features", im->name);
+        if (!ct_impl_runs(im->name, im->cpu_features, have, ""))
             continue;
-        }
         for (unsigned s = 0; s < 3; s++)
             check(im, sets[s]);
     }

@@ -20,42 +20,9 @@
 #include "runtime/cpu.h"
 #include "support/diff_common.h"
 #include "support/c25519_runs.h"
+#include "support/c25519_stock.h"
 #include "support/tap.h"
 #include "support/vectors.h"
-
-static int stock_pubkey(int type, uint8_t pk[32], const uint8_t sk[32])
-{
-    size_t len = 32;
-    EVP_PKEY *k = EVP_PKEY_new_raw_private_key(type, NULL, sk, 32);
-    int ok = k && EVP_PKEY_get_raw_public_key(k, pk, &len) == 1 && len == 32;
-    EVP_PKEY_free(k);
-    return ok;
-}
-
-static int stock_sign(uint8_t sig[64], const uint8_t sk[32], const uint8_t *msg, size_t n)
-{
-    EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, sk, 32);
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    size_t len = 64;
-    int ok = k && c && EVP_DigestSignInit(c, NULL, NULL, NULL, k) == 1 &&
-             EVP_DigestSign(c, sig, &len, msg, n) == 1 && len == 64;
-    EVP_MD_CTX_free(c);
-    EVP_PKEY_free(k);
-    return ok;
-}
-
-/* 1 valid, 0 refused (key import refused counts as refused: the kernel
- * is then never asked, the provider refuses the key the same way). */
-static int stock_verify(const uint8_t sig[64], const uint8_t *msg, size_t n, const uint8_t pk[32])
-{
-    EVP_PKEY *k = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pk, 32);
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    int ok = k && c && EVP_DigestVerifyInit(c, NULL, NULL, NULL, k) == 1 &&
-             EVP_DigestVerify(c, sig, 64, msg, n) == 1;
-    EVP_MD_CTX_free(c);
-    EVP_PKEY_free(k);
-    return ok;
-}
 
 /* The eight points of order dividing 8, canonical, then encodings of
  * y >= p (y = p + k, k < 19, either sign bit) and x = 0 with the sign bit
@@ -115,7 +82,8 @@ struct tally {
 static void check(struct tally *t, const cs_c25519_impl *im, const uint8_t sig[64],
                   const uint8_t *msg, size_t n, const uint8_t pk[32], const char *what)
 {
-    int want = stock_verify(sig, msg, n, pk), got = im->ed25519_verify(sig, NULL, 0, msg, n, pk);
+    int want = stock_ed25519_verify(sig, msg, n, pk);
+    int got = im->ed25519_verify(sig, NULL, 0, msg, n, pk);
     t->n++;
     t->valid += want == 1;
     if (got != want) {
@@ -138,7 +106,7 @@ static void keys_and_signatures(const cs_c25519_impl *im, long count)
         im->ed25519_pubkey(pk, sk);
         im->ed25519_sign(sig, NULL, 0, msg, n, sk, pk);
         im->x25519_base(xp, sk);
-        if (!stock_pubkey(EVP_PKEY_ED25519, pk2, sk) || !stock_sign(sig2, sk, msg, n) ||
+        if (!stock_pubkey(EVP_PKEY_ED25519, pk2, sk) || !stock_ed25519_sign(sig2, sk, msg, n) ||
             !stock_pubkey(EVP_PKEY_X25519, xp2, sk)) {
             stock_fail++;
             continue;
@@ -235,23 +203,22 @@ static void special_points(const cs_c25519_impl *im)
            im->name, v.n, v.valid, v.bad);
 }
 
+/* Every check of im; *(long *)count random keys. */
+static void run(const cs_c25519_impl *im, void *count)
+{
+    keys_and_signatures(im, *(long *)count);
+    special_points(im);
+}
+
 int main(int argc, char **argv)
 {
     uint32_t have = cs_cpu_probe();
     long count = diff_share_count(argc, argv, 10, 200, 1000);
     tap_rng_seed(0xed25519);
     tap_diag("libcrypto %s", OpenSSL_version(OPENSSL_VERSION));
-    if (!cs_c25519_impls[0]) {
-        tap_skip("c25519: no implementation built for this target");
+    if (!c25519_built())
         return tap_done();
-    }
-    for (const cs_c25519_impl *const *i = cs_c25519_impls; *i; i++) {
-        const cs_c25519_impl *im = *i;
-        if (!c25519_runs(im, have, 1))
-            continue;
-        keys_and_signatures(im, count);
-        special_points(im);
-    }
+    c25519_each(have, 1, run, &count);
     cs_sha512_set_transform((cs_sha512_transform_fn)SHA512_Transform);
     tap_diag("with libcrypto's SHA512_Transform as the SHA-512 compression");
     for (const cs_c25519_impl *const *i = cs_c25519_impls; *i; i++) {

@@ -13,33 +13,11 @@
 
 #include "kernels/c25519/c25519.h"
 #include "runtime/cpu.h"
+#include "support/c25519_runs.h"
+#include "support/c25519_stock.h"
 #include "support/diff_common.h"
 #include "support/tap.h"
 #include "support/vectors.h"
-
-/* libcrypto's X25519(k, u): 1 and out, or 0 where it refuses. */
-static int stock_derive(uint8_t out[32], const uint8_t k[32], const uint8_t u[32])
-{
-    EVP_PKEY *pk = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL, k, 32);
-    EVP_PKEY *pp = EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, NULL, u, 32);
-    EVP_PKEY_CTX *c = pk ? EVP_PKEY_CTX_new(pk, NULL) : NULL;
-    size_t len = 32;
-    int ok = c && pp && EVP_PKEY_derive_init(c) > 0 && EVP_PKEY_derive_set_peer(c, pp) > 0 &&
-             EVP_PKEY_derive(c, out, &len) > 0 && len == 32;
-    EVP_PKEY_CTX_free(c);
-    EVP_PKEY_free(pk);
-    EVP_PKEY_free(pp);
-    return ok;
-}
-
-static int stock_public(uint8_t out[32], const uint8_t k[32])
-{
-    EVP_PKEY *pk = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL, k, 32);
-    size_t len = 32;
-    int ok = pk && EVP_PKEY_get_raw_public_key(pk, out, &len) > 0 && len == 32;
-    EVP_PKEY_free(pk);
-    return ok;
-}
 
 /* The low-order points' encodings (orders 1, 2, 4, 8) as X25519 reads
  * them (bit 255 ignored): 0, 1, p-1, the two of order 8, and p, p+1 (0
@@ -109,7 +87,7 @@ static void against_stock(const cs_c25519_impl *im, long count)
         uint8_t k[32], u[32], want[32], got[32];
         make_scalar(k, (unsigned)t / 8);
         make_peer(u, (unsigned)t);
-        int ws = stock_derive(want, k, u);
+        int ws = stock_x25519(want, k, u);
         int gs = im->x25519(got, k, u);
         static const uint8_t zero[32];
         if (ws != gs || (ws && memcmp(want, got, 32)) || (!gs && memcmp(got, zero, 32))) {
@@ -122,7 +100,7 @@ static void against_stock(const cs_c25519_impl *im, long count)
         }
         refused += !ws;
         if (t % 4 == 0) {
-            int ps = stock_public(want, k);
+            int ps = stock_pubkey(EVP_PKEY_X25519, want, k);
             im->x25519_base(got, k);
             bad_pub += !ps || memcmp(want, got, 32) != 0;
         }
@@ -143,11 +121,18 @@ static void low_order_peers(const cs_c25519_impl *im)
             uint8_t k[32], u[32], want[32], got[32];
             make_scalar(k, j);
             vec_unhex(u, 32, low_order[i], 64);
-            int ws = stock_derive(want, k, u), gs = im->x25519(got, k, u);
+            int ws = stock_x25519(want, k, u), gs = im->x25519(got, k, u);
             bad += ws != 0 || gs != 0;
         }
     tap_ok(bad == 0, "%s: the %u low-order encodings refused by libcrypto and the kernel (%u not)",
            im->name, (unsigned)N_LOW, bad);
+}
+
+/* Every check of im; *(long *)count random cases. */
+static void run(const cs_c25519_impl *im, void *count)
+{
+    against_stock(im, *(long *)count);
+    low_order_peers(im);
 }
 
 int main(int argc, char **argv)
@@ -156,15 +141,7 @@ int main(int argc, char **argv)
     uint32_t have = cs_cpu_probe();
     tap_rng_seed(0x25519);
     tap_diag("libcrypto: %s", OpenSSL_version(OPENSSL_VERSION));
-    if (!cs_c25519_impls[0])
-        tap_skip("c25519: no implementation built for this target");
-    for (const cs_c25519_impl *const *i = cs_c25519_impls; *i; i++) {
-        if (((*i)->cpu_features & have) != (*i)->cpu_features) {
-            tap_skip("%s: CPU lacks its features", (*i)->name);
-            continue;
-        }
-        against_stock(*i, count);
-        low_order_peers(*i);
-    }
+    if (c25519_built())
+        c25519_each(have, 0, run, &count);
     return tap_done();
 }

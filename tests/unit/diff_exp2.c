@@ -152,17 +152,8 @@ static void edge_cases(const cs_bn_kernel *k, const char *name)
     for (int i = 0; i < 8; i++) {
         BIGNUM *mm = BN_dup(m[i]);
         BN_set_negative(mm, 0);
-        for (int av = 0; av < 8; av++) {
-            switch (av) {
-            case 0: BN_zero(a); break;
-            case 1: BN_one(a); break;
-            case 2: BN_set_word(a, 2); break;
-            case 3: BN_copy(a, mm), BN_sub_word(a, 1); break;
-            case 4: BN_copy(a, mm); break;
-            case 5: BN_lshift1(a, mm), BN_add_word(a, 3); break;
-            case 6: rand_below(a, mm), BN_add_word(a, 1), BN_set_negative(a, 1); break;
-            default: rand_below(a, mm); break;
-            }
+        for (int av = DIFF_ZERO; av <= DIFF_BELOW; av++) {
+            diff_edge_operand(a, (enum diff_edge)av, mm, ctx);
             rand_below(b, mm);
             for (int pv = 0; pv < 7; pv++) {
                 switch (pv) {
@@ -221,12 +212,7 @@ int main(int argc, char **argv)
     /* argv[1] is the count diff_modexp gets (CS_DIFF_COUNT): a twentieth of
      * it here per kernel, at most the default. */
     long count = diff_share_count(argc, argv, 20, 60, 240);
-    ctx = BN_CTX_new();
-    if (!tap_ok(cs_ossl_resolve_from(&api, RTLD_DEFAULT) && api.mod_exp2_mont,
-                "libcrypto functions resolved (with BN_mod_exp2_mont)"))
-        return tap_done();
-    tap_rng_seed(20261130);
-    diff_each_kernel(run_kernel, &count);
-    BN_CTX_free(ctx);
-    return tap_done();
+    return diff_run_each_kernel(cs_ossl_resolve_from(&api, RTLD_DEFAULT) && api.mod_exp2_mont,
+                                "libcrypto functions resolved (with BN_mod_exp2_mont)", &ctx,
+                                run_kernel, &count);
 }

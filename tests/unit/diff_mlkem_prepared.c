@@ -23,24 +23,8 @@
 #include "provider/mlkem_key.h"
 #include "runtime/controls.h"
 #include "runtime/dispatch_mlkem.h"
+#include "support/mlkem_prov_calls.h"
 #include "support/tap.h"
-
-static cs_prov prov = {.core_version = 305};
-
-/* The function of a dispatch table with the given id. */
-static void (*fn(const OSSL_DISPATCH *t, int id))(void)
-{
-    for (; t->function_id; t++)
-        if (t->function_id == id)
-            return t->function;
-    abort();
-}
-
-/* The key management table of parameter set ps. */
-static const OSSL_DISPATCH *keymgmt_of(int ps)
-{
-    return ps == 512 ? cs_mlkem512_keymgmt : ps == 768 ? cs_mlkem768_keymgmt : cs_mlkem1024_keymgmt;
-}
 
 /* Dispatches to CRYPTOSHIM_KERNELS=name from now on, as a refresh would. */
 static void force(const char *name)
@@ -68,14 +52,8 @@ static cs_mlkem_key *generate(int ps, const uint8_t seed[64])
 /* A key imported from one part (CS_P_PUB or CS_P_PRIV), or NULL. */
 static cs_mlkem_key *import(int ps, const char *name, const uint8_t *data, size_t len)
 {
-    const OSSL_DISPATCH *t = keymgmt_of(ps);
-    cs_mlkem_key *key = ((void *(*)(void *))fn(t, OSSL_FUNC_KEYMGMT_NEW))(&prov);
     OSSL_PARAM p[] = {OSSL_PARAM_octet_string(name, (void *)data, len), OSSL_PARAM_END};
-    if (((int (*)(void *, int, const OSSL_PARAM *))fn(t, OSSL_FUNC_KEYMGMT_IMPORT))(
-            key, OSSL_KEYMGMT_SELECT_KEYPAIR, p))
-        return key;
-    ((void (*)(void *))fn(t, OSSL_FUNC_KEYMGMT_FREE))(key);
-    return NULL;
+    return import_params(ps, p);
 }
 
 /* The keymgmt's dup of the whole key. */
@@ -83,39 +61,6 @@ static cs_mlkem_key *dup(int ps, const cs_mlkem_key *key)
 {
     return ((void *(*)(const void *, int))fn(keymgmt_of(ps), OSSL_FUNC_KEYMGMT_DUP))(
         key, OSSL_KEYMGMT_SELECT_ALL);
-}
-
-/* The keymgmt's free. */
-static void key_free(int ps, cs_mlkem_key *key)
-{
-    ((void (*)(void *))fn(keymgmt_of(ps), OSSL_FUNC_KEYMGMT_FREE))(key);
-}
-
-/* Encapsulates to key with ikme m through the KEM table: 1 on success. */
-static int kem_encaps(cs_mlkem_key *key, const uint8_t m[32], uint8_t *ct, uint8_t ss[32])
-{
-    void *c = ((void *(*)(void *))fn(cs_mlkem_kem, OSSL_FUNC_KEM_NEWCTX))(&prov);
-    OSSL_PARAM p[] = {OSSL_PARAM_octet_string(CS_P_IKME, (void *)m, 32), OSSL_PARAM_END};
-    size_t ctlen = CS_MLKEM_MAX_CT_BYTES, sslen = 32;
-    int ok = ((int (*)(void *, void *, const OSSL_PARAM *))fn(
-                 cs_mlkem_kem, OSSL_FUNC_KEM_ENCAPSULATE_INIT))(c, key, p) &&
-             ((int (*)(void *, uint8_t *, size_t *, uint8_t *, size_t *))fn(
-                 cs_mlkem_kem, OSSL_FUNC_KEM_ENCAPSULATE))(c, ct, &ctlen, ss, &sslen);
-    ((void (*)(void *))fn(cs_mlkem_kem, OSSL_FUNC_KEM_FREECTX))(c);
-    return ok;
-}
-
-/* Decapsulates ct with key through the KEM table: 1 on success. */
-static int kem_decaps(cs_mlkem_key *key, const uint8_t *ct, size_t ctlen, uint8_t ss[32])
-{
-    void *c = ((void *(*)(void *))fn(cs_mlkem_kem, OSSL_FUNC_KEM_NEWCTX))(&prov);
-    size_t sslen = 32;
-    int ok = ((int (*)(void *, void *, const OSSL_PARAM *))fn(
-                 cs_mlkem_kem, OSSL_FUNC_KEM_DECAPSULATE_INIT))(c, key, NULL) &&
-             ((int (*)(void *, uint8_t *, size_t *, const uint8_t *, size_t))fn(
-                 cs_mlkem_kem, OSSL_FUNC_KEM_DECAPSULATE))(c, ss, &sslen, ct, ctlen);
-    ((void (*)(void *))fn(cs_mlkem_kem, OSSL_FUNC_KEM_FREECTX))(c);
-    return ok;
 }
 
 /* The portable kernel's key from seed and its encapsulation with m, the reference. */
@@ -147,7 +92,7 @@ static void make_ref(ref *r, int ps)
 static int serves(cs_mlkem_key *key, const ref *r, int priv)
 {
     uint8_t ct[1568], ss[32], bad[1568];
-    int ok = kem_encaps(key, r->m, ct, ss) && !memcmp(ct, r->ct, r->ctn) &&
+    int ok = kem_encaps(key, r->m, ct, NULL, ss) && !memcmp(ct, r->ct, r->ctn) &&
              !memcmp(ss, r->ss, 32);
     if (!priv)
         return ok;

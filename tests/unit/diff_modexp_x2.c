@@ -114,15 +114,10 @@ static void edge_pairs(const char *name, int bits)
     long n = 0, bad = 0;
     for (int i = 0; i < 6; i++) {
         const BIGNUM *m1 = m[i], *m2 = m[(i + 3) % 4];
+        static const enum diff_edge bases[6] = {DIFF_ZERO, DIFF_ONE,       DIFF_M_MINUS_1,
+                                                DIFF_M,    DIFF_2M_PLUS_3, DIFF_BELOW};
         for (int av = 0; av < 6; av++) {
-            switch (av) {
-            case 0: BN_zero(a); break;
-            case 1: BN_one(a); break;
-            case 2: BN_copy(a, m1), BN_sub_word(a, 1); break;
-            case 3: BN_copy(a, m1); break;
-            case 4: BN_lshift1(a, m1), BN_add_word(a, 3); break;
-            default: rand_below(a, m1); break;
-            }
+            diff_edge_operand(a, bases[av], m1, ctx);
             rand_below(b, m2);
             for (int pv = 0; pv < 7; pv++) {
                 switch (pv) {
@@ -232,12 +227,8 @@ int main(int argc, char **argv)
     /* argv[1] is the count diff_modexp gets (CS_DIFF_COUNT): a tenth of it
      * here, at most the default, since a pair costs two exponentiations. */
     long count = diff_share_count(argc, argv, 10, 100, 3000);
-    ctx = BN_CTX_new();
-    if (!tap_ok(cs_ossl_resolve_from(&api, RTLD_DEFAULT) && api.mod_exp_mont_consttime_x2,
-                "libcrypto functions resolved (with BN_mod_exp_mont_consttime_x2)"))
-        return tap_done();
-    tap_rng_seed(20261130);
-    diff_each_kernel(run_kernel, &count);
-    BN_CTX_free(ctx);
-    return tap_done();
+    return diff_run_each_kernel(
+        cs_ossl_resolve_from(&api, RTLD_DEFAULT) && api.mod_exp_mont_consttime_x2,
+        "libcrypto functions resolved (with BN_mod_exp_mont_consttime_x2)", &ctx, run_kernel,
+        &count);
 }

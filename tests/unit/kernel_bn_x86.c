@@ -6,6 +6,7 @@
 
 #include "kernels/bn/bn_kernel.h"
 #include "kernels/bn/engine.h"
+#include "tests/unit/support/bn_x86_runs.h"
 #include "tests/unit/support/tap.h"
 
 #if defined(__x86_64__)
@@ -118,27 +119,18 @@ static void rand_below(cs_limb *a, const cs_mont *mt)
     a[n - 1] &= mt->m[n - 1] >> 1;
 }
 
-static int kernel_runs(const cs_bn_kernel *k)
+/* Whether k's mont_mul(a, b) and mont_sqr(a) give the reference's. */
+static int mul_sqr_agree(const cs_bn_kernel *k, const cs_limb *a, const cs_limb *b,
+                         const cs_mont *mt)
 {
-    __builtin_cpu_init();
-    if ((k->cpu_features & CS_CPU_AVX512IFMA) &&
-        !(__builtin_cpu_supports("avx512ifma") && __builtin_cpu_supports("avx512vl")))
-        return 0;
-    if ((k->cpu_features & CS_CPU_AVX2) && !__builtin_cpu_supports("avx2"))
-        return 0;
-    if ((k->cpu_features & CS_CPU_AVX512F) && !__builtin_cpu_supports("avx512f"))
-        return 0;
-    if ((k->cpu_features & CS_CPU_FMA) && !__builtin_cpu_supports("fma"))
-        return 0;
-    if ((k->cpu_features & CS_CPU_BMI2) && !__builtin_cpu_supports("bmi2"))
-        return 0;
-    if ((k->cpu_features & CS_CPU_ADX)) {
-        unsigned a, b, c, d;
-        __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
-        if (!(b & (1u << 19)))
-            return 0;
-    }
-    return 1;
+    cs_limb r1[CS_BN_MAX_LIMBS], r2[CS_BN_MAX_LIMBS];
+    size_t n = mt->n;
+    ref_mul(r1, a, b, mt);
+    k->mont_mul(r2, a, b, mt);
+    int ok = !memcmp(r1, r2, n * sizeof *r1);
+    ref_mul(r1, a, a, mt);
+    k->mont_sqr(r2, a, mt);
+    return ok & !memcmp(r1, r2, n * sizeof *r1);
 }
 
 static const unsigned sizes[] = {256, 512, 1000, 1024, 1100, 1536, 2047, 2048, 3072, 4096, 8192};
@@ -175,12 +167,7 @@ static void check_size(const cs_bn_kernel *k, unsigned bits)
             memcpy(a, m, n * sizeof *a), a[0] -= 1; /* m - 1 */
         if (t == 2)
             memset(b, 0, n * sizeof *b);
-        ref_mul(r1, a, b, &mt);
-        k->mont_mul(r2, a, b, &mt);
-        ok &= !memcmp(r1, r2, n * sizeof *r1);
-        ref_mul(r1, a, a, &mt);
-        k->mont_sqr(r2, a, &mt);
-        ok &= !memcmp(r1, r2, n * sizeof *r1);
+        ok &= mul_sqr_agree(k, a, b, &mt);
     }
     tap_ok(ok, "%s %u bits: mont_mul and mont_sqr", k->name, bits);
     const size_t elens[] = {0, 1, 2, 17, 64, 65, 256, bits - 1, bits, bits > 2048 ? bits : 2 * bits};
@@ -285,6 +272,22 @@ static void fma_edges(const cs_bn_kernel *k, const unsigned *bits, size_t nbits)
     }
 }
 
+/* m = an odd n-limb modulus of kind mk: 0 all ones, 1 random with its top
+ * limb near 2^64 (2^64 - 2^k, k < 8), 2 random with 2^63 alone on top, 3
+ * random with the top bit set. */
+static void extreme_modulus(cs_limb *m, size_t n, int mk)
+{
+    for (size_t i = 0; i < n; i++)
+        m[i] = mk == 0 ? ~0ull : tap_rng_u64();
+    m[0] |= 1;
+    if (mk == 1)
+        m[n - 1] = ~0ull << (tap_rng_u64() % 8);
+    if (mk == 2)
+        m[n - 1] = 1ull << 63;
+    if (mk == 3)
+        m[n - 1] |= 1ull << 63;
+}
+
 /* The ADX kernel's block paths (adx_blk.S, taken at a multiple of eight
  * limbs) and the row paths beside them: each size class from 8 to 128
  * limbs and its neighbours, moduli whose top limb is at or near 2^64 (all
@@ -298,19 +301,10 @@ static void check_adx_blocks(const cs_bn_kernel *k)
         int ok = 1;
         for (int mk = 0; mk < 4 && ok; mk++) {
             cs_limb m[CS_BN_MAX_LIMBS] = {0};
-            for (size_t i = 0; i < n; i++)
-                m[i] = mk == 0 ? ~0ull : tap_rng_u64();
-            m[0] |= 1;
-            if (mk == 1)
-                m[n - 1] = ~0ull << (tap_rng_u64() % 8); /* near 2^64 */
-            if (mk == 2)
-                m[n - 1] = 1ull << 63;                   /* the top bit alone */
-            if (mk == 3)
-                m[n - 1] |= 1ull << 63;
+            extreme_modulus(m, n, mk);
             cs_mont mt;
             ref_mont(&mt, m, n, (unsigned)(64 * n));
             cs_limb a[CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS];
-            cs_limb r1[CS_BN_MAX_LIMBS], r2[CS_BN_MAX_LIMBS];
             for (int t = 0; t < 6 && ok; t++) {
                 rand_below(a, &mt);
                 rand_below(b, &mt);
@@ -326,12 +320,7 @@ static void check_adx_blocks(const cs_bn_kernel *k)
                     memset(b, 0, n * sizeof *b);
                 if (t == 4)
                     memcpy(b, a, n * sizeof *b);
-                ref_mul(r1, a, b, &mt);
-                k->mont_mul(r2, a, b, &mt);
-                ok &= !memcmp(r1, r2, n * sizeof *r1);
-                ref_mul(r1, a, a, &mt);
-                k->mont_sqr(r2, a, &mt);
-                ok &= !memcmp(r1, r2, n * sizeof *r1);
+                ok &= mul_sqr_agree(k, a, b, &mt);
                 if (!ok)
                     tap_diag("%zu limbs, modulus kind %d, operands %d differ", n, mk, t);
             }
@@ -356,15 +345,7 @@ static void check_adx_fixed(const cs_bn_kernel *k)
         for (int mk = 0; mk < 4 && ok; mk++) {
             for (int rep = 0; rep < 8 && ok; rep++) {
                 cs_limb m[CS_BN_MAX_LIMBS] = {0};
-                for (size_t i = 0; i < n; i++)
-                    m[i] = mk == 0 ? ~0ull : tap_rng_u64();
-                m[0] |= 1;
-                if (mk == 1)
-                    m[n - 1] = ~0ull << (tap_rng_u64() % 8); /* near 2^64 */
-                if (mk == 2)
-                    m[n - 1] = 1ull << 63;
-                if (mk == 3)
-                    m[n - 1] |= 1ull << 63;
+                extreme_modulus(m, n, mk);
                 static cs_mont mt;
                 ref_mont(&mt, m, n, (unsigned)(64 * n));
                 for (int t = 0; t < 6 && ok; t++) {
@@ -411,7 +392,7 @@ int main(void)
                                 &cs_bn_x86_fma512, &cs_bn_x86_adx, &cs_bn_x86_mulx};
     tap_rng_seed(86);
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
-        if (!kernel_runs(ks[i])) {
+        if (!bn_x86_kernel_runs(ks[i], 0, 0)) {
             tap_skip("%s: CPU lacks its features", ks[i]->name);
             continue;
         }
@@ -428,9 +409,9 @@ int main(void)
                                         2154, 2939, 3134, 3919, 4000, 4096};
     static const unsigned fma512_bits[] = {830,  831,  1038, 1039, 1246, 1247, 1662,
                                            1663, 2078, 2079, 3118, 3119, 4094, 4096};
-    if (kernel_runs(&cs_bn_x86_fma))
+    if (bn_x86_kernel_runs(&cs_bn_x86_fma, 0, 0))
         fma_edges(&cs_bn_x86_fma, fma_bits, sizeof fma_bits / sizeof fma_bits[0]);
-    if (kernel_runs(&cs_bn_x86_fma512))
+    if (bn_x86_kernel_runs(&cs_bn_x86_fma512, 0, 0))
         fma_edges(&cs_bn_x86_fma512, fma512_bits, sizeof fma512_bits / sizeof fma512_bits[0]);
     return tap_done();
 }

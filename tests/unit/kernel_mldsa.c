@@ -11,6 +11,7 @@
 
 #include "kernels/mldsa/mldsa_backend.h"
 #include "runtime/cpu.h"
+#include "support/impl_runs.h"
 #include "support/tap.h"
 #include "support/vectors.h"
 
@@ -23,10 +24,12 @@ static uint8_t *hexfield(const json *t, const char *key, size_t *n, int *present
     return vec_json_hex(t, key, n);
 }
 
-/* Opens wycheproof/NAME (one TAP line: read and parsed); 0, or -1. */
-static int load(vec_wyc *w, const char *name)
+/* Opens wycheproof/NAME, NAME being name_fmt printed with ps (one TAP line:
+ * read and parsed); 0, or -1. */
+static int load(vec_wyc *w, const char *name_fmt, int ps)
 {
-    char path[128];
+    char name[64], path[128];
+    snprintf(name, sizeof name, name_fmt, ps);
     snprintf(path, sizeof path, "wycheproof/%s", name);
     return tap_ok(vec_wyc_open(w, path) == 0, "parse %s", name) ? 0 : -1;
 }
@@ -55,10 +58,8 @@ static void mu_of(int ps, uint8_t mu[64], const uint8_t *pk, const uint8_t *ctx,
 
 static void sign_vectors(const cs_mldsa_impl *impl, int ps)
 {
-    char name[64];
-    snprintf(name, sizeof name, "mldsa_%d_sign_seed_test.json", ps);
     vec_wyc w;
-    if (load(&w, name))
+    if (load(&w, "mldsa_%d_sign_seed_test.json", ps))
         return;
     size_t pkb = cs_mldsa_pk_bytes(ps), skb = cs_mldsa_sk_bytes(ps), sigb = cs_mldsa_sig_bytes(ps);
     uint8_t *pk = malloc(pkb), *sk = malloc(skb), *sig = malloc(sigb);
@@ -151,10 +152,8 @@ static void sign_vectors(const cs_mldsa_impl *impl, int ps)
 
 static void verify_vectors(const cs_mldsa_impl *impl, int ps)
 {
-    char name[64];
-    snprintf(name, sizeof name, "mldsa_%d_verify_test.json", ps);
     vec_wyc w;
-    if (load(&w, name))
+    if (load(&w, "mldsa_%d_verify_test.json", ps))
         return;
     size_t pkb = cs_mldsa_pk_bytes(ps);
     for (const json *grp; (grp = vec_wyc_group(&w));) {
@@ -194,10 +193,8 @@ int main(void)
     tap_ok(cs_mldsa_impls[0] == &cs_mldsa_portable, "portable is the first impl");
     for (unsigned i = 0; cs_mldsa_impls[i]; i++) {
         const cs_mldsa_impl *impl = cs_mldsa_impls[i];
-        if ((impl->cpu_features & have) != impl->cpu_features) {
-            tap_skip("%s: CPU lacks its features", impl->name);
+        if (!impl_runs(impl->name, impl->cpu_features, have))
             continue;
-        }
         for (unsigned s = 0; s < 3; s++) {
             sign_vectors(impl, sets[s]);
             verify_vectors(impl, sets[s]);

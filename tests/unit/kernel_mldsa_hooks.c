@@ -11,6 +11,8 @@
 
 #include "kernels/mldsa/mldsa_portable.h"
 #include "runtime/cpu.h"
+#include "support/mldsa_ref.h"
+#include "support/impl_runs.h"
 #include "support/tap.h"
 
 
@@ -44,17 +46,11 @@ static void rnd_challenge(cs_mldsa_poly *c, unsigned tau)
     }
 }
 
-static int32_t modq(int32_t x)
-{
-    int32_t r = x % Q;
-    return r < 0 ? r + Q : r;
-}
-
 /* a == b mod q coefficientwise. */
 static int eq_modq(const cs_mldsa_poly *a, const cs_mldsa_poly *b)
 {
     for (unsigned i = 0; i < 256; i++)
-        if (modq(a->c[i]) != modq(b->c[i]))
+        if (mldsa_modq(a->c[i]) != mldsa_modq(b->c[i]))
             return 0;
     return 1;
 }
@@ -64,47 +60,6 @@ static int eq(const cs_mldsa_poly *a, const cs_mldsa_poly *b)
     return !memcmp(a, b, sizeof *a);
 }
 
-/* max |a_i| < bound. */
-static int bounded(const cs_mldsa_poly *a, int64_t bound)
-{
-    for (unsigned i = 0; i < 256; i++)
-        if (a->c[i] >= bound || a->c[i] <= -bound)
-            return 0;
-    return 1;
-}
-
-/* a*b in Z_q[X]/(X^256+1), schoolbook. */
-static void schoolbook(cs_mldsa_poly *r, const cs_mldsa_poly *a, const cs_mldsa_poly *b)
-{
-    int64_t acc[256] = {0};
-    for (unsigned i = 0; i < 256; i++)
-        for (unsigned j = 0; j < 256; j++) {
-            int64_t p = (int64_t)modq(a->c[i]) * modq(b->c[j]) % Q;
-            if (i + j < 256)
-                acc[i + j] += p;
-            else
-                acc[i + j - 256] -= p;
-        }
-    for (unsigned i = 0; i < 256; i++)
-        r->c[i] = (int32_t)(((acc[i] % Q) + Q) % Q);
-}
-
-/* invntt(pointwise(ntt(a), ntt(b))) with an impl; checks the contract
- * bounds on the way. */
-static int ntt_mul(const cs_mldsa_impl *im, cs_mldsa_poly *r, const cs_mldsa_poly *a,
-                   const cs_mldsa_poly *b)
-{
-    cs_mldsa_poly x = *a, y = *b;
-    im->ntt(&x);
-    im->ntt(&y);
-    int ok = bounded(&x, 9 * (int64_t)Q) && bounded(&y, 9 * (int64_t)Q);
-    im->pointwise_mont(r, &x, &y);
-    ok &= bounded(r, Q);
-    im->invntt_tomont(r);
-    ok &= bounded(r, Q);
-    return ok;
-}
-
 static void test_portable_ntt(void)
 {
     int ok = 1;
@@ -112,14 +67,14 @@ static void test_portable_ntt(void)
         cs_mldsa_poly a, b, r, want;
         rnd_poly(&a, -Q + 1, Q - 1);
         rnd_poly(&b, -Q + 1, Q - 1);
-        ok &= ntt_mul(P, &r, &a, &b);
-        schoolbook(&want, &a, &b);
+        ok &= mldsa_ntt_mul(P, &r, &a, &b);
+        mldsa_schoolbook(&want, &a, &b);
         ok &= eq_modq(&r, &want);
         /* mul_challenge against schoolbook too */
         rnd_challenge(&a, 60);
         rnd_poly(&b, -(1 << 23), 1 << 23);
         P->mul_challenge(&r, &a, &b);
-        schoolbook(&want, &a, &b);
+        mldsa_schoolbook(&want, &a, &b);
         ok &= eq_modq(&r, &want);
     }
     tap_ok(ok, "portable NTT product and mul_challenge equal schoolbook");
@@ -164,8 +119,8 @@ static void test_ntt(const cs_mldsa_impl *im)
         cs_mldsa_poly a, b, r1, r2;
         rnd_poly(&a, -Q + 1, Q - 1);
         rnd_poly(&b, -Q + 1, Q - 1);
-        ok &= ntt_mul(im, &r1, &a, &b);
-        ntt_mul(P, &r2, &a, &b);
+        ok &= mldsa_ntt_mul(im, &r1, &a, &b);
+        mldsa_ntt_mul(P, &r2, &a, &b);
         ok &= eq_modq(&r1, &r2);
     }
     tap_ok(ok, "%s ntt, pointwise_mont, invntt_tomont", im->name);
@@ -188,14 +143,14 @@ static void test_ntt(const cs_mldsa_impl *im)
         P->ntt(&y);
         if (im->ntt_order)
             im->ntt_order(&y);
-        ok &= bounded(&x, 9 * (int64_t)Q) && (exact ? eq(&x, &y) : eq_modq(&x, &y));
+        ok &= mldsa_bounded(&x, 9 * (int64_t)Q) && (exact ? eq(&x, &y) : eq_modq(&x, &y));
         rnd_poly(&a, -Q + 1, Q - 1);
         x = a, y = a;
         if (im->ntt_order)
             im->ntt_order(&x);
         im->invntt_tomont(&x);
         P->invntt_tomont(&y);
-        ok &= bounded(&x, Q) && (exact ? eq(&x, &y) : eq_modq(&x, &y));
+        ok &= mldsa_bounded(&x, Q) && (exact ? eq(&x, &y) : eq_modq(&x, &y));
     }
     tap_ok(ok, "%s ntt and invntt_tomont equal the portable ones value by value%s", im->name,
            exact ? ", word for word" : " (mod q)");
@@ -219,7 +174,7 @@ static void test_ntt(const cs_mldsa_impl *im)
             P->reduce32(&pa[i]), P->caddq(&pa[i]);
         }
         im->pointwise_acc_mont(&r1, ia, ib, n);
-        ok &= bounded(&r1, (int64_t)n * Q);
+        ok &= mldsa_bounded(&r1, (int64_t)n * Q);
         im->reduce32(&r1);
         if (im->pointwise_acc_reduce) { /* the fused form: the same words */
             cs_mldsa_poly r3;
@@ -255,7 +210,7 @@ static void test_elementwise(const cs_mldsa_impl *im)
         x = y = a;
         im->reduce32(&x);
         P->reduce32(&y);
-        ok1 &= eq_modq(&x, &y) && bounded(&x, 6283009);
+        ok1 &= eq_modq(&x, &y) && mldsa_bounded(&x, 6283009);
         rnd_poly(&a, -Q + 1, Q - 1);
         x = y = a;
         im->caddq(&x);
@@ -374,7 +329,7 @@ static void test_sampling(const cs_mldsa_impl *im)
         for (unsigned r = 0; r < p->k; r++) {
             cs_mldsa_poly a, b;
             for (unsigned s = 0; s < p->l; s++)
-                oka &= bounded(&m1[r * p->l + s], Q) && m1[r * p->l + s].c[0] >= 0;
+                oka &= mldsa_bounded(&m1[r * p->l + s], Q) && m1[r * p->l + s].c[0] >= 0;
             im->pointwise_acc_mont(&a, &m1[r * p->l], xi, p->l);
             im->reduce32(&a);
             im->invntt_tomont(&a);
@@ -433,7 +388,7 @@ static void test_packing(const cs_mldsa_impl *im)
         tap_rng_bytes(b1, sizeof b1);
         for (unsigned eta = 2; eta <= 4; eta += 2) {
             int f1 = im->unpack_eta(&x, b1, eta), f2 = P->unpack_eta(&y, b1, eta);
-            ok &= eq(&x, &y) && (f1 != 0) == (f2 != 0) && (f1 != 0) == !bounded(&x, eta + 1);
+            ok &= eq(&x, &y) && (f1 != 0) == (f2 != 0) && (f1 != 0) == !mldsa_bounded(&x, eta + 1);
             /* a valid encoding, then one field set to the smallest bad value */
             rnd_poly(&a, -(int32_t)eta, (int32_t)eta);
             im->pack_eta(b2, &a, eta);
@@ -464,7 +419,7 @@ static void test_packing(const cs_mldsa_impl *im)
      * the extremes of |t| < q and |s2| <= 4 */
     ok = 1;
     for (int t = 0; t < TRIALS / 4; t++) {
-        cs_mldsa_poly tt, s2, t0a, t0b, t1;
+        cs_mldsa_poly tt, s2, t0a, t0b;
         uint8_t b1[CS_MLDSA_POLY_T1_BYTES + 16], b2[CS_MLDSA_POLY_T1_BYTES];
         rnd_poly(&tt, -Q + 1, Q - 1);
         rnd_poly(&s2, -4, 4);
@@ -473,11 +428,7 @@ static void test_packing(const cs_mldsa_impl *im)
                 tt.c[i] = i & 2 ? Q - 1 : -Q + 1;
         memset(b1, 0x5A, sizeof b1);
         im->t_row_finish(b1, &t0a, &tt, &s2);
-        P->add(&t0b, &tt, &s2);
-        P->reduce32(&t0b);
-        P->caddq(&t0b);
-        P->power2round(&t1, &t0b, &t0b);
-        P->pack_t1(b2, &t1);
+        mldsa_t_row_ref(P, b2, &t0b, &tt, &s2);
         ok &= !memcmp(b1, b2, sizeof b2) && eq(&t0a, &t0b) && b1[sizeof b2] == 0x5A;
     }
     tap_ok(ok, "%s t_row_finish", im->name);
@@ -633,10 +584,8 @@ int main(void)
     test_portable_ntt();
     for (unsigned i = 0; cs_mldsa_impls[i]; i++) {
         const cs_mldsa_impl *im = cs_mldsa_impls[i];
-        if ((im->cpu_features & have) != im->cpu_features) {
-            tap_skip("%s: CPU lacks its features", im->name);
+        if (!impl_runs(im->name, im->cpu_features, have))
             continue;
-        }
         test_keccak(im);
         test_ntt(im);
         test_elementwise(im);

@@ -1,9 +1,14 @@
 /* Whether adcx and adox execute here, found by running them under a SIGILL
  * handler: under valgrind CPUID denies ADX even where valgrind executes it,
- * so the constant-time tests cannot go by the CPU probe. x86-64 only;
- * header-only, for the ct_* tests. */
+ * so the constant-time tests cannot go by the CPU probe (adx_executes:
+ * x86-64 only; ct_cpu_probe: the CPU probe with that correction).
+ * Header-only, for the ct_* tests. */
 #ifndef CRYPTOSHIM_TEST_ADX_PROBE_H
 #define CRYPTOSHIM_TEST_ADX_PROBE_H
+
+#include <stdint.h>
+
+#include "runtime/cpu.h"
 
 #if defined(__x86_64__)
 #include <setjmp.h>
@@ -36,5 +41,17 @@ static int adx_executes(void)
     return ok;
 }
 #endif
+
+/* cs_cpu_probe(), with CS_CPU_ADX where adcx and adox execute though the
+ * CPU probe says no (valgrind). */
+static inline uint32_t ct_cpu_probe(void)
+{
+    uint32_t have = cs_cpu_probe();
+#if defined(__x86_64__)
+    if (!(have & CS_CPU_ADX) && adx_executes())
+        have |= CS_CPU_ADX;
+#endif
+    return have;
+}
 
 #endif

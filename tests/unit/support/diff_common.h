@@ -11,21 +11,8 @@
 #include <stdlib.h>
 
 #include "../../../kernels/bn/bn_kernel.h"
-#include "runtime/controls.h"
-#include "runtime/dispatch.h"
+#include "force_kernel.h"
 #include "tap.h"
-
-/* Re-reads the controls and dispatch as if CRYPTOSHIM_KERNELS were `name`
- * (NULL: unset, so the built-in policy decides). */
-static inline void force_kernel(const char *name)
-{
-    if (name)
-        setenv("CRYPTOSHIM_KERNELS", name, 1);
-    else
-        unsetenv("CRYPTOSHIM_KERNELS");
-    cs_controls_load();
-    cs_dispatch_init();
-}
 
 /* Forces kernel k as force_kernel does; 0, after a TAP skip, when this CPU
  * lacks its features. */
@@ -49,6 +36,24 @@ static inline void diff_each_kernel(void (*each)(const cs_bn_kernel *k, const ch
             each(*k, (*k)->name, arg);
     force_kernel(NULL);
     each(NULL, "built-in policy", arg);
+}
+
+/* The rest of a differential test's main once it has resolved
+ * libcrypto's functions (ok; TAP line `what`): the generator seeded, then
+ * each(k, name, arg) over every kernel and the built-in policy
+ * (diff_each_kernel), *ctx a BN_CTX meanwhile. Returns tap_done(). */
+static inline int diff_run_each_kernel(int ok, const char *what, BN_CTX **ctx,
+                                       void (*each)(const cs_bn_kernel *k, const char *name,
+                                                    void *arg),
+                                       void *arg)
+{
+    *ctx = BN_CTX_new();
+    if (tap_ok(ok, "%s", what)) {
+        tap_rng_seed(20261130);
+        diff_each_kernel(each, arg);
+    }
+    BN_CTX_free(*ctx);
+    return tap_done();
 }
 
 /* The case count of a test that runs a share of diff_modexp's count
@@ -84,6 +89,28 @@ static inline void rand_below_bn(BIGNUM *x, const BIGNUM *m, BN_CTX *ctx)
 {
     rand_bits(x, BN_num_bits(m) + 8, 0);
     BN_mod(x, x, m, ctx);
+}
+
+/* The edge operands of the differential tests' edge cases, by kind. */
+enum diff_edge {
+    DIFF_ZERO, DIFF_ONE, DIFF_TWO, DIFF_M_MINUS_1, DIFF_M, DIFF_2M_PLUS_3, DIFF_NEG_BELOW, DIFF_BELOW
+};
+
+/* x = the operand of kind k against modulus m (> 0): 0, 1, 2, m - 1, m,
+ * 2m + 3, minus (a random number below m, plus 1), a random number below
+ * m (rand_below_bn with ctx). */
+static inline void diff_edge_operand(BIGNUM *x, enum diff_edge k, const BIGNUM *m, BN_CTX *ctx)
+{
+    switch (k) {
+    case DIFF_ZERO: BN_zero(x); break;
+    case DIFF_ONE: BN_one(x); break;
+    case DIFF_TWO: BN_set_word(x, 2); break;
+    case DIFF_M_MINUS_1: BN_copy(x, m), BN_sub_word(x, 1); break;
+    case DIFF_M: BN_copy(x, m); break;
+    case DIFF_2M_PLUS_3: BN_lshift1(x, m), BN_add_word(x, 3); break;
+    case DIFF_NEG_BELOW: rand_below_bn(x, m, ctx), BN_add_word(x, 1), BN_set_negative(x, 1); break;
+    default: rand_below_bn(x, m, ctx); break;
+    }
 }
 
 #endif
