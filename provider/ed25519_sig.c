@@ -38,31 +38,23 @@ typedef struct sig_ctx {
 static void *sig_newctx(void *provctx, const char *propq)
 {
     (void)propq;
-    sig_ctx *ctx = calloc(1, sizeof(*ctx));
-    if (ctx)
-        ctx->prov = provctx;
-    return ctx;
+    return cs_opctx_new(provctx, sizeof(sig_ctx));
 }
 
 /* Frees a context and its key reference. */
 static void sig_freectx(void *vctx)
 {
     sig_ctx *ctx = vctx;
-    if (!ctx)
-        return;
-    cs_key_free(ctx->key);
-    cs_prov_cleanse(ctx, sizeof *ctx);
-    free(ctx);
+    if (ctx)
+        cs_key_free(ctx->key);
+    cs_opctx_free(ctx, sizeof *ctx);
 }
 
 /* A copy holding the same key. */
 static void *sig_dupctx(void *vctx)
 {
-    sig_ctx *src = vctx, *dst = malloc(sizeof(*dst));
-    if (!dst)
-        return NULL;
-    *dst = *src;
-    if (dst->key)
+    sig_ctx *dst = cs_opctx_dup(vctx, sizeof(*dst));
+    if (dst)
         cs_key_up_ref(dst->key);
     return dst;
 }
@@ -239,6 +231,17 @@ static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
     return impl->ed25519_verify(sig, dom, (size_t)domlen, tbs, tbslen, ctx->key->pub);
 }
 
+/* The init functions: key, Ed25519 instance with preset and
+ * by_caller as setup_instance takes them, then params. */
+static int init_instance(sig_ctx *ctx, void *vkey, const OSSL_PARAM params[], int preset,
+                         int by_caller)
+{
+    if (!signverify_init(ctx, vkey))
+        return 0;
+    setup_instance(ctx, ID_ED25519, preset, by_caller);
+    return sig_set_ctx_params(ctx, params);
+}
+
 /* digest_sign_init / digest_verify_init: no digest may be named; a NULL
  * key keeps the context's (parameters only). 3.0 raises its error
  * without text and ignores params. */
@@ -254,32 +257,23 @@ static int sig_digest_init(void *vctx, const char *mdname, void *vkey, const OSS
             CS_RAISE(ctx->prov, CS_LIB_PROV, CS_PROV_R_INVALID_DIGEST, NULL);
         return 0;
     }
+    if (!v35)
+        params = NULL; /* 3.0 ignores them */
     if (vkey == NULL && ctx->key != NULL)
-        return v35 ? sig_set_ctx_params(ctx, params) : 1;
-    if (!signverify_init(ctx, vkey))
-        return 0;
-    setup_instance(ctx, ID_ED25519, 0, 0);
-    return v35 ? sig_set_ctx_params(ctx, params) : 1;
+        return sig_set_ctx_params(ctx, params);
+    return init_instance(ctx, vkey, params, 0, 0);
 }
 
 /* sign_init / verify_init (3.5 on): the caller prehashes (ph instance). */
 static int sig_init(void *vctx, void *vkey, const OSSL_PARAM params[])
 {
-    sig_ctx *ctx = vctx;
-    if (!signverify_init(ctx, vkey))
-        return 0;
-    setup_instance(ctx, ID_ED25519, 0, 1);
-    return sig_set_ctx_params(ctx, params);
+    return init_instance(vctx, vkey, params, 0, 1);
 }
 
 /* sign_message_init / verify_message_init (3.5 on): plain Ed25519, preset. */
 static int sig_message_init(void *vctx, void *vkey, const OSSL_PARAM params[])
 {
-    sig_ctx *ctx = vctx;
-    if (!signverify_init(ctx, vkey))
-        return 0;
-    setup_instance(ctx, ID_ED25519, 1, 0);
-    return sig_set_ctx_params(ctx, params);
+    return init_instance(vctx, vkey, params, 1, 0);
 }
 
 /* algorithm-id: Ed25519's AlgorithmIdentifier once a key is set. */
@@ -305,17 +299,13 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
     return 1;
 }
 
-static const OSSL_PARAM gettable_30[] = {
-    OSSL_PARAM_octet_string(CS_P_ALGORITHM_ID, NULL, 0),
-    OSSL_PARAM_END,
-};
-
-static const OSSL_PARAM gettable_35[] = {
-    OSSL_PARAM_octet_string(CS_P_ALGORITHM_ID, NULL, 0),
-    OSSL_PARAM_utf8_string(CS_P_INSTANCE, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0),
-    OSSL_PARAM_END,
-};
+/* The context parameters: set_ctx_params takes these two; 3.5 alone also
+ * lists them as gettable, after algorithm-id. */
+#define P_INSTANCE_CONTEXT                                                          \
+    OSSL_PARAM_utf8_string(CS_P_INSTANCE, NULL, 0), OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0)
+#define P_ALGORITHM_ID OSSL_PARAM_octet_string(CS_P_ALGORITHM_ID, NULL, 0)
+static const OSSL_PARAM gettable_30[] = {P_ALGORITHM_ID, OSSL_PARAM_END};
+static const OSSL_PARAM gettable_35[] = {P_ALGORITHM_ID, P_INSTANCE_CONTEXT, OSSL_PARAM_END};
 
 /* The list is algorithm-id alone on 3.0 and from 3.6 on. */
 static const OSSL_PARAM *sig_gettable_ctx_params(void *vctx, void *provctx)
@@ -325,18 +315,7 @@ static const OSSL_PARAM *sig_gettable_ctx_params(void *vctx, void *provctx)
     return prov && prov->core_version == 305 ? gettable_35 : gettable_30;
 }
 
-static const OSSL_PARAM settable[] = {
-    OSSL_PARAM_utf8_string(CS_P_INSTANCE, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0),
-    OSSL_PARAM_END,
-};
-
-static const OSSL_PARAM *sig_settable_ctx_params(void *vctx, void *provctx)
-{
-    (void)vctx;
-    (void)provctx;
-    return settable;
-}
+CS_CTX_PARAMS_FN(sig_settable_ctx_params, P_INSTANCE_CONTEXT, OSSL_PARAM_END)
 
 /* The key types a signature algorithm takes. */
 static const char **sig_query_key_types(void)
@@ -348,25 +327,25 @@ static const char **sig_query_key_types(void)
 /* Entries from CS_ED25519_SIG_30 on are 3.0's table; the ones before it
  * exist from 3.5 on (3.1-3.4 are not offered: provider/provider.c). */
 const OSSL_DISPATCH cs_ed25519_signature[] = {
-    {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT, (void (*)(void))sig_message_init},
-    {OSSL_FUNC_SIGNATURE_SIGN, (void (*)(void))sig_sign},
-    {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_INIT, (void (*)(void))sig_message_init},
-    {OSSL_FUNC_SIGNATURE_VERIFY, (void (*)(void))sig_verify},
-    {OSSL_FUNC_SIGNATURE_QUERY_KEY_TYPES, (void (*)(void))sig_query_key_types},
-    {OSSL_FUNC_SIGNATURE_SIGN_INIT, (void (*)(void))sig_init},
-    {OSSL_FUNC_SIGNATURE_VERIFY_INIT, (void (*)(void))sig_init},
-    {OSSL_FUNC_SIGNATURE_SET_CTX_PARAMS, (void (*)(void))sig_set_ctx_params},
-    {OSSL_FUNC_SIGNATURE_SETTABLE_CTX_PARAMS, (void (*)(void))sig_settable_ctx_params},
+    CS_FN(OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT, sig_message_init),
+    CS_FN(OSSL_FUNC_SIGNATURE_SIGN, sig_sign),
+    CS_FN(OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_INIT, sig_message_init),
+    CS_FN(OSSL_FUNC_SIGNATURE_VERIFY, sig_verify),
+    CS_FN(OSSL_FUNC_SIGNATURE_QUERY_KEY_TYPES, sig_query_key_types),
+    CS_FN(OSSL_FUNC_SIGNATURE_SIGN_INIT, sig_init),
+    CS_FN(OSSL_FUNC_SIGNATURE_VERIFY_INIT, sig_init),
+    CS_FN(OSSL_FUNC_SIGNATURE_SET_CTX_PARAMS, sig_set_ctx_params),
+    CS_FN(OSSL_FUNC_SIGNATURE_SETTABLE_CTX_PARAMS, sig_settable_ctx_params),
     /* 3.0 on */
-    {OSSL_FUNC_SIGNATURE_NEWCTX, (void (*)(void))sig_newctx},
-    {OSSL_FUNC_SIGNATURE_DIGEST_SIGN_INIT, (void (*)(void))sig_digest_init},
-    {OSSL_FUNC_SIGNATURE_DIGEST_SIGN, (void (*)(void))sig_sign},
-    {OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_INIT, (void (*)(void))sig_digest_init},
-    {OSSL_FUNC_SIGNATURE_DIGEST_VERIFY, (void (*)(void))sig_verify},
-    {OSSL_FUNC_SIGNATURE_FREECTX, (void (*)(void))sig_freectx},
-    {OSSL_FUNC_SIGNATURE_DUPCTX, (void (*)(void))sig_dupctx},
-    {OSSL_FUNC_SIGNATURE_GET_CTX_PARAMS, (void (*)(void))sig_get_ctx_params},
-    {OSSL_FUNC_SIGNATURE_GETTABLE_CTX_PARAMS, (void (*)(void))sig_gettable_ctx_params},
+    CS_FN(OSSL_FUNC_SIGNATURE_NEWCTX, sig_newctx),
+    CS_FN(OSSL_FUNC_SIGNATURE_DIGEST_SIGN_INIT, sig_digest_init),
+    CS_FN(OSSL_FUNC_SIGNATURE_DIGEST_SIGN, sig_sign),
+    CS_FN(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_INIT, sig_digest_init),
+    CS_FN(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY, sig_verify),
+    CS_FN(OSSL_FUNC_SIGNATURE_FREECTX, sig_freectx),
+    CS_FN(OSSL_FUNC_SIGNATURE_DUPCTX, sig_dupctx),
+    CS_FN(OSSL_FUNC_SIGNATURE_GET_CTX_PARAMS, sig_get_ctx_params),
+    CS_FN(OSSL_FUNC_SIGNATURE_GETTABLE_CTX_PARAMS, sig_gettable_ctx_params),
     {0, NULL},
 };
 const int cs_ed25519_sig_30 = 9;

@@ -6,12 +6,21 @@
 
 #include "key.h"
 
-const OSSL_PARAM cs_key_types_seed_priv_pub[] = {
+const OSSL_PARAM cs_key_types_seed_priv_pub[] = {CS_KEY_P_SEED_PRIV_PUB, OSSL_PARAM_END};
+
+const OSSL_PARAM cs_key_gen_seed_properties[] = {
     OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
+    OSSL_PARAM_utf8_string(CS_P_PROPERTIES, NULL, 0),
     OSSL_PARAM_END,
 };
+
+const OSSL_PARAM *cs_key_params_for(const cs_prov *prov, const cs_key_params *l)
+{
+    static const OSSL_PARAM none[] = {OSSL_PARAM_END};
+    if (l->before && !(prov && prov->core_version >= l->since))
+        return l->before;
+    return l->from ? l->from : none;
+}
 
 cs_key *cs_key_new(cs_prov *prov, const cs_key_hooks *hooks)
 {
@@ -26,7 +35,32 @@ cs_key *cs_key_new(cs_prov *prov, const cs_key_hooks *hooks)
 
 void cs_key_up_ref(cs_key *key)
 {
-    __atomic_add_fetch(&key->refs, 1, __ATOMIC_RELAXED);
+    if (key)
+        __atomic_add_fetch(&key->refs, 1, __ATOMIC_RELAXED);
+}
+
+void *cs_opctx_new(void *provctx, size_t size)
+{
+    cs_prov **ctx = calloc(1, size);
+    if (ctx)
+        *ctx = provctx;
+    return ctx;
+}
+
+void *cs_opctx_dup(const void *ctx, size_t size)
+{
+    void *dst = malloc(size);
+    if (dst)
+        memcpy(dst, ctx, size);
+    return dst;
+}
+
+void cs_opctx_free(void *ctx, size_t size)
+{
+    if (!ctx)
+        return;
+    cs_prov_cleanse(ctx, size);
+    free(ctx);
 }
 
 /* Bytes of the key's secret block. */
@@ -54,6 +88,15 @@ static void drop_prepared(cs_key *key)
         void *pr = __atomic_exchange_n(&key->prep[slot], NULL, __ATOMIC_ACQ_REL);
         if (pr && key->hooks->unprepare)
             key->hooks->unprepare(key, pr, slot);
+    }
+}
+
+void cs_key_seed_derived(cs_key *key, int retain_flag)
+{
+    key->has_seed = key->has_priv = key->has_pub = 1;
+    if (key->prov->core_version < 400 && !(cs_prov_conf(key->prov) & retain_flag)) {
+        cs_prov_cleanse(key->seed, key->hooks->seed_bytes);
+        key->has_seed = 0;
     }
 }
 

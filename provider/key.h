@@ -69,6 +69,26 @@ enum { CS_KEY_PREP_PUB = 0, CS_KEY_PREP_PRIV = 1 };
 #define CS_KEY_EXPORT_PRIV_FIRST 128u /* export writes seed and priv before
                                        * pub (stock's ML-KEM and ML-DSA order) */
 
+/* A parameter list as the core's release has it: `from` on cores of
+ * version `since` (305 for 3.5) and later, `before` on older ones; with
+ * `before` NULL, `from` on every core; both NULL: the empty list. */
+typedef struct cs_key_params {
+    const OSSL_PARAM *before;
+    int since;
+    const OSSL_PARAM *from;
+} cs_key_params;
+#define CS_KEY_PARAMS(list) {NULL, 0, (list)}
+#define CS_KEY_PARAMS_SINCE(old, since, new) {(old), (since), (new)}
+
+/* Parameter-list pieces the families share, in stock's orders. */
+#define CS_KEY_P_SIZES                                                          \
+    OSSL_PARAM_int(CS_P_BITS, NULL), OSSL_PARAM_int(CS_P_SECURITY_BITS, NULL), \
+        OSSL_PARAM_int(CS_P_MAX_SIZE, NULL)
+#define CS_KEY_P_SEC_CATEGORY OSSL_PARAM_int(CS_P_SECURITY_CATEGORY, NULL)
+#define CS_KEY_P_SEED_PRIV_PUB                                                        \
+    OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0), OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0), \
+        OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0)
+
 typedef struct cs_key_hooks {
     const char *name;   /* algorithm name as stock spells it in errors ("X25519") */
     int ps;             /* family's parameter set (44, 768, 25519...) */
@@ -111,17 +131,17 @@ typedef struct cs_key_hooks {
      * (bits, security-bits, max-size, security-category, pub, priv, seed,
      * encoded-pub-key, mandatory-digest per flags). NULL: none. */
     int (*get_params)(struct cs_key *key, OSSL_PARAM params[]);
-    /* The gettable list for the core's release. Required. */
-    const OSSL_PARAM *(*gettable)(const cs_prov *prov);
-    /* set_params and its list; NULL: accepts anything, lists nothing. */
+    /* The gettable list. */
+    cs_key_params gettable;
+    /* set_params (NULL: accepts anything) and its list (empty: none). */
     int (*set_params)(struct cs_key *key, const OSSL_PARAM params[]);
-    const OSSL_PARAM *(*settable)(const cs_prov *prov);
+    cs_key_params settable;
     /* Generation parameters (seed, group, properties, ...) into g, with
      * stock's errors, and their list; required. Also called by gen_init
      * with g->selection set, so it may refuse a selection stock's
      * gen_init refuses (0: no context). */
     int (*gen_set_params)(struct cs_key_gen *g, const OSSL_PARAM params[]);
-    const OSSL_PARAM *(*gen_settable)(const cs_prov *prov);
+    cs_key_params gen_settable;
     /* Makes the prepared form of slot (CS_KEY_PREP_PUB or _PRIV) for the
      * implementation dispatched now, and frees one. NULL: no prepared form. */
     void *(*prepare)(struct cs_key *key, int slot);
@@ -163,20 +183,42 @@ typedef struct cs_key_gen {
 /* import_types/export_types of families whose parts are seed, priv and
  * pub (ML-KEM, ML-DSA), in stock's order. */
 extern const OSSL_PARAM cs_key_types_seed_priv_pub[];
+/* The generation list seed, properties (ML-DSA; ML-KEM from 3.6). */
+extern const OSSL_PARAM cs_key_gen_seed_properties[];
+
+/* The list of l for prov's core (prov NULL: the oldest). */
+const OSSL_PARAM *cs_key_params_for(const cs_prov *prov, const cs_key_params *l);
 
 /* A new empty key of hooks' family (refs 1), or NULL without memory. */
 cs_key *cs_key_new(cs_prov *prov, const cs_key_hooks *hooks);
-/* Takes one more reference (operation contexts hold their keys). */
+/* Takes one more reference (operation contexts hold their keys); NULL:
+ * nothing. */
 void cs_key_up_ref(cs_key *key);
 /* Drops a reference; the last one wipes the secrets and frees the key. */
 void cs_key_free(cs_key *key);
 /* Gives the key its secret block once: 1, or 0 without memory. */
 int cs_key_secret(cs_key *key);
+/* After a derivation from the seed: marks seed, priv and pub present,
+ * then drops the seed as a 3.5 or 3.6 core does under the family's
+ * retain_seed=no (retain_flag, a CS_CONF_* bit, clear); 4.0 keeps it (its
+ * encoder leaves it out). */
+void cs_key_seed_derived(cs_key *key, int retain_flag);
 /* Empties the key: flags cleared, secrets wiped, prepared forms freed. */
 void cs_key_reset(cs_key *key);
 /* The prepared form of slot, made by hooks->prepare and published on
  * first use; NULL when the family has none or it could not be made. */
 void *cs_key_prepared(cs_key *key, int slot);
+
+/* Operation contexts (signature, key exchange, KEM) are structs whose
+ * first member is their cs_prov pointer. A new zeroed one of size bytes
+ * holding provctx, or NULL without memory. */
+void *cs_opctx_new(void *provctx, size_t size);
+/* A byte copy of ctx, or NULL without memory; the caller takes its own
+ * references (keys, buffers). */
+void *cs_opctx_dup(const void *ctx, size_t size);
+/* Wipes and frees ctx (NULL: nothing), after the caller dropped what it
+ * holds. */
+void cs_opctx_free(void *ctx, size_t size);
 
 /* Import-part helper: 1 when part is absent or exactly want bytes; else
  * 0, raising reason (library PROV) with no data unless reason is 0. */
@@ -211,17 +253,16 @@ const char *cs_key_opname(const cs_key_hooks *hooks);
     }                                                                                    \
     static const OSSL_PARAM *sym##_gettable(void *provctx)                              \
     {                                                                                    \
-        return (hooks).gettable(provctx);                                                \
+        return cs_key_params_for(provctx, &(hooks).gettable);                            \
     }                                                                                    \
     static const OSSL_PARAM *sym##_settable(void *provctx)                              \
     {                                                                                    \
-        static const OSSL_PARAM none[] = {OSSL_PARAM_END};                               \
-        return (hooks).settable ? (hooks).settable(provctx) : none;                      \
+        return cs_key_params_for(provctx, &(hooks).settable);                            \
     }                                                                                    \
     static const OSSL_PARAM *sym##_gen_settable(void *genctx, void *provctx)            \
     {                                                                                    \
         (void)genctx;                                                                    \
-        return (hooks).gen_settable(provctx);                                            \
+        return cs_key_params_for(provctx, &(hooks).gen_settable);                        \
     }                                                                                    \
     static const OSSL_PARAM *sym##_types(int selection)                                 \
     {                                                                                    \
@@ -233,26 +274,26 @@ const char *cs_key_opname(const cs_key_hooks *hooks);
         return cs_key_opname(&(hooks));                                                  \
     }                                                                                    \
     const OSSL_DISPATCH sym[] = {                                                        \
-        {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))sym##_new},                              \
-        {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))cs_key_kmfree},                         \
-        {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))cs_key_get_params},               \
-        {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))sym##_gettable},             \
-        {OSSL_FUNC_KEYMGMT_SET_PARAMS, (void (*)(void))cs_key_set_params},               \
-        {OSSL_FUNC_KEYMGMT_SETTABLE_PARAMS, (void (*)(void))sym##_settable},             \
-        {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))cs_key_has},                             \
-        {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))cs_key_match},                         \
-        {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))cs_key_validate},                   \
-        {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))cs_key_import},                       \
-        {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))sym##_types},         \
-        {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))cs_key_export},                       \
-        {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))sym##_types},         \
-        {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))sym##_gen_init},                    \
-        {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, (void (*)(void))cs_key_gen_set_params},       \
-        {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, (void (*)(void))sym##_gen_settable},     \
-        {OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))cs_key_generate},                             \
-        {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))cs_key_gen_cleanup},             \
-        {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))cs_key_dup},                             \
-        {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, (void (*)(void))sym##_opname},          \
+        CS_FN(OSSL_FUNC_KEYMGMT_NEW, sym##_new),                                         \
+        CS_FN(OSSL_FUNC_KEYMGMT_FREE, cs_key_kmfree),                                    \
+        CS_FN(OSSL_FUNC_KEYMGMT_GET_PARAMS, cs_key_get_params),                          \
+        CS_FN(OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, sym##_gettable),                        \
+        CS_FN(OSSL_FUNC_KEYMGMT_SET_PARAMS, cs_key_set_params),                          \
+        CS_FN(OSSL_FUNC_KEYMGMT_SETTABLE_PARAMS, sym##_settable),                        \
+        CS_FN(OSSL_FUNC_KEYMGMT_HAS, cs_key_has),                                        \
+        CS_FN(OSSL_FUNC_KEYMGMT_MATCH, cs_key_match),                                    \
+        CS_FN(OSSL_FUNC_KEYMGMT_VALIDATE, cs_key_validate),                              \
+        CS_FN(OSSL_FUNC_KEYMGMT_IMPORT, cs_key_import),                                  \
+        CS_FN(OSSL_FUNC_KEYMGMT_IMPORT_TYPES, sym##_types),                              \
+        CS_FN(OSSL_FUNC_KEYMGMT_EXPORT, cs_key_export),                                  \
+        CS_FN(OSSL_FUNC_KEYMGMT_EXPORT_TYPES, sym##_types),                              \
+        CS_FN(OSSL_FUNC_KEYMGMT_GEN_INIT, sym##_gen_init),                               \
+        CS_FN(OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, cs_key_gen_set_params),                  \
+        CS_FN(OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, sym##_gen_settable),                \
+        CS_FN(OSSL_FUNC_KEYMGMT_GEN, cs_key_generate),                                   \
+        CS_FN(OSSL_FUNC_KEYMGMT_GEN_CLEANUP, cs_key_gen_cleanup),                        \
+        CS_FN(OSSL_FUNC_KEYMGMT_DUP, cs_key_dup),                                        \
+        CS_FN(OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, sym##_opname),                     \
         {0, NULL},                                                                       \
     }
 

@@ -33,11 +33,7 @@ static int from_seed(cs_key *key)
     cs_stats_count(CS_OP_MLDSA_KEYGEN, cs_mldsa_impl_name(impl), (unsigned)ps);
     if (cs_mldsa_keygen(impl, ps, key->pub, key->priv, key->seed) != 0)
         return 0;
-    key->has_seed = key->has_priv = key->has_pub = 1;
-    if (key->prov->core_version < 400 && !(cs_prov_conf(key->prov) & CS_CONF_DSA_RETAIN_SEED)) {
-        cs_prov_cleanse(key->seed, CS_MLDSA_SEED_BYTES);
-        key->has_seed = 0;
-    }
+    cs_key_seed_derived(key, CS_CONF_DSA_RETAIN_SEED);
     return 1;
 }
 
@@ -182,23 +178,13 @@ static int export_seed_only(const cs_key *key)
     return !(cs_prov_conf(key->prov) & CS_CONF_DSA_PREFER_SEED);
 }
 
+/* The parameters get_params answers (the security category before the
+ * size, unlike ML-KEM's and ECX's order). */
 static const OSSL_PARAM gettable[] = {
-    OSSL_PARAM_int(CS_P_BITS, NULL),
-    OSSL_PARAM_int(CS_P_SECURITY_BITS, NULL),
-    OSSL_PARAM_int(CS_P_SECURITY_CATEGORY, NULL),
-    OSSL_PARAM_int(CS_P_MAX_SIZE, NULL),
-    OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
-    OSSL_PARAM_utf8_string(CS_P_MANDATORY_DIGEST, NULL, 0),
-    OSSL_PARAM_END,
+    OSSL_PARAM_int(CS_P_BITS, NULL), OSSL_PARAM_int(CS_P_SECURITY_BITS, NULL),
+    CS_KEY_P_SEC_CATEGORY, OSSL_PARAM_int(CS_P_MAX_SIZE, NULL), CS_KEY_P_SEED_PRIV_PUB,
+    OSSL_PARAM_utf8_string(CS_P_MANDATORY_DIGEST, NULL, 0), OSSL_PARAM_END,
 };
-
-/* The parameters get_params answers. */
-static const OSSL_PARAM *gettable_params(const cs_prov *prov)
-{
-    return gettable;
-}
 
 /* Reads the optional seed for generation as OpenSSL does: up to 32 bytes
  * are taken here (more: error), an empty one means none, and a length
@@ -212,18 +198,6 @@ static int gen_set_params(cs_key_gen *g, const OSSL_PARAM params[])
         return 0;
     }
     return 1;
-}
-
-static const OSSL_PARAM gen_settable[] = {
-    OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
-    OSSL_PARAM_utf8_string(CS_P_PROPERTIES, NULL, 0),
-    OSSL_PARAM_END,
-};
-
-/* The parameters generation accepts. */
-static const OSSL_PARAM *gen_settable_params(const cs_prov *prov)
-{
-    return gen_settable;
 }
 
 /* Generates a key pair from the given seed or 32 fresh random bytes. */
@@ -246,8 +220,9 @@ static int gen(cs_key *key, const cs_key_gen *g)
         .flags = CS_KEY_P_MAND_DIGEST | CS_KEY_RAW_PARTS | CS_KEY_EXPORT_PRIV_FIRST,    \
         .import = import, .from_seed = from_seed, .pub_from_priv = pub_from_priv,       \
         .gen = gen, .pairwise = pairwise, .match = match,                              \
-        .export_seed_only = export_seed_only, .gettable = gettable_params,             \
-        .gen_set_params = gen_set_params, .gen_settable = gen_settable_params,        \
+        .export_seed_only = export_seed_only, .gettable = CS_KEY_PARAMS(gettable),      \
+        .gen_set_params = gen_set_params,                                              \
+        .gen_settable = CS_KEY_PARAMS(cs_key_gen_seed_properties),                      \
         .prepare = cs_mldsa_prepare, .unprepare = cs_mldsa_unprepare,                     \
         .opname = "ML-DSA-" #PS, .key_types = cs_key_types_seed_priv_pub,                 \
     };                                                                                    \

@@ -22,20 +22,13 @@ typedef struct kem_ctx {
 /* A new, uninitialised context. */
 static void *kem_newctx(void *provctx)
 {
-    kem_ctx *ctx = calloc(1, sizeof(*ctx));
-    if (ctx)
-        ctx->prov = provctx;
-    return ctx;
+    return cs_opctx_new(provctx, sizeof(kem_ctx));
 }
 
-/* Frees a context, wiping a pending ikme. */
+/* Frees a context, wiping a pending ikme (the key is the caller's). */
 static void kem_freectx(void *vctx)
 {
-    kem_ctx *ctx = vctx;
-    if (!ctx)
-        return;
-    cs_prov_cleanse(ctx->entropy, sizeof ctx->entropy);
-    free(ctx);
+    cs_opctx_free(vctx, sizeof(kem_ctx));
 }
 
 /* Forgets a pending ikme. */
@@ -69,47 +62,50 @@ static int kem_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     return 1;
 }
 
-static const OSSL_PARAM settable_ctx[] = {
-    OSSL_PARAM_octet_string(CS_P_IKME, NULL, 0),
-    OSSL_PARAM_END,
-};
-
 /* The parameters set_ctx_params takes. */
-static const OSSL_PARAM *kem_settable_ctx_params(void *vctx, void *provctx)
-{
-    return settable_ctx;
-}
+CS_CTX_PARAMS_FN(kem_settable_ctx_params, OSSL_PARAM_octet_string(CS_P_IKME, NULL, 0), OSSL_PARAM_END)
 
-/* Binds the context to key for op and applies params. */
+/* Binds the context to key for op and applies params; encapsulation
+ * needs the public key, decapsulation the private one ("missing key"
+ * otherwise). */
 static int kem_init(kem_ctx *ctx, int op, cs_mlkem_key *key, const OSSL_PARAM params[])
 {
+    if (!key || !(op == OP_ENCAPS ? key->has_pub : key->has_priv)) {
+        CS_RAISE(ctx->prov, CS_LIB_PROV, CS_PROV_R_MISSING_KEY, NULL);
+        return 0;
+    }
     ctx->key = key;
     ctx->op = op;
     return kem_set_ctx_params(ctx, params);
 }
 
-/* Encapsulation needs the public key ("missing key" otherwise). */
 static int kem_encapsulate_init(void *vctx, void *vkey, const OSSL_PARAM params[])
 {
-    cs_mlkem_key *key = vkey;
-    kem_ctx *ctx = vctx;
-    if (!key || !key->has_pub) {
-        CS_RAISE(ctx->prov, CS_LIB_PROV, CS_PROV_R_MISSING_KEY, NULL);
-        return 0;
-    }
-    return kem_init(ctx, OP_ENCAPS, key, params);
+    return kem_init(vctx, OP_ENCAPS, vkey, params);
 }
 
-/* Decapsulation needs the private key ("missing key" otherwise). */
 static int kem_decapsulate_init(void *vctx, void *vkey, const OSSL_PARAM params[])
 {
-    cs_mlkem_key *key = vkey;
-    kem_ctx *ctx = vctx;
-    if (!key || !key->has_priv) {
-        CS_RAISE(ctx->prov, CS_LIB_PROV, CS_PROV_R_MISSING_KEY, NULL);
+    return kem_init(vctx, OP_DECAPS, vkey, params);
+}
+
+/* Stock's check of an output's length pointer: present (else "null
+ * <what> input/output length pointer") and at least need (else "<buf>
+ * buffer too small"); then set to need. */
+static int out_len_ok(const cs_prov *prov, size_t *len, size_t need, const char *what,
+                      const char *buf)
+{
+    if (len == NULL) {
+        CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_NULL_LENGTH_POINTER,
+                 "null %s input/output length pointer", what);
         return 0;
     }
-    return kem_init(ctx, OP_DECAPS, key, params);
+    if (*len < need) {
+        CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_OUTPUT_BUFFER_TOO_SMALL, "%s buffer too small", buf);
+        return 0;
+    }
+    *len = need;
+    return 1;
 }
 
 /* Writes the ciphertext and shared secret (or, with ct NULL, only their
@@ -142,28 +138,9 @@ static int kem_encapsulate(void *vctx, unsigned char *ct, size_t *ctlen, unsigne
         CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_NULL_OUTPUT_BUFFER, "NULL shared-secret buffer");
         goto end;
     }
-    if (ctlen == NULL) {
-        CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_NULL_LENGTH_POINTER,
-                 "null ciphertext input/output length pointer");
+    if (!out_len_ok(prov, ctlen, ctb, "ciphertext", "ciphertext") ||
+        !out_len_ok(prov, sslen, CS_MLKEM_SYM_BYTES, "shared secret", "shared-secret"))
         goto end;
-    }
-    if (*ctlen < ctb) {
-        CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_OUTPUT_BUFFER_TOO_SMALL,
-                 "ciphertext buffer too small");
-        goto end;
-    }
-    *ctlen = ctb;
-    if (sslen == NULL) {
-        CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_NULL_LENGTH_POINTER,
-                 "null shared secret input/output length pointer");
-        goto end;
-    }
-    if (*sslen < CS_MLKEM_SYM_BYTES) {
-        CS_RAISE(prov, CS_LIB_PROV, CS_PROV_R_OUTPUT_BUFFER_TOO_SMALL,
-                 "shared-secret buffer too small");
-        goto end;
-    }
-    *sslen = CS_MLKEM_SYM_BYTES;
     if (ctx->has_entropy)
         memcpy(m, ctx->entropy, sizeof m);
     else if (!cs_prov_random(prov, m, sizeof m))
@@ -195,14 +172,9 @@ static int kem_decapsulate(void *vctx, unsigned char *ss, size_t *sslen, const u
         *sslen = CS_MLKEM_SYM_BYTES;
         return 1;
     }
-    if (sslen != NULL) {
-        if (*sslen < CS_MLKEM_SYM_BYTES) {
-            CS_RAISE(ctx->prov, CS_LIB_PROV, CS_PROV_R_OUTPUT_BUFFER_TOO_SMALL,
-                     "shared-secret buffer too small");
-            return 0;
-        }
-        *sslen = CS_MLKEM_SYM_BYTES;
-    }
+    if (sslen != NULL &&
+        !out_len_ok(ctx->prov, sslen, CS_MLKEM_SYM_BYTES, "shared secret", "shared-secret"))
+        return 0;
     if (ct == NULL || ctlen != cs_mlkem_ct_bytes(key->hooks->ps)) {
         (void)cs_prov_random(ctx->prov, ss, CS_MLKEM_SYM_BYTES);
         return 0;
@@ -211,13 +183,13 @@ static int kem_decapsulate(void *vctx, unsigned char *ss, size_t *sslen, const u
 }
 
 const OSSL_DISPATCH cs_mlkem_kem[] = {
-    {OSSL_FUNC_KEM_NEWCTX, (void (*)(void))kem_newctx},
-    {OSSL_FUNC_KEM_ENCAPSULATE_INIT, (void (*)(void))kem_encapsulate_init},
-    {OSSL_FUNC_KEM_ENCAPSULATE, (void (*)(void))kem_encapsulate},
-    {OSSL_FUNC_KEM_DECAPSULATE_INIT, (void (*)(void))kem_decapsulate_init},
-    {OSSL_FUNC_KEM_DECAPSULATE, (void (*)(void))kem_decapsulate},
-    {OSSL_FUNC_KEM_FREECTX, (void (*)(void))kem_freectx},
-    {OSSL_FUNC_KEM_SET_CTX_PARAMS, (void (*)(void))kem_set_ctx_params},
-    {OSSL_FUNC_KEM_SETTABLE_CTX_PARAMS, (void (*)(void))kem_settable_ctx_params},
+    CS_FN(OSSL_FUNC_KEM_NEWCTX, kem_newctx),
+    CS_FN(OSSL_FUNC_KEM_ENCAPSULATE_INIT, kem_encapsulate_init),
+    CS_FN(OSSL_FUNC_KEM_ENCAPSULATE, kem_encapsulate),
+    CS_FN(OSSL_FUNC_KEM_DECAPSULATE_INIT, kem_decapsulate_init),
+    CS_FN(OSSL_FUNC_KEM_DECAPSULATE, kem_decapsulate),
+    CS_FN(OSSL_FUNC_KEM_FREECTX, kem_freectx),
+    CS_FN(OSSL_FUNC_KEM_SET_CTX_PARAMS, kem_set_ctx_params),
+    CS_FN(OSSL_FUNC_KEM_SETTABLE_CTX_PARAMS, kem_settable_ctx_params),
     {0, NULL},
 };

@@ -99,11 +99,7 @@ static int from_seed(cs_mlkem_key *key)
     if ((pr ? impl->keygen_prepared(ps, key->pub, key->priv, d, z, pr)
             : impl->keygen(ps, key->pub, key->priv, d, z)) != 0)
         return 0;
-    key->has_seed = key->has_priv = key->has_pub = 1;
-    if (key->prov->core_version < 400 && !(cs_prov_conf(key->prov) & CS_CONF_KEM_RETAIN_SEED)) {
-        cs_prov_cleanse(key->seed, CS_MLKEM_SEED_BYTES);
-        key->has_seed = 0;
-    }
+    cs_key_seed_derived(key, CS_CONF_KEM_RETAIN_SEED);
     return 1;
 }
 
@@ -353,47 +349,20 @@ static int get_params(cs_mlkem_key *key, OSSL_PARAM params[])
     return 1;
 }
 
+/* The parameters get_params answers: 3.6 adds the security category and
+ * the CMS recipient-info ones. */
+#define P_ENCODED_PUB OSSL_PARAM_octet_string(CS_P_ENCODED_PUB_KEY, NULL, 0)
 static const OSSL_PARAM gettable_35[] = {
-    OSSL_PARAM_int(CS_P_BITS, NULL),
-    OSSL_PARAM_int(CS_P_SECURITY_BITS, NULL),
-    OSSL_PARAM_int(CS_P_MAX_SIZE, NULL),
-    OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_ENCODED_PUB_KEY, NULL, 0),
-    OSSL_PARAM_END,
+    CS_KEY_P_SIZES, CS_KEY_P_SEED_PRIV_PUB, P_ENCODED_PUB, OSSL_PARAM_END,
 };
-
 static const OSSL_PARAM gettable_36[] = {
-    OSSL_PARAM_int(CS_P_BITS, NULL),
-    OSSL_PARAM_int(CS_P_SECURITY_BITS, NULL),
-    OSSL_PARAM_int(CS_P_MAX_SIZE, NULL),
-    OSSL_PARAM_int(CS_P_SECURITY_CATEGORY, NULL),
-    OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_ENCODED_PUB_KEY, NULL, 0),
-    OSSL_PARAM_int(CS_P_RI_TYPE, NULL),
-    OSSL_PARAM_octet_string(CS_P_KEMRI_KDF_ALG, NULL, 0),
-    OSSL_PARAM_END,
-};
-
-/* The parameters get_params answers, as the core's release lists them. */
-static const OSSL_PARAM *gettable_params(const cs_prov *prov)
-{
-    return prov->core_version >= 306 ? gettable_36 : gettable_35;
-}
-
-static const OSSL_PARAM settable[] = {
-    OSSL_PARAM_octet_string(CS_P_ENCODED_PUB_KEY, NULL, 0),
+    CS_KEY_P_SIZES, CS_KEY_P_SEC_CATEGORY, CS_KEY_P_SEED_PRIV_PUB, P_ENCODED_PUB,
+    OSSL_PARAM_int(CS_P_RI_TYPE, NULL), OSSL_PARAM_octet_string(CS_P_KEMRI_KDF_ALG, NULL, 0),
     OSSL_PARAM_END,
 };
 
 /* The parameters set_params takes: the encoded public key (TLS peers). */
-static const OSSL_PARAM *settable_params(const cs_prov *prov)
-{
-    return settable;
-}
+static const OSSL_PARAM settable[] = {P_ENCODED_PUB, OSSL_PARAM_END};
 
 /* Sets an empty key's public key from encoded-pub-key (what
  * EVP_PKEY_set1_encoded_public_key does for a TLS peer's share), with
@@ -443,22 +412,11 @@ static int gen_set_params(cs_key_gen *g, const OSSL_PARAM params[])
     return 1;
 }
 
+/* The parameters generation accepts: 3.6 adds properties. */
 static const OSSL_PARAM gen_settable_35[] = {
     OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
     OSSL_PARAM_END,
 };
-
-static const OSSL_PARAM gen_settable_36[] = {
-    OSSL_PARAM_octet_string(CS_P_SEED, NULL, 0),
-    OSSL_PARAM_utf8_string(CS_P_PROPERTIES, NULL, 0),
-    OSSL_PARAM_END,
-};
-
-/* The parameters generation accepts, as the core's release lists them. */
-static const OSSL_PARAM *gen_settable_params(const cs_prov *prov)
-{
-    return prov && prov->core_version >= 306 ? gen_settable_36 : gen_settable_35;
-}
 
 /* ek is inside dk: the skeleton's pub_from_priv. */
 static int pub_from_priv(cs_mlkem_key *key)
@@ -530,9 +488,11 @@ static int gen(cs_mlkem_key *key, const cs_key_gen *cg)
         .import = import, .from_seed = from_seed, .pub_from_priv = pub_from_priv,       \
         .gen = gen, .pairwise = pairwise, .match = match,                              \
         .export_refused = export_refused, .export_seed_only = export_seed_only,        \
-        .get_params = get_params, .gettable = gettable_params,                         \
-        .set_params = set_params, .settable = settable_params,                         \
-        .gen_set_params = gen_set_params, .gen_settable = gen_settable_params,        \
+        .get_params = get_params,                                                     \
+        .gettable = CS_KEY_PARAMS_SINCE(gettable_35, 306, gettable_36),                 \
+        .set_params = set_params, .settable = CS_KEY_PARAMS(settable),                  \
+        .gen_set_params = gen_set_params,                                             \
+        .gen_settable = CS_KEY_PARAMS_SINCE(gen_settable_35, 306, cs_key_gen_seed_properties), \
         .prepare = prepare, .unprepare = unprepare,                                       \
         .key_types = cs_key_types_seed_priv_pub,                                          \
     };                                                                                    \

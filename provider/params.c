@@ -42,28 +42,34 @@ static int not_representable(const cs_prov *prov)
     return 0;
 }
 
+/* 0 with "too small buffer" raised. */
+static int too_small(const cs_prov *prov)
+{
+    CS_RAISE(prov, CS_LIB_CRYPTO, CS_CRYPTO_R_TOO_SMALL_BUFFER, NULL);
+    return 0;
+}
+
+/* Reads p's integer of 1, 2, 4 or 8 bytes as int<n>_t (S "") or
+ * uint<n>_t (S "u") into out; other sizes cannot be represented. */
+#define READ_SIZED(S, out)                                        \
+    switch (p->data_size) {                                       \
+    case 1: out = *(const S##int8_t *)p->data; break;             \
+    case 2: out = *(const S##int16_t *)p->data; break;            \
+    case 4: out = *(const S##int32_t *)p->data; break;            \
+    case 8: out = *(const S##int64_t *)p->data; break;            \
+    default: return not_representable(prov);                      \
+    }
+
 int cs_param_get_int(const cs_prov *prov, const OSSL_PARAM *p, int *v)
 {
     int64_t x;
     if (p->data == NULL)
         return wrong_type(prov);
     if (p->data_type == OSSL_PARAM_INTEGER) {
-        switch (p->data_size) {
-        case 1: x = *(const int8_t *)p->data; break;
-        case 2: x = *(const int16_t *)p->data; break;
-        case 4: x = *(const int32_t *)p->data; break;
-        case 8: x = *(const int64_t *)p->data; break;
-        default: return not_representable(prov);
-        }
+        READ_SIZED(, x)
     } else if (p->data_type == OSSL_PARAM_UNSIGNED_INTEGER) {
         uint64_t u;
-        switch (p->data_size) {
-        case 1: u = *(const uint8_t *)p->data; break;
-        case 2: u = *(const uint16_t *)p->data; break;
-        case 4: u = *(const uint32_t *)p->data; break;
-        case 8: u = *(const uint64_t *)p->data; break;
-        default: return not_representable(prov);
-        }
+        READ_SIZED(u, u)
         if (u > INT32_MAX)
             return not_representable(prov);
         x = (int64_t)u;
@@ -104,21 +110,12 @@ int cs_param_get_octets(const cs_prov *prov, const OSSL_PARAM *p, void *buf, siz
     /* an octet string proper: get_octet_string refuses an octet pointer */
     if (p->data_type != OSSL_PARAM_OCTET_STRING || (p->data == NULL && p->data_size != 0))
         return wrong_type(prov);
-    if (p->data_size > max) {
-        CS_RAISE(prov, CS_LIB_CRYPTO, CS_CRYPTO_R_TOO_SMALL_BUFFER, NULL);
-        return 0;
-    }
+    if (p->data_size > max)
+        return too_small(prov);
     if (p->data_size != 0)
         memcpy(buf, p->data, p->data_size);
     *len = p->data_size;
     return 1;
-}
-
-/* 0 with "too small buffer" raised. */
-static int too_small(const cs_prov *prov)
-{
-    CS_RAISE(prov, CS_LIB_CRYPTO, CS_CRYPTO_R_TOO_SMALL_BUFFER, NULL);
-    return 0;
 }
 
 int cs_param_set_int(const cs_prov *prov, OSSL_PARAM *p, int64_t v)
@@ -150,9 +147,12 @@ int cs_param_set_int(const cs_prov *prov, OSSL_PARAM *p, int64_t v)
     return wrong_type(prov);
 }
 
-int cs_param_set_octets(const cs_prov *prov, OSSL_PARAM *p, const void *v, size_t len)
+/* set_octets and set_utf8: len bytes of v into a parameter of type
+ * (return_size first, as libcrypto); a UTF-8 string is terminated when
+ * the buffer has room. */
+static int set_bytes(const cs_prov *prov, OSSL_PARAM *p, unsigned type, const void *v, size_t len)
 {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+    if (p->data_type != type)
         return wrong_type(prov);
     p->return_size = len;
     if (p->data == NULL)
@@ -161,23 +161,19 @@ int cs_param_set_octets(const cs_prov *prov, OSSL_PARAM *p, const void *v, size_
         return too_small(prov);
     if (len != 0)
         memcpy(p->data, v, len);
+    if (type == OSSL_PARAM_UTF8_STRING && p->data_size > len)
+        ((char *)p->data)[len] = '\0';
     return 1;
+}
+
+int cs_param_set_octets(const cs_prov *prov, OSSL_PARAM *p, const void *v, size_t len)
+{
+    return set_bytes(prov, p, OSSL_PARAM_OCTET_STRING, v, len);
 }
 
 int cs_param_set_utf8(const cs_prov *prov, OSSL_PARAM *p, const char *s)
 {
-    size_t len = strlen(s);
-    if (p->data_type != OSSL_PARAM_UTF8_STRING)
-        return wrong_type(prov);
-    p->return_size = len;
-    if (p->data == NULL)
-        return 1;
-    if (p->data_size < len)
-        return too_small(prov);
-    memcpy(p->data, s, len);
-    if (p->data_size > len)
-        ((char *)p->data)[len] = '\0';
-    return 1;
+    return set_bytes(prov, p, OSSL_PARAM_UTF8_STRING, s, strlen(s));
 }
 
 /* ---- the provider configuration (ml-kem.*, ml-dsa.*) -------------------- */

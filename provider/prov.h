@@ -156,6 +156,22 @@ const cs_mldsa_prepared *cs_key_prepared_verify(cs_mldsa_key *key, const cs_mlds
 void *cs_mldsa_prepare(struct cs_key *key, int slot);
 void cs_mldsa_unprepare(struct cs_key *key, void *prep, int slot);
 
+/* One OSSL_DISPATCH entry: function id and function (cast to the generic
+ * pointer type the table stores). */
+#define CS_FN(id, fn) {(id), (void (*)(void))(fn)}
+
+/* Defines fn, a gettable_ctx_params or settable_ctx_params function
+ * answering the constant list of its further arguments (ending with
+ * OSSL_PARAM_END) whatever the context. */
+#define CS_CTX_PARAMS_FN(fn, ...)                              \
+    static const OSSL_PARAM *fn(void *vctx, void *provctx)      \
+    {                                                           \
+        static const OSSL_PARAM list[] = {__VA_ARGS__};         \
+        (void)vctx;                                             \
+        (void)provctx;                                          \
+        return list;                                            \
+    }
+
 /* Dispatch tables, one per parameter set. A signature table starts with
  * its CS_SIG_STREAMING_ENTRIES message update/final functions, which
  * OpenSSL's own ML-DSA offers from 3.6 on: under 3.5 the provider offers

@@ -226,11 +226,11 @@ static int get_capabilities(void *provctx, const char *capability, OSSL_CALLBACK
 }
 
 static const OSSL_DISPATCH provider_functions[] = {
-    {OSSL_FUNC_PROVIDER_GET_CAPABILITIES, (void (*)(void))get_capabilities},
-    {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))teardown},
-    {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))gettable_params},
-    {OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))get_params},
-    {OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))query},
+    CS_FN(OSSL_FUNC_PROVIDER_GET_CAPABILITIES, get_capabilities),
+    CS_FN(OSSL_FUNC_PROVIDER_TEARDOWN, teardown),
+    CS_FN(OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, gettable_params),
+    CS_FN(OSSL_FUNC_PROVIDER_GET_PARAMS, get_params),
+    CS_FN(OSSL_FUNC_PROVIDER_QUERY_OPERATION, query),
     {0, NULL},
 };
 

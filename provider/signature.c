@@ -53,20 +53,18 @@ static const uint8_t *alg_id(int ps, size_t *len)
 static void sig_freectx(void *vctx)
 {
     sig_ctx *c = vctx;
-    if (!c)
-        return;
-    free(c->sig);
-    cs_prov_cleanse(c, sizeof(*c));
-    free(c);
+    if (c)
+        free(c->sig);
+    cs_opctx_free(c, sizeof(*c));
 }
 
 /* Copies a context, mid-stream included (the SHAKE state is plain data). */
 static void *sig_dupctx(void *vctx)
 {
-    sig_ctx *src = vctx, *c = malloc(sizeof(*c));
+    const sig_ctx *src = vctx;
+    sig_ctx *c = cs_opctx_dup(src, sizeof(*c));
     if (!c)
         return NULL;
-    memcpy(c, src, sizeof(*c));
     if (src->sig) {
         c->sig = malloc(src->sig_len ? src->sig_len : 1);
         if (!c->sig) {
@@ -125,22 +123,14 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     return 1;
 }
 
-static const OSSL_PARAM settable_sign[] = {
-    OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_TEST_ENTROPY, NULL, 0),
-    OSSL_PARAM_int(CS_P_DETERMINISTIC, 0),
-    OSSL_PARAM_int(CS_P_MESSAGE_ENCODING, 0),
-    OSSL_PARAM_int(CS_P_MU, 0),
-    OSSL_PARAM_END,
-};
+/* What signing and verifying both take; verifying adds the signature. */
+#define P_SETTABLE                                                                               \
+    OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0),                                       \
+        OSSL_PARAM_octet_string(CS_P_TEST_ENTROPY, NULL, 0), OSSL_PARAM_int(CS_P_DETERMINISTIC, 0), \
+        OSSL_PARAM_int(CS_P_MESSAGE_ENCODING, 0), OSSL_PARAM_int(CS_P_MU, 0)
+static const OSSL_PARAM settable_sign[] = {P_SETTABLE, OSSL_PARAM_END};
 static const OSSL_PARAM settable_verify[] = {
-    OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_TEST_ENTROPY, NULL, 0),
-    OSSL_PARAM_int(CS_P_DETERMINISTIC, 0),
-    OSSL_PARAM_int(CS_P_MESSAGE_ENCODING, 0),
-    OSSL_PARAM_int(CS_P_MU, 0),
-    OSSL_PARAM_octet_string(CS_P_SIGNATURE, NULL, 0),
-    OSSL_PARAM_END,
+    P_SETTABLE, OSSL_PARAM_octet_string(CS_P_SIGNATURE, NULL, 0), OSSL_PARAM_END,
 };
 
 /* The parameters set_ctx_params accepts (the signature only when verifying). */
@@ -166,16 +156,9 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
     return 1;
 }
 
-static const OSSL_PARAM gettable_ctx[] = {
-    OSSL_PARAM_octet_string(CS_P_ALGORITHM_ID, NULL, 0),
-    OSSL_PARAM_END,
-};
-
 /* The parameters get_ctx_params answers. */
-static const OSSL_PARAM *sig_gettable_ctx_params(void *vctx, void *provctx)
-{
-    return gettable_ctx;
-}
+CS_CTX_PARAMS_FN(sig_gettable_ctx_params, OSSL_PARAM_octet_string(CS_P_ALGORITHM_ID, NULL, 0),
+                 OSSL_PARAM_END)
 
 /* Starts a sign or verify operation with key (or the one already set);
  * the key must be of this algorithm's parameter set. A key without the
@@ -285,8 +268,11 @@ static void stream_mu(const sig_ctx *c, uint8_t mu[CS_MLDSA_MU_BYTES])
     cs_prov_cleanse(&st, sizeof st);
 }
 
-/* Signs mu (already computed) into sig; counts the call. */
-static int sign_mu(sig_ctx *c, uint8_t *sig, const uint8_t mu[CS_MLDSA_MU_BYTES])
+/* Signs into sig mu (already computed) or, with mu NULL, msg with the
+ * context string (pure encoding), on the prepared key when there is one;
+ * counts the call. */
+static int sign_with(sig_ctx *c, uint8_t *sig, const uint8_t *mu, const uint8_t *msg,
+                     size_t msglen)
 {
     uint8_t rnd[CS_MLDSA_RND_BYTES];
     const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
@@ -294,22 +280,47 @@ static int sign_mu(sig_ctx *c, uint8_t *sig, const uint8_t mu[CS_MLDSA_MU_BYTES]
         return 0;
     cs_stats_count(CS_OP_MLDSA_SIGN, cs_mldsa_impl_name(impl), (unsigned)c->ps);
     const cs_mldsa_prepared *pr = cs_key_prepared_sign(c->key, impl);
-    int rc = pr ? cs_mldsa_sign_mu_prepared(pr, sig, mu, rnd)
+    int rc;
+    if (mu)
+        rc = pr ? cs_mldsa_sign_mu_prepared(pr, sig, mu, rnd)
                 : cs_mldsa_sign_mu(impl, c->ps, sig, c->key->priv, mu, rnd);
+    else
+        rc = pr ? cs_mldsa_sign_prepared(pr, sig, msg, msglen, c->context, c->context_len, rnd)
+                : cs_mldsa_sign(impl, c->ps, sig, c->key->priv, msg, msglen, c->context,
+                                c->context_len, rnd);
     cs_prov_cleanse(rnd, sizeof rnd);
     return rc == 0;
+}
+
+/* Signs mu (already computed) into sig; counts the call. */
+static int sign_mu(sig_ctx *c, uint8_t *sig, const uint8_t mu[CS_MLDSA_MU_BYTES])
+{
+    return sign_with(c, sig, mu, NULL, 0);
+}
+
+/* Verifies sig over mu or, with mu NULL, over msg with the context string
+ * (pure encoding), on the prepared key when there is one; counts the
+ * call. */
+static int verify_with(sig_ctx *c, const uint8_t *sig, size_t siglen, const uint8_t *mu,
+                       const uint8_t *msg, size_t msglen)
+{
+    const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
+    cs_stats_count(CS_OP_MLDSA_VERIFY, cs_mldsa_impl_name(impl), (unsigned)c->ps);
+    const cs_mldsa_prepared *pr = cs_key_prepared_verify(c->key, impl);
+    if (mu)
+        return (pr ? cs_mldsa_verify_mu_prepared(pr, sig, siglen, mu)
+                   : cs_mldsa_verify_mu(impl, c->ps, sig, siglen, mu, c->key->pub)) == 0;
+    return (pr ? cs_mldsa_verify_prepared(pr, sig, siglen, msg, msglen, c->context,
+                                          c->context_len)
+               : cs_mldsa_verify(impl, c->ps, sig, siglen, msg, msglen, c->context,
+                                 c->context_len, c->key->pub)) == 0;
 }
 
 /* Verifies sig over mu; counts the call. */
 static int verify_mu(sig_ctx *c, const uint8_t *sig, size_t siglen,
                      const uint8_t mu[CS_MLDSA_MU_BYTES])
 {
-    const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
-    cs_stats_count(CS_OP_MLDSA_VERIFY, cs_mldsa_impl_name(impl), (unsigned)c->ps);
-    const cs_mldsa_prepared *pr = cs_key_prepared_verify(c->key, impl);
-    if (pr)
-        return cs_mldsa_verify_mu_prepared(pr, sig, siglen, mu) == 0;
-    return cs_mldsa_verify_mu(impl, c->ps, sig, siglen, mu, c->key->pub) == 0;
+    return verify_with(c, sig, siglen, mu, NULL, 0);
 }
 
 /* 1 if an external mu has the right length; else 0, with the error
@@ -353,16 +364,7 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
     if (c->mu) {
         ok = mu_length_ok(c, msglen) && sign_mu(c, sig, msg);
     } else if (c->encoding != ENCODE_RAW) {
-        uint8_t rnd[CS_MLDSA_RND_BYTES];
-        const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
-        if (!sign_rnd(c, rnd))
-            return 0;
-        cs_stats_count(CS_OP_MLDSA_SIGN, cs_mldsa_impl_name(impl), (unsigned)c->ps);
-        const cs_mldsa_prepared *pr = cs_key_prepared_sign(c->key, impl);
-        ok = (pr ? cs_mldsa_sign_prepared(pr, sig, msg, msglen, c->context, c->context_len, rnd)
-                 : cs_mldsa_sign(impl, c->ps, sig, c->key->priv, msg, msglen, c->context,
-                                 c->context_len, rnd)) == 0;
-        cs_prov_cleanse(rnd, sizeof rnd);
+        ok = sign_with(c, sig, NULL, msg, msglen);
     } else {
         uint8_t mu[CS_MLDSA_MU_BYTES];
         ok = stream_start(c);
@@ -387,16 +389,8 @@ static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
         return 0;
     if (c->mu)
         return mu_length_ok(c, msglen) && verify_mu(c, sig, siglen, msg);
-    if (c->encoding != ENCODE_RAW) {
-        const cs_mldsa_impl *impl = cs_dispatch_mldsa(c->ps);
-        cs_stats_count(CS_OP_MLDSA_VERIFY, cs_mldsa_impl_name(impl), (unsigned)c->ps);
-        const cs_mldsa_prepared *pr = cs_key_prepared_verify(c->key, impl);
-        if (pr)
-            return cs_mldsa_verify_prepared(pr, sig, siglen, msg, msglen, c->context,
-                                            c->context_len) == 0;
-        return cs_mldsa_verify(impl, c->ps, sig, siglen, msg, msglen, c->context,
-                               c->context_len, c->key->pub) == 0;
-    }
+    if (c->encoding != ENCODE_RAW)
+        return verify_with(c, sig, siglen, NULL, msg, msglen);
     uint8_t mu[CS_MLDSA_MU_BYTES];
     if (!stream_start(c))
         return 0;
@@ -456,9 +450,8 @@ static int sig_verify_msg_final(void *vctx)
 #define SIGNATURE(PS)                                                                         \
     static void *sig_newctx_##PS(void *provctx, const char *propq)                           \
     {                                                                                         \
-        sig_ctx *c = calloc(1, sizeof(*c));                                                   \
+        sig_ctx *c = cs_opctx_new(provctx, sizeof(*c));                                       \
         if (c) {                                                                              \
-            c->prov = provctx;                                                                \
             c->ps = PS;                                                                       \
             c->encoding = ENCODE_PURE;                                                        \
         }                                                                                     \
@@ -471,26 +464,26 @@ static int sig_verify_msg_final(void *vctx)
     }                                                                                         \
     const OSSL_DISPATCH cs_mldsa##PS##_signature[] = {                                        \
         /* the CS_SIG_STREAMING_ENTRIES first: 3.5 has no streaming */                        \
-        {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_UPDATE, (void (*)(void))sig_msg_update},            \
-        {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_FINAL, (void (*)(void))sig_sign_msg_final},         \
-        {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_UPDATE, (void (*)(void))sig_msg_update},          \
-        {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_FINAL, (void (*)(void))sig_verify_msg_final},     \
-        {OSSL_FUNC_SIGNATURE_NEWCTX, (void (*)(void))sig_newctx_##PS},                        \
-        {OSSL_FUNC_SIGNATURE_FREECTX, (void (*)(void))sig_freectx},                           \
-        {OSSL_FUNC_SIGNATURE_DUPCTX, (void (*)(void))sig_dupctx},                             \
-        {OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT, (void (*)(void))sig_sign_msg_init},           \
-        {OSSL_FUNC_SIGNATURE_SIGN, (void (*)(void))sig_sign},                                 \
-        {OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_INIT, (void (*)(void))sig_verify_msg_init},       \
-        {OSSL_FUNC_SIGNATURE_VERIFY, (void (*)(void))sig_verify},                             \
-        {OSSL_FUNC_SIGNATURE_DIGEST_SIGN_INIT, (void (*)(void))sig_digest_sign_init},         \
-        {OSSL_FUNC_SIGNATURE_DIGEST_SIGN, (void (*)(void))sig_sign},                          \
-        {OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_INIT, (void (*)(void))sig_digest_verify_init},     \
-        {OSSL_FUNC_SIGNATURE_DIGEST_VERIFY, (void (*)(void))sig_verify},                      \
-        {OSSL_FUNC_SIGNATURE_SET_CTX_PARAMS, (void (*)(void))sig_set_ctx_params},             \
-        {OSSL_FUNC_SIGNATURE_SETTABLE_CTX_PARAMS, (void (*)(void))sig_settable_ctx_params},   \
-        {OSSL_FUNC_SIGNATURE_GET_CTX_PARAMS, (void (*)(void))sig_get_ctx_params},             \
-        {OSSL_FUNC_SIGNATURE_GETTABLE_CTX_PARAMS, (void (*)(void))sig_gettable_ctx_params},   \
-        {OSSL_FUNC_SIGNATURE_QUERY_KEY_TYPES, (void (*)(void))sig_key_types_##PS},            \
+        CS_FN(OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_UPDATE, sig_msg_update),                       \
+        CS_FN(OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_FINAL, sig_sign_msg_final),                    \
+        CS_FN(OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_UPDATE, sig_msg_update),                     \
+        CS_FN(OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_FINAL, sig_verify_msg_final),                \
+        CS_FN(OSSL_FUNC_SIGNATURE_NEWCTX, sig_newctx_##PS),                                   \
+        CS_FN(OSSL_FUNC_SIGNATURE_FREECTX, sig_freectx),                                      \
+        CS_FN(OSSL_FUNC_SIGNATURE_DUPCTX, sig_dupctx),                                        \
+        CS_FN(OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT, sig_sign_msg_init),                      \
+        CS_FN(OSSL_FUNC_SIGNATURE_SIGN, sig_sign),                                            \
+        CS_FN(OSSL_FUNC_SIGNATURE_VERIFY_MESSAGE_INIT, sig_verify_msg_init),                  \
+        CS_FN(OSSL_FUNC_SIGNATURE_VERIFY, sig_verify),                                        \
+        CS_FN(OSSL_FUNC_SIGNATURE_DIGEST_SIGN_INIT, sig_digest_sign_init),                    \
+        CS_FN(OSSL_FUNC_SIGNATURE_DIGEST_SIGN, sig_sign),                                     \
+        CS_FN(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY_INIT, sig_digest_verify_init),                \
+        CS_FN(OSSL_FUNC_SIGNATURE_DIGEST_VERIFY, sig_verify),                                 \
+        CS_FN(OSSL_FUNC_SIGNATURE_SET_CTX_PARAMS, sig_set_ctx_params),                        \
+        CS_FN(OSSL_FUNC_SIGNATURE_SETTABLE_CTX_PARAMS, sig_settable_ctx_params),              \
+        CS_FN(OSSL_FUNC_SIGNATURE_GET_CTX_PARAMS, sig_get_ctx_params),                        \
+        CS_FN(OSSL_FUNC_SIGNATURE_GETTABLE_CTX_PARAMS, sig_gettable_ctx_params),              \
+        CS_FN(OSSL_FUNC_SIGNATURE_QUERY_KEY_TYPES, sig_key_types_##PS),                       \
         {0, NULL},                                                                            \
     };
 

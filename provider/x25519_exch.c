@@ -17,10 +17,7 @@ typedef struct exch_ctx {
 /* A new context (no key yet). */
 static void *exch_newctx(void *provctx)
 {
-    exch_ctx *ctx = calloc(1, sizeof(*ctx));
-    if (ctx)
-        ctx->prov = provctx;
-    return ctx;
+    return cs_opctx_new(provctx, sizeof(exch_ctx));
 }
 
 /* Replaces *slot with key (referenced); refuses a key of another family
@@ -69,10 +66,9 @@ static int exch_derive(void *vctx, unsigned char *secret, size_t *secretlen, siz
         CS_RAISE(ctx->prov, CS_LIB_PROV, CS_PROV_R_OUTPUT_BUFFER_TOO_SMALL, NULL);
         return 0;
     }
-    const cs_c25519_impl *impl = cs_ecx_impl(ctx->prov);
+    const cs_c25519_impl *impl = cs_ecx_impl(ctx->prov, CS_OP_X25519_DERIVE);
     if (!impl)
         return 0;
-    cs_stats_count(CS_OP_X25519_DERIVE, impl->name, 255);
     /* stock reads the peer's buffer as it is (zero when it has none) */
     if (!impl->x25519(secret, ctx->key->priv, ctx->peer->pub)) {
         CS_RAISE(ctx->prov, CS_LIB_PROV, CS_PROV_R_FAILED_DURING_DERIVATION, NULL);
@@ -86,24 +82,21 @@ static int exch_derive(void *vctx, unsigned char *secret, size_t *secretlen, siz
 static void exch_freectx(void *vctx)
 {
     exch_ctx *ctx = vctx;
-    if (!ctx)
-        return;
-    cs_key_free(ctx->key);
-    cs_key_free(ctx->peer);
-    free(ctx);
+    if (ctx) {
+        cs_key_free(ctx->key);
+        cs_key_free(ctx->peer);
+    }
+    cs_opctx_free(ctx, sizeof *ctx);
 }
 
 /* A copy sharing the keys. */
 static void *exch_dupctx(void *vctx)
 {
-    exch_ctx *src = vctx, *dst = malloc(sizeof(*dst));
-    if (!dst)
-        return NULL;
-    *dst = *src;
-    if (dst->key)
+    exch_ctx *dst = cs_opctx_dup(vctx, sizeof(*dst));
+    if (dst) {
         cs_key_up_ref(dst->key);
-    if (dst->peer)
         cs_key_up_ref(dst->peer);
+    }
     return dst;
 }
 
@@ -114,24 +107,18 @@ static int exch_get_ctx_params(void *vctx, OSSL_PARAM params[])
     return vctx != NULL;
 }
 
-static const OSSL_PARAM *exch_gettable_ctx_params(void *vctx, void *provctx)
-{
-    static const OSSL_PARAM none[] = {OSSL_PARAM_END};
-    (void)vctx;
-    (void)provctx;
-    return none;
-}
+CS_CTX_PARAMS_FN(exch_gettable_ctx_params, OSSL_PARAM_END)
 
 /* 3.0 has the table up to dupctx; 3.5 on adds the context parameters
  * (the provider offers a 3.0 core the table without the last two). */
 const OSSL_DISPATCH cs_x25519_keyexch[] = {
-    {OSSL_FUNC_KEYEXCH_GET_CTX_PARAMS, (void (*)(void))exch_get_ctx_params},
-    {OSSL_FUNC_KEYEXCH_GETTABLE_CTX_PARAMS, (void (*)(void))exch_gettable_ctx_params},
-    {OSSL_FUNC_KEYEXCH_NEWCTX, (void (*)(void))exch_newctx},
-    {OSSL_FUNC_KEYEXCH_INIT, (void (*)(void))exch_init},
-    {OSSL_FUNC_KEYEXCH_DERIVE, (void (*)(void))exch_derive},
-    {OSSL_FUNC_KEYEXCH_SET_PEER, (void (*)(void))exch_set_peer},
-    {OSSL_FUNC_KEYEXCH_FREECTX, (void (*)(void))exch_freectx},
-    {OSSL_FUNC_KEYEXCH_DUPCTX, (void (*)(void))exch_dupctx},
+    CS_FN(OSSL_FUNC_KEYEXCH_GET_CTX_PARAMS, exch_get_ctx_params),
+    CS_FN(OSSL_FUNC_KEYEXCH_GETTABLE_CTX_PARAMS, exch_gettable_ctx_params),
+    CS_FN(OSSL_FUNC_KEYEXCH_NEWCTX, exch_newctx),
+    CS_FN(OSSL_FUNC_KEYEXCH_INIT, exch_init),
+    CS_FN(OSSL_FUNC_KEYEXCH_DERIVE, exch_derive),
+    CS_FN(OSSL_FUNC_KEYEXCH_SET_PEER, exch_set_peer),
+    CS_FN(OSSL_FUNC_KEYEXCH_FREECTX, exch_freectx),
+    CS_FN(OSSL_FUNC_KEYEXCH_DUPCTX, exch_dupctx),
     {0, NULL},
 };

@@ -109,50 +109,44 @@ int cs_ecx_gen_set_params(cs_key_gen *g, const OSSL_PARAM params[])
     return 1;
 }
 
-static const OSSL_PARAM gen_settable_30[] = {
-    OSSL_PARAM_utf8_string("group", NULL, 0),
-    OSSL_PARAM_utf8_string(CS_P_PROPERTIES, NULL, 0),
-    OSSL_PARAM_END,
+#define P_GROUP_PROPERTIES                                                            \
+    OSSL_PARAM_utf8_string("group", NULL, 0), OSSL_PARAM_utf8_string(CS_P_PROPERTIES, NULL, 0)
+const OSSL_PARAM cs_ecx_gen_settable_30[] = {P_GROUP_PROPERTIES, OSSL_PARAM_END};
+const OSSL_PARAM cs_ecx_gen_settable_35[] = {
+    P_GROUP_PROPERTIES, OSSL_PARAM_octet_string(CS_P_DHKEM_IKM, NULL, 0), OSSL_PARAM_END,
 };
 
-static const OSSL_PARAM gen_settable_35[] = {
-    OSSL_PARAM_utf8_string("group", NULL, 0),
-    OSSL_PARAM_utf8_string(CS_P_PROPERTIES, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_DHKEM_IKM, NULL, 0),
-    OSSL_PARAM_END,
-};
-
-const OSSL_PARAM *cs_ecx_gen_settable(const cs_prov *prov)
-{
-    return prov && prov->core_version >= 305 ? gen_settable_35 : gen_settable_30;
-}
-
-const OSSL_PARAM cs_ecx_key_types[] = {
-    OSSL_PARAM_octet_string(CS_P_PUB, NULL, 0),
-    OSSL_PARAM_octet_string(CS_P_PRIV, NULL, 0),
-    OSSL_PARAM_END,
-};
+const OSSL_PARAM cs_ecx_key_types[] = {CS_ECX_P_KEYS, OSSL_PARAM_END};
 
 /* The dispatched curve implementation; NULL (internal error raised) when
  * the dispatcher no longer has one (controls re-read since the offer). */
-const cs_c25519_impl *cs_ecx_impl(const cs_prov *prov)
+const cs_c25519_impl *cs_ecx_impl(const cs_prov *prov, const char *op)
 {
     const cs_c25519_impl *impl = cs_dispatch_c25519();
     if (!impl)
         CS_RAISE(prov, CS_LIB_PROV, ERR_R_INTERNAL_ERROR, NULL);
+    else
+        cs_stats_count(op, impl->name, 255);
     return impl;
 }
 
-/* X25519 public value of key->priv (clamped by the kernel, as stock's
- * ossl_x25519_public_from_private does), counted as a key generation. */
-static int x25519_pub_from_priv(cs_key *key)
+int cs_ecx_gen_finish(cs_key *key)
 {
-    const cs_c25519_impl *impl = cs_ecx_impl(key->prov);
-    if (!impl)
+    key->has_priv = 1;
+    if (!key->hooks->pub_from_priv(key))
         return 0;
-    cs_stats_count(CS_OP_X25519_KEYGEN, impl->name, 255);
-    impl->x25519_base(key->pub, key->priv);
+    key->has_pub = 1;
     return 1;
+}
+
+int cs_ecx_pub_from_priv(cs_key *key)
+{
+    int x = key->hooks->ps == 25519;
+    const cs_c25519_impl *impl =
+        cs_ecx_impl(key->prov, x ? CS_OP_X25519_KEYGEN : CS_OP_ED25519_PUBKEY);
+    if (impl)
+        (x ? impl->x25519_base : impl->ed25519_pubkey)(key->pub, key->priv);
+    return impl != NULL;
 }
 
 /* Stock's ecx_gen for X25519: 32 random bytes (or the DHKEM derivation of
@@ -168,11 +162,7 @@ static int x25519_gen(cs_key *key, const cs_key_gen *g)
     key->priv[0] &= 248;
     key->priv[31] &= 127;
     key->priv[31] |= 64;
-    key->has_priv = 1;
-    if (!x25519_pub_from_priv(key))
-        return 0;
-    key->has_pub = 1;
-    return 1;
+    return cs_ecx_gen_finish(key);
 }
 
 /* X25519's set_params: encoded-pub-key (a TLS peer's share: exactly 32
@@ -202,35 +192,6 @@ static const OSSL_PARAM settable[] = {
     OSSL_PARAM_END,
 };
 
-static const OSSL_PARAM *x25519_settable(const cs_prov *prov)
-{
-    (void)prov;
-    return settable;
-}
-
-static const OSSL_PARAM gettable_30[] = {
-    CS_ECX_P_SIZES, OSSL_PARAM_octet_string(CS_P_ENCODED_PUB_KEY, NULL, 0), CS_ECX_P_KEYS,
-    OSSL_PARAM_END,
-};
-
-static const OSSL_PARAM gettable_36[] = {
-    CS_ECX_P_SIZES, OSSL_PARAM_int(CS_P_SECURITY_CATEGORY, NULL), CS_ECX_P_KEYS,
-    OSSL_PARAM_octet_string(CS_P_ENCODED_PUB_KEY, NULL, 0), OSSL_PARAM_END,
-};
-
-static const OSSL_PARAM *x25519_gettable(const cs_prov *prov)
-{
-    return prov->core_version >= 306 ? gettable_36 : gettable_30;
-}
-
-const cs_key_hooks cs_x25519_hooks = {
-    CS_ECX_HOOKS("X25519", 253, 32, CS_KEY_P_ENCODED_PUB),
-    .ps = 25519,
-    .pub_from_priv = x25519_pub_from_priv,
-    .gen = x25519_gen,
-    .gettable = x25519_gettable,
-    .set_params = x25519_set_params,
-    .settable = x25519_settable,
-};
-
-CS_KEYMGMT_DISPATCH(cs_x25519_keymgmt, cs_x25519_hooks);
+CS_ECX_KEYMGMT(x25519, "X25519", 25519, 253, 32, CS_KEY_P_ENCODED_PUB,
+               OSSL_PARAM_octet_string(CS_P_ENCODED_PUB_KEY, NULL, 0),
+               .set_params = x25519_set_params, .settable = CS_KEY_PARAMS(settable));
