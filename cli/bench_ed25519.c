@@ -32,17 +32,11 @@
 #include "runtime/registry.h"
 #include "runtime/timer.h"
 
-#define MAX_ROUNDS 15
-#define MAX_IMPLS 8
+#define MAX_ROUNDS CLI_BENCH_MAX_ROUNDS
+#define MAX_IMPLS (CLI_BENCH_MAX_IMPLS - 1)
 
 enum { OP_PUBKEY, OP_SIGN, OP_SIGNKEY, OP_VERIFY, OP_X25519KG, OPS };
 static const char *const op_names[OPS] = {"pubkey", "sign", "sign+key", "verify", "x25519kg"};
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
 
 struct setup {
     uint8_t sk[32], pk[32], sig[64];
@@ -114,11 +108,27 @@ static int our_op(const cs_c25519_impl *im, struct setup *s, int op)
     }
 }
 
-/* n calls of op (im NULL: stock); the median ticks into *median; -1 on a failure. */
-static int run(const cs_c25519_impl *im, struct setup *s, int op, unsigned n, uint64_t *t,
-               uint64_t *median)
+/* Whether a curve implementation has the Ed25519 entries. */
+static int has_ed25519(const void *impl)
 {
-    int ok = 1;
+    return ((const cs_c25519_impl *)impl)->ed25519_pubkey != NULL;
+}
+
+/* A table's implementations (use[0] NULL: stock), set-up and operation. */
+struct bench {
+    const void *use[MAX_IMPLS + 1];
+    struct setup s;
+    int op;
+};
+
+/* n calls of the operation by b->use[k] (cli_bench_fn); -1 on a failure. */
+static int run(void *vb, unsigned k, unsigned n, uint64_t *t, double *secs)
+{
+    struct bench *b = vb;
+    const cs_c25519_impl *im = b->use[k];
+    struct setup *s = &b->s;
+    int ok = 1, op = b->op;
+    (void)secs;
     for (unsigned i = 0; i < n; i++) {
         s->sk[0] = (uint8_t)i; /* a different key each call: no caching anywhere */
         uint64_t t0 = cs_timer_ticks();
@@ -126,8 +136,6 @@ static int run(const cs_c25519_impl *im, struct setup *s, int op, unsigned n, ui
         t[i] = cs_timer_ticks() - t0;
     }
     s->sk[0] = 0;
-    qsort(t, n, sizeof t[0], cmp_u64);
-    *median = t[n / 2];
     return ok ? 0 : -1;
 }
 
@@ -169,38 +177,19 @@ int cli_bench_ed25519(int argc, char **argv)
 {
     unsigned n = 2000, rounds = 5;
     unsigned long mlen = 64;
-    int portable_hash = 0;
-    for (int i = 1; i < argc; i++) {
-        unsigned long v;
-        if (!strcmp(argv[i], "-n") && i + 1 < argc && cli_parse_number(argv[i + 1], 1, 1000000, &v))
-            n = (unsigned)v, i++;
-        else if (!strcmp(argv[i], "-r") && i + 1 < argc &&
-                 cli_parse_number(argv[i + 1], 1, MAX_ROUNDS, &v))
-            rounds = (unsigned)v, i++;
-        else if (!strcmp(argv[i], "-m") && i + 1 < argc &&
-                 cli_parse_number(argv[i + 1], 0, 1 << 20, &v))
-            mlen = v, i++;
-        else if (!strcmp(argv[i], "-p"))
-            portable_hash = 1;
-        else {
-            fprintf(stderr, "usage: cryptoshim bench ed25519 [-n N] [-r ROUNDS (1-%d)] "
-                            "[-m MESSAGE_BYTES] [-p]\n", MAX_ROUNDS);
-            return 2;
-        }
+    unsigned long portable_hash = 0;
+    const cli_opt opts[] = {{"-m", 0, 1 << 20, &mlen}, {"-p", 0, 0, &portable_hash}};
+    if (!cli_bench_args(argc, argv, &n, &rounds, MAX_ROUNDS, opts, 2)) {
+        fprintf(stderr, "usage: cryptoshim bench ed25519 [-n N] [-r ROUNDS (1-%d)] "
+                        "[-m MESSAGE_BYTES] [-p]\n", MAX_ROUNDS);
+        return 2;
     }
     /* slot 0 is stock libcrypto */
-    const cs_c25519_impl *use[MAX_IMPLS + 1] = {NULL};
-    unsigned nuse = 1;
-    for (unsigned k = 0; cs_c25519_impls[k] && nuse <= MAX_IMPLS; k++) {
-        const cs_c25519_impl *im = cs_c25519_impls[k];
-        if (!cs_impl_usable(CS_IMPL_C25519, im) || !im->ed25519_pubkey)
-            printf("%-10s (not usable here)\n", im->name);
-        else
-            use[nuse++] = im;
-    }
-    struct setup s;
+    struct bench b = {.use = {NULL}};
+    const void **use = b.use;
+    unsigned nuse = 1 + cli_bench_impls(CS_IMPL_C25519, use + 1, MAX_IMPLS, 10, has_ed25519);
     uint64_t *t = malloc(n * sizeof *t);
-    if (!t || !setup(&s, mlen)) {
+    if (!t || !setup(&b.s, mlen)) {
         fprintf(stderr, "bench ed25519: libcrypto set-up failed\n");
         free(t);
         return 1;
@@ -211,32 +200,24 @@ int cli_bench_ed25519(int argc, char **argv)
     printf("%-10s %-9s %14s %22s %10s\n", "kernel", "op", "median " CS_TIMER_TICK_UNIT,
            "range of rounds", "stock/ours");
     int status = 0;
-    for (int op = 0; op < OPS; op++) {
-        uint64_t med[MAX_IMPLS + 1][MAX_ROUNDS];
-        int failed[MAX_IMPLS + 1] = {0};
-        for (unsigned r = 0; r < rounds; r++)
-            for (unsigned k = 0; k < nuse; k++)
-                failed[k] |= run(use[k], &s, op, n, t, &med[k][r]);
+    for (b.op = 0; b.op < OPS; b.op++) {
+        cli_bench_row row[MAX_IMPLS + 1];
+        status |= cli_bench_rounds(run, &b, nuse, rounds, n, t, row);
         for (unsigned k = 0; k < nuse; k++) {
-            const char *name = use[k] ? use[k]->name : "libcrypto";
-            if (failed[k]) {
-                printf("%-10s %-9s FAILED\n", name, op_names[op]);
-                status = 1;
-                continue;
-            }
-            qsort(med[k], rounds, sizeof med[k][0], cmp_u64);
-            char range[48], ratio[16] = "";
-            snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)med[k][0],
-                     (unsigned long long)med[k][rounds - 1]);
+            const char *name = use[k] ? cs_impl_name(use[k]) : "libcrypto", *op = op_names[b.op];
+            char ratio[16] = "";
             if (k)
                 snprintf(ratio, sizeof ratio, "%.2fx",
-                         (double)med[0][rounds / 2] / (double)med[k][rounds / 2]);
-            printf("%-10s %-9s %14llu %22s %10s\n", name, op_names[op],
-                   (unsigned long long)med[k][rounds / 2], range, ratio);
+                         (double)row[0].median / (double)row[k].median);
+            if (row[k].failed)
+                printf("%-10s %-9s FAILED\n", name, op);
+            else
+                printf("%-10s %-9s %14llu %22s %10s\n", name, op,
+                       (unsigned long long)row[k].median, row[k].range, ratio);
         }
     }
     cs_sha512_set_transform(NULL);
-    teardown(&s);
+    teardown(&b.s);
     free(t);
     return status;
 }

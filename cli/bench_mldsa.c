@@ -17,12 +17,6 @@
 #include "cli.h"
 #include "runtime/timer.h"
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 struct result {
     uint64_t median;
     double per_sec;
@@ -65,8 +59,7 @@ static int run(const cs_mldsa_impl *im, int ps, int op, unsigned n, uint64_t *t,
         t[i] = cs_timer_ticks() - t0;
     }
     double secs = cs_timer_thread_cpu() - c0;
-    qsort(t, n, sizeof t[0], cmp_u64);
-    r->median = t[n / 2];
+    r->median = cli_median(t, n);
     r->per_sec = secs > 0 ? n / secs : 0;
     return bad ? -1 : 0;
 }
@@ -154,8 +147,7 @@ static int run_fresh(const cs_mldsa_impl *im, int ps, int op, unsigned n, uint64
     double secs = cs_timer_thread_cpu() - c0;
     for (unsigned j = 0; j < FRESH_KEYS; j++)
         cs_mldsa_prepared_free(pr[j]);
-    qsort(t, n, sizeof t[0], cmp_u64);
-    r->median = t[n / 2];
+    r->median = cli_median(t, n);
     r->per_sec = secs > 0 ? n / secs : 0;
     return bad ? -1 : 0;
 }

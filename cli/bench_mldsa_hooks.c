@@ -14,12 +14,6 @@
 
 #define REPS 501
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Inputs shared by every measurement (within each hook's contract). */
 struct bench_data {
     cs_mldsa_poly a, b, c, d, ch, mat[16], v[8];
@@ -111,8 +105,7 @@ int cli_bench_mldsa_hooks(void)
                 call(use[k], &d, h);
                 t[r] = cs_timer_ticks() - t0;
             }
-            qsort(t, REPS, sizeof t[0], cmp_u64);
-            printf(" %10llu", (unsigned long long)t[REPS / 2]);
+            printf(" %10llu", (unsigned long long)cli_median(t, REPS));
         }
         printf("\n");
     }

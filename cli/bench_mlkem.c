@@ -17,23 +17,26 @@
 #include "cli.h"
 #include "runtime/timer.h"
 
-#define MAX_ROUNDS 15
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
+#define MAX_ROUNDS CLI_BENCH_MAX_ROUNDS
+#define MAX_IMPLS 8
 
 enum { OP_KEYGEN, OP_ENCAPS, OP_DECAPS, OP_PREPARE, OP_ENCAPS_PREP, OP_DECAPS_PREP, OPS };
 static const char *const op_names[OPS] = {"keygen", "encaps", "decaps",
                                           "prepare", "enc.prep", "dec.prep"};
 
-/* One round: n calls of op on im for parameter set ps; the median ticks into *median and the
- * CPU seconds into *secs. Returns -1 if a call failed or decapsulation disagreed. */
-static int run(const cs_mlkem_impl *im, int ps, int op, unsigned n, uint64_t *t,
-               uint64_t *median, double *secs)
+/* A table's implementations, parameter set and operation. */
+struct bench {
+    const void *use[MAX_IMPLS];
+    int ps, op;
+};
+
+/* One round: n calls of the operation by b->use[k] (cli_bench_fn).
+ * Returns -1 if a call failed or decapsulation disagreed. */
+static int run(void *vb, unsigned k, unsigned n, uint64_t *t, double *secs)
 {
+    const struct bench *b = vb;
+    const cs_mlkem_impl *im = b->use[k];
+    int ps = b->ps, op = b->op;
     static uint8_t ek[1568], dk[3168], ct[1568];
     uint8_t d[32] = {42}, z[32] = {43}, m[32] = {44}, ss[32], ss2[32];
     cs_mlkem_prepared *pr = cs_mlkem_prepared_new(ps);
@@ -69,40 +72,23 @@ static int run(const cs_mlkem_impl *im, int ps, int op, unsigned n, uint64_t *t,
     if (op == OP_DECAPS || op == OP_DECAPS_PREP)
         bad |= memcmp(ss, ss2, 32) != 0;
     cs_mlkem_prepared_free(pr);
-    qsort(t, n, sizeof t[0], cmp_u64);
-    *median = t[n / 2];
     return bad ? -1 : 0;
 }
 
 int cli_bench_mlkem(int argc, char **argv)
 {
     unsigned n = 300, rounds = 3;
-    int only = 0;
-    for (int i = 1; i < argc; i++) {
-        unsigned long v;
-        if (!strcmp(argv[i], "-n") && i + 1 < argc && cli_parse_number(argv[i + 1], 1, 1000000, &v))
-            n = (unsigned)v, i++;
-        else if (!strcmp(argv[i], "-r") && i + 1 < argc &&
-                 cli_parse_number(argv[i + 1], 1, MAX_ROUNDS, &v))
-            rounds = (unsigned)v, i++;
-        else if (!strcmp(argv[i], "-p") && i + 1 < argc &&
-                 cli_parse_number(argv[i + 1], 512, 1024, &v) && cs_mlkem_ek_bytes((int)v))
-            only = (int)v, i++;
-        else {
-            fprintf(stderr, "usage: cryptoshim bench mlkem [-n N] [-r ROUNDS (1-%d)] "
-                            "[-p 512|768|1024]\n", MAX_ROUNDS);
-            return 2;
-        }
+    unsigned long only = 0;
+    const cli_opt opts[] = {{"-p", 512, 1024, &only}};
+    if (!cli_bench_args(argc, argv, &n, &rounds, MAX_ROUNDS, opts, 1) ||
+        (only && !cs_mlkem_ek_bytes((int)only))) {
+        fprintf(stderr, "usage: cryptoshim bench mlkem [-n N] [-r ROUNDS (1-%d)] "
+                        "[-p 512|768|1024]\n", MAX_ROUNDS);
+        return 2;
     }
-    const cs_mlkem_impl *use[8];
-    unsigned nimpl = 0;
-    for (unsigned k = 0; cs_mlkem_impls[k] && nimpl < 8; k++) {
-        const cs_mlkem_impl *im = cs_mlkem_impls[k];
-        if (!cs_impl_usable(CS_IMPL_MLKEM, im))
-            printf("%-10s (not usable here)\n", im->name);
-        else
-            use[nimpl++] = im;
-    }
+    struct bench b;
+    const void **use = b.use;
+    unsigned nimpl = cli_bench_impls(CS_IMPL_MLKEM, use, MAX_IMPLS, 10, NULL);
     uint64_t *t = malloc(n * sizeof *t);
     if (!t)
         return 1;
@@ -111,34 +97,21 @@ int cli_bench_mlkem(int argc, char **argv)
     printf("%-10s %-12s %-8s %14s %22s %12s\n", "kernel", "set", "op",
            "median " CS_TIMER_TICK_UNIT, "range of rounds", "ops/s (cpu)");
     for (unsigned s = 0; s < 3; s++) {
-        if (only && only != sets[s])
+        if (only && only != (unsigned long)sets[s])
             continue;
-        for (int op = 0; op < OPS; op++) {
-            uint64_t med[8][MAX_ROUNDS];
-            double secs[8] = {0};
-            int failed[8] = {0};
-            for (unsigned r = 0; r < rounds; r++)
-                for (unsigned k = 0; k < nimpl; k++) {
-                    double sec;
-                    failed[k] |= run(use[k], sets[s], op, n, t, &med[k][r], &sec);
-                    secs[k] += sec;
-                }
-            for (unsigned k = 0; k < nimpl; k++) {
-                char set[16];
-                snprintf(set, sizeof set, "ML-KEM-%d", sets[s]);
-                if (failed[k]) {
-                    printf("%-10s %-12s %-8s FAILED\n", use[k]->name, set, op_names[op]);
-                    status = 1;
-                    continue;
-                }
-                qsort(med[k], rounds, sizeof med[k][0], cmp_u64);
-                char range[48];
-                snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)med[k][0],
-                         (unsigned long long)med[k][rounds - 1]);
-                printf("%-10s %-12s %-8s %14llu %22s %12.0f\n", use[k]->name, set, op_names[op],
-                       (unsigned long long)med[k][rounds / 2], range,
-                       secs[k] > 0 ? rounds * n / secs[k] : 0);
-            }
+        char set[16];
+        snprintf(set, sizeof set, "ML-KEM-%d", sets[s]);
+        b.ps = sets[s];
+        for (b.op = 0; b.op < OPS; b.op++) {
+            cli_bench_row row[MAX_IMPLS];
+            status |= cli_bench_rounds(run, &b, nimpl, rounds, n, t, row);
+            for (unsigned k = 0; k < nimpl; k++)
+                if (row[k].failed)
+                    printf("%-10s %-12s %-8s FAILED\n", cs_impl_name(use[k]), set, op_names[b.op]);
+                else
+                    printf("%-10s %-12s %-8s %14llu %22s %12.0f\n", cs_impl_name(use[k]), set,
+                           op_names[b.op], (unsigned long long)row[k].median, row[k].range,
+                           row[k].per_sec);
         }
     }
     free(t);
