@@ -1,8 +1,9 @@
 /* ML-KEM part of `cryptoshim selftest` (cli/selftest_kat.c runs it on
  * every implementation this CPU can run): a key pair from fixed d and z,
- * encapsulation to it with a fixed m and decapsulation; the shared secrets must agree, and SHAKE256(ek || dk
- * || ct || ss) must equal the known answer (checked against OpenSSL 3.5's
- * own ML-KEM: the same seed and ikme through EVP). */
+ * encapsulation to it with a fixed m and decapsulation; the shared secrets
+ * must agree, and SHAKE256(ek || dk || ct || ss) must equal the known
+ * answer (checked against OpenSSL 3.5's own ML-KEM: the same seed and
+ * ikme through EVP). */
 #include <string.h>
 
 #include "kernels/mlkem/mlkem.h"
