@@ -118,6 +118,15 @@ def _ratio(r):
     return "%s (%s .. %s)" % (_f(r[0]), _f(r[1]), _f(r[2]))
 
 
+def _table(heads, rows, left=0):
+    """Markdown table lines: the heads, the first `left` columns
+    left-aligned and the others right-aligned, then the rows (lists of cell
+    strings)."""
+    line = lambda cells: "| " + " | ".join(cells) + " |"
+    return [line(heads), line(["---"] * left + ["---:"] * (len(heads) - left))] + \
+        [line(r) for r in rows]
+
+
 def cpu_section(cpu):
     """Report lines for the server CPU of a run one handshake at a time:
     cpu {side: [(block, cpu seconds, handshakes)]} (a side may be missing),
@@ -130,10 +139,10 @@ def cpu_section(cpu):
     pairs = [(ca / na, cb / nb) for (_x, ca, na), (_y, cb, nb) in zip(cpu["A"], cpu["B"])
              if na and nb]
     r = loadstats.paired_ratio(pairs)
-    return ["## Server CPU per handshake", "",
-            "| side | handshakes | CPU ms/handshake |", "| --- | ---: | ---: |",
-            "| A (without shim) | %d | %s |" % (sum(n for _b, _c, n in cpu["A"]), _f(per["A"])),
-            "| B (with shim) | %d | %s |" % (sum(n for _b, _c, n in cpu["B"]), _f(per["B"])), "",
+    rows = [[who, "%d" % sum(n for _b, _c, n in cpu[s]), _f(per[s])]
+            for s, who in (("A", "A (without shim)"), ("B", "B (with shim)"))]
+    return ["## Server CPU per handshake", ""] + \
+        _table(["side", "handshakes", "CPU ms/handshake"], rows, 1) + ["",
             "B/A ratio of CPU per handshake: **%s** (95%% interval %s .. %s, t over %d block "
             "pairs): %s" % (_f(r[0]), _f(r[1]), _f(r[2]), len(pairs),
                             loadstats.verdict(r[1], r[2], False)), ""]
@@ -144,43 +153,33 @@ def markdown(title, summary, levels, metric, level, notes):
     out = ["# %s" % title, ""]
     closed = [lv for lv in levels if lv[0] == "closed"]
     opened = [lv for lv in levels if lv[0] == "open"]
+    rates = lambda r: [_f(r["A"]["rate"], "%.1f"), _f(r["B"]["rate"], "%.1f")]
+    cpus = lambda r: [_f(r["A"]["cpu"]), _f(r["B"]["cpu"]), _ratio(r["cpu"])]
     if closed:
-        out += ["## Capacity and server CPU (closed loop)", "",
-                "| concurrency | A handshakes/s | B handshakes/s | B/A (95% interval) | "
-                "A CPU ms/handshake | B CPU ms/handshake | B/A (95% interval) |",
-                "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-        for lv in closed:
-            r = summary[lv]
-            out.append("| %d | %s | %s | %s | %s | %s | %s |" % (
-                lv[1], _f(r["A"]["rate"], "%.1f"), _f(r["B"]["rate"], "%.1f"),
-                _ratio(r["capacity"]), _f(r["A"]["cpu"]), _f(r["B"]["cpu"]), _ratio(r["cpu"])))
-        out.append("")
+        out += ["## Capacity and server CPU (closed loop)", ""] + _table(
+            ["concurrency", "A handshakes/s", "B handshakes/s", "B/A (95% interval)",
+             "A CPU ms/handshake", "B CPU ms/handshake", "B/A (95% interval)"],
+            [["%d" % lv[1]] + rates(summary[lv]) + [_ratio(summary[lv]["capacity"])] +
+             cpus(summary[lv]) for lv in closed]) + [""]
     if opened:
-        out += ["## Open loop (offered rate)", "",
-                "| offered/s | A handshakes/s | B handshakes/s | A CPU ms/handshake | "
-                "B CPU ms/handshake | CPU B/A (95% interval) |",
-                "| ---: | ---: | ---: | ---: | ---: | ---: |"]
-        for lv in opened:
-            r = summary[lv]
-            out.append("| %g | %s | %s | %s | %s | %s |" % (
-                lv[1], _f(r["A"]["rate"], "%.1f"), _f(r["B"]["rate"], "%.1f"),
-                _f(r["A"]["cpu"]), _f(r["B"]["cpu"]), _ratio(r["cpu"])))
-        out.append("")
+        out += ["## Open loop (offered rate)", ""] + _table(
+            ["offered/s", "A handshakes/s", "B handshakes/s", "A CPU ms/handshake",
+             "B CPU ms/handshake", "CPU B/A (95% interval)"],
+            [["%g" % lv[1]] + rates(summary[lv]) + cpus(summary[lv]) for lv in opened]) + [""]
     out += ["## Latency under load (client: %s)" % "; ".join(
                 (["closed loop from connect() to handshake complete"] if closed else []) +
-                (["open loop from each handshake's scheduled start"] if opened else [])), "",
-            "| level | side | handshakes | failed | p50 ms | p90 ms | p99 ms | p50 B/A (95% interval) |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+                (["open loop from each handshake's scheduled start"] if opened else [])), ""]
+    rows = []
     for lv in levels:
         r = summary[lv]
         for side in "AB":
             s = r[side]
             fails = ", ".join("%d %s" % (v, k) for k, v in sorted(s["fails"].items()))
-            out.append("| %s | %s | %d | %s | %s | %s | %s | %s |" % (
-                level_name(lv), side, s["ok"], fails or "0", abstats.fmt_ms(s["pct"][0]),
-                abstats.fmt_ms(s["pct"][1]), abstats.fmt_ms(s["pct"][2]),
-                _ratio(r["client"]) if side == "B" else ""))
-    out.append("")
+            rows.append([level_name(lv), side, "%d" % s["ok"], fails or "0"] +
+                        [abstats.fmt_ms(p) for p in s["pct"][:3]] +
+                        [_ratio(r["client"]) if side == "B" else ""])
+    out += _table(["level", "side", "handshakes", "failed", "p50 ms", "p90 ms", "p99 ms",
+                   "p50 B/A (95% interval)"], rows, 2) + [""]
     ratio, lo, hi = summary[level][metric]
     name, more_better = METRICS[metric]
     v = loadstats.verdict(lo, hi, more_better)

@@ -69,6 +69,14 @@ static void *real_fn(void **slot, const char *name, const char *node)
         return f args;                                                         \
     }
 
+/* The key readers' two shapes: d2i_TYPE(T **a, const unsigned char **pp,
+ * long len) and PEM_read[_bio]_TYPE(SRC *in, T **x, pem_password_cb *cb,
+ * void *u) with SRC a BIO or a FILE (in: its parameter's name). */
+#define TRIGGER_D2I(T, name) \
+    TRIGGER(T *, name, (T * *a, const unsigned char **pp, long len), (a, pp, len))
+#define TRIGGER_PEM(T, name, SRC, in) \
+    TRIGGER(T *, name, (SRC * in, T **x, pem_password_cb *cb, void *u), (in, x, cb, u))
+
 TRIGGER(int, OPENSSL_init_crypto, (uint64_t opts, const OPENSSL_INIT_SETTINGS *settings),
         (opts, settings))
 TRIGGER(int, OPENSSL_init_ssl, (uint64_t opts, const OPENSSL_INIT_SETTINGS *settings),
@@ -86,45 +94,35 @@ TRIGGER(EVP_PKEY *, EVP_PKEY_new, (void), ())
 TRIGGER(RSA *, RSA_new, (void), ())
 TRIGGER(DH *, DH_new, (void), ())
 TRIGGER(DSA *, DSA_new, (void), ())
-TRIGGER(EVP_PKEY *, PEM_read_bio_PrivateKey,
-        (BIO * bp, EVP_PKEY **x, pem_password_cb *cb, void *u), (bp, x, cb, u))
+TRIGGER_PEM(EVP_PKEY, PEM_read_bio_PrivateKey, BIO, bp)
 TRIGGER(EVP_PKEY *, PEM_read_bio_PrivateKey_ex,
         (BIO * bp, EVP_PKEY **x, pem_password_cb *cb, void *u, OSSL_LIB_CTX *libctx,
          const char *propq),
         (bp, x, cb, u, libctx, propq))
-TRIGGER(EVP_PKEY *, PEM_read_PrivateKey, (FILE * fp, EVP_PKEY **x, pem_password_cb *cb, void *u),
-        (fp, x, cb, u))
-TRIGGER(EVP_PKEY *, PEM_read_bio_PUBKEY, (BIO * bp, EVP_PKEY **x, pem_password_cb *cb, void *u),
-        (bp, x, cb, u))
+TRIGGER_PEM(EVP_PKEY, PEM_read_PrivateKey, FILE, fp)
+TRIGGER_PEM(EVP_PKEY, PEM_read_bio_PUBKEY, BIO, bp)
 TRIGGER(EVP_PKEY *, d2i_PrivateKey, (int type, EVP_PKEY **a, const unsigned char **pp, long len),
         (type, a, pp, len))
-TRIGGER(EVP_PKEY *, d2i_AutoPrivateKey, (EVP_PKEY * *a, const unsigned char **pp, long len),
-        (a, pp, len))
-TRIGGER(EVP_PKEY *, d2i_PUBKEY, (EVP_PKEY * *a, const unsigned char **pp, long len), (a, pp, len))
+TRIGGER_D2I(EVP_PKEY, d2i_AutoPrivateKey)
+TRIGGER_D2I(EVP_PKEY, d2i_PUBKEY)
 TRIGGER(OSSL_DECODER_CTX *, OSSL_DECODER_CTX_new_for_pkey,
         (EVP_PKEY * *pkey, const char *input_type, const char *input_struct, const char *keytype,
          int selection, OSSL_LIB_CTX *libctx, const char *propquery),
         (pkey, input_type, input_struct, keytype, selection, libctx, propquery))
 /* Legacy per-algorithm readers: they create the key object inside libcrypto,
  * where a DT_SYMBOLIC build's own RSA_new never reaches the shim. */
-TRIGGER(RSA *, d2i_RSAPrivateKey, (RSA * *a, const unsigned char **pp, long len), (a, pp, len))
-TRIGGER(RSA *, d2i_RSAPublicKey, (RSA * *a, const unsigned char **pp, long len), (a, pp, len))
-TRIGGER(RSA *, d2i_RSA_PUBKEY, (RSA * *a, const unsigned char **pp, long len), (a, pp, len))
-TRIGGER(RSA *, PEM_read_bio_RSAPrivateKey, (BIO * bp, RSA **x, pem_password_cb *cb, void *u),
-        (bp, x, cb, u))
-TRIGGER(RSA *, PEM_read_RSAPrivateKey, (FILE * fp, RSA **x, pem_password_cb *cb, void *u),
-        (fp, x, cb, u))
-TRIGGER(RSA *, PEM_read_bio_RSA_PUBKEY, (BIO * bp, RSA **x, pem_password_cb *cb, void *u),
-        (bp, x, cb, u))
-TRIGGER(DH *, d2i_DHparams, (DH * *a, const unsigned char **pp, long len), (a, pp, len))
-TRIGGER(DH *, PEM_read_bio_DHparams, (BIO * bp, DH **x, pem_password_cb *cb, void *u),
-        (bp, x, cb, u))
-TRIGGER(DSA *, d2i_DSAPrivateKey, (DSA * *a, const unsigned char **pp, long len), (a, pp, len))
-TRIGGER(DSA *, d2i_DSAparams, (DSA * *a, const unsigned char **pp, long len), (a, pp, len))
-TRIGGER(DSA *, PEM_read_bio_DSAPrivateKey, (BIO * bp, DSA **x, pem_password_cb *cb, void *u),
-        (bp, x, cb, u))
-TRIGGER(DSA *, PEM_read_bio_DSAparams, (BIO * bp, DSA **x, pem_password_cb *cb, void *u),
-        (bp, x, cb, u))
+TRIGGER_D2I(RSA, d2i_RSAPrivateKey)
+TRIGGER_D2I(RSA, d2i_RSAPublicKey)
+TRIGGER_D2I(RSA, d2i_RSA_PUBKEY)
+TRIGGER_PEM(RSA, PEM_read_bio_RSAPrivateKey, BIO, bp)
+TRIGGER_PEM(RSA, PEM_read_RSAPrivateKey, FILE, fp)
+TRIGGER_PEM(RSA, PEM_read_bio_RSA_PUBKEY, BIO, bp)
+TRIGGER_D2I(DH, d2i_DHparams)
+TRIGGER_PEM(DH, PEM_read_bio_DHparams, BIO, bp)
+TRIGGER_D2I(DSA, d2i_DSAPrivateKey)
+TRIGGER_D2I(DSA, d2i_DSAparams)
+TRIGGER_PEM(DSA, PEM_read_bio_DSAPrivateKey, BIO, bp)
+TRIGGER_PEM(DSA, PEM_read_bio_DSAparams, BIO, bp)
 TRIGGER(RSA *, RSA_new_method, (ENGINE * engine), (engine))
 TRIGGER(DH *, DH_new_method, (ENGINE * engine), (engine))
 TRIGGER(DSA *, DSA_new_method, (ENGINE * engine), (engine))

@@ -301,8 +301,9 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
 
 /* The context parameters: set_ctx_params takes these two; 3.5 alone also
  * lists them as gettable, after algorithm-id. */
-#define P_INSTANCE_CONTEXT                                                          \
-    OSSL_PARAM_utf8_string(CS_P_INSTANCE, NULL, 0), OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0)
+#define P_INSTANCE_CONTEXT                         \
+    OSSL_PARAM_utf8_string(CS_P_INSTANCE, NULL, 0), \
+        OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0)
 #define P_ALGORITHM_ID OSSL_PARAM_octet_string(CS_P_ALGORITHM_ID, NULL, 0)
 static const OSSL_PARAM gettable_30[] = {P_ALGORITHM_ID, OSSL_PARAM_END};
 static const OSSL_PARAM gettable_35[] = {P_ALGORITHM_ID, P_INSTANCE_CONTEXT, OSSL_PARAM_END};

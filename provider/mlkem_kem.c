@@ -63,7 +63,8 @@ static int kem_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 }
 
 /* The parameters set_ctx_params takes. */
-CS_CTX_PARAMS_FN(kem_settable_ctx_params, OSSL_PARAM_octet_string(CS_P_IKME, NULL, 0), OSSL_PARAM_END)
+CS_CTX_PARAMS_FN(kem_settable_ctx_params, OSSL_PARAM_octet_string(CS_P_IKME, NULL, 0),
+                 OSSL_PARAM_END)
 
 /* Binds the context to key for op and applies params; encapsulation
  * needs the public key, decapsulation the private one ("missing key"

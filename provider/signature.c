@@ -124,10 +124,11 @@ static int sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 }
 
 /* What signing and verifying both take; verifying adds the signature. */
-#define P_SETTABLE                                                                               \
-    OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0),                                       \
-        OSSL_PARAM_octet_string(CS_P_TEST_ENTROPY, NULL, 0), OSSL_PARAM_int(CS_P_DETERMINISTIC, 0), \
-        OSSL_PARAM_int(CS_P_MESSAGE_ENCODING, 0), OSSL_PARAM_int(CS_P_MU, 0)
+#define P_SETTABLE                                                                            \
+    OSSL_PARAM_octet_string(CS_P_CONTEXT_STRING, NULL, 0),                                    \
+        OSSL_PARAM_octet_string(CS_P_TEST_ENTROPY, NULL, 0),                                  \
+        OSSL_PARAM_int(CS_P_DETERMINISTIC, 0), OSSL_PARAM_int(CS_P_MESSAGE_ENCODING, 0),      \
+        OSSL_PARAM_int(CS_P_MU, 0)
 static const OSSL_PARAM settable_sign[] = {P_SETTABLE, OSSL_PARAM_END};
 static const OSSL_PARAM settable_verify[] = {
     P_SETTABLE, OSSL_PARAM_octet_string(CS_P_SIGNATURE, NULL, 0), OSSL_PARAM_END,

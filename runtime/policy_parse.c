@@ -60,6 +60,20 @@ static int token_ok(const char *s, const char *extra)
     return 1;
 }
 
+/* A header line's one value (cpu, measured: the words w) into field (size
+ * bytes, empty until set), made of token_ok's characters and extra: NULL,
+ * or the error, usage for a malformed line, twice for a second one. */
+static const char *header_value(char **w, int nw, char *field, size_t size, const char *extra,
+                                const char *usage, const char *twice)
+{
+    if (nw != 2 || strlen(w[1]) >= size || !token_ok(w[1], extra))
+        return usage;
+    if (field[0])
+        return twice;
+    strcpy(field, w[1]);
+    return NULL;
+}
+
 /* Appends feature name f to the comma list `list` of size cap; 0 if full. */
 static int add_feature(char *list, size_t cap, const char *f)
 {
@@ -189,21 +203,14 @@ int cs_policy_parse_text(const char *text, size_t len, cs_policy_rule *out, unsi
                 why = "`end` takes nothing";
             meta->ended = 1;
         }
-        else if (!strcmp(w[0], "cpu")) {
-            if (nw != 2 || strlen(w[1]) >= sizeof meta->cpu || !token_ok(w[1], "-_.:+,"))
-                why = "`cpu` takes one signature";
-            else if (meta->cpu[0])
-                why = "a second `cpu` line";
-            else
-                strcpy(meta->cpu, w[1]);
-        } else if (!strcmp(w[0], "measured")) {
-            if (nw != 2 || strlen(w[1]) >= sizeof meta->measured || !token_ok(w[1], "-:TZ"))
-                why = "`measured` takes one date (2026-12-01T05:40Z)";
-            else if (meta->measured[0])
-                why = "a second `measured` line";
-            else
-                strcpy(meta->measured, w[1]);
-        } else if (n >= max)
+        else if (!strcmp(w[0], "cpu"))
+            why = header_value(w, nw, meta->cpu, sizeof meta->cpu, "-_.:+,",
+                               "`cpu` takes one signature", "a second `cpu` line");
+        else if (!strcmp(w[0], "measured"))
+            why = header_value(w, nw, meta->measured, sizeof meta->measured, "-:TZ",
+                               "`measured` takes one date (2026-12-01T05:40Z)",
+                               "a second `measured` line");
+        else if (n >= max)
             why = "too many rules";
         else if (!(why = parse_rule(w, nw, &out[n])))
             n++;

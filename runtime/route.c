@@ -441,13 +441,19 @@ int cs_route_family_at(uintptr_t base)
     return CS_FAMILY_NEWEST;
 }
 
+/* A search of the loaded objects other than the shim for name@version:
+ * the first object defining it (with need_addr, one whose definition is a
+ * plain address), its file name and the symbol's address. */
 struct find {
     struct symname name;
     const char *version;
     uintptr_t self;
+    int need_addr;
+    const char *path;
     void *addr;
 };
 
+/* dl_iterate_phdr callback: 1 (stop) at the object f looks for. */
 static int find_one(struct dl_phdr_info *info, size_t size, void *data)
 {
     struct find *f = data;
@@ -461,15 +467,18 @@ static int find_one(struct dl_phdr_info *info, size_t size, void *data)
     if (!idx)
         return 0;
     const ElfW(Sym) *s = &o.symtab[idx];
-    if (ELF64_ST_TYPE(s->st_info) == STT_GNU_IFUNC || s->st_shndx == SHN_ABS)
-        return 0; /* needs the loader: not what libcrypto exports */
-    f->addr = (void *)(o.base + s->st_value);
+    /* an IFUNC or absolute symbol needs the loader: not what libcrypto exports */
+    int loader_only = ELF64_ST_TYPE(s->st_info) == STT_GNU_IFUNC || s->st_shndx == SHN_ABS;
+    if (loader_only && f->need_addr)
+        return 0;
+    f->addr = loader_only ? NULL : (void *)(o.base + s->st_value);
+    f->path = info->dlpi_name;
     return 1;
 }
 
 void *cs_route_find_sym(const char *name, const char *version)
 {
-    struct find f = {symname(name), version, self_base(), NULL};
+    struct find f = {symname(name), version, self_base(), 1, NULL, NULL};
     dl_iterate_phdr(find_one, &f);
     return f.addr;
 }
@@ -483,30 +492,10 @@ void *cs_route_default_sym(const char *name)
     return f;
 }
 
-struct findpath {
-    const char *abi;
-    uintptr_t self;
-    const char *path;
-    struct symname bn;
-};
-
-static int path_one(struct dl_phdr_info *info, size_t size, void *data)
-{
-    struct findpath *f = data;
-    struct dynobj o;
-    const char *node;
-    (void)size;
-    if (!info->dlpi_name || !*info->dlpi_name || info->dlpi_addr == f->self ||
-        !read_dynamic(info, &o) || !lookup_n(&o, &f->bn, f->abi, &node))
-        return 0;
-    f->path = info->dlpi_name;
-    return 1;
-}
-
 const char *cs_route_libcrypto_path(const char *abi)
 {
-    struct findpath f = {abi, self_base(), NULL, symname("BN_mod_exp_mont")};
-    dl_iterate_phdr(path_one, &f);
+    struct find f = {symname("BN_mod_exp_mont"), abi, self_base(), 0, NULL, NULL};
+    dl_iterate_phdr(find_one, &f);
     return f.path;
 }
 

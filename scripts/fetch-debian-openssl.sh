@@ -69,51 +69,6 @@ mkdir -p "$APT/state/lists/partial" "$APT/cache/archives/partial" \
          "$APT/etc/sources.list.d" "$APT/etc/preferences.d" "$APT/debs"
 : >"$APT/state/status"
 
-# Prints "URI COMPONENTS SIGNED_BY" for each Debian archive source (not the
-# security archive, not third-party repositories), one per line.
-debian_sources() {
-    local f
-    # One-line format: deb [opts] URI SUITE COMPONENTS...
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -f "$f" ] || continue
-        awk '$1 == "deb" {
-                i = 2; signed = "-"
-                if ($2 ~ /^\[/) {
-                    while (i <= NF) {
-                        if ($i ~ /signed-by=/) { s = $i; sub(/.*signed-by=/, "", s); sub(/\]$/, "", s); signed = s }
-                        if ($i ~ /\]$/) { i++; break }
-                        i++
-                    }
-                }
-                uri = $i; suite = $(i + 1); comps = ""
-                for (j = i + 2; j <= NF; j++) comps = comps (comps == "" ? "" : ",") $j
-                print uri, suite, comps, signed
-            }' "$f"
-    done
-    # deb822 format: stanzas separated by blank lines.
-    for f in /etc/apt/sources.list.d/*.sources; do
-        [ -f "$f" ] || continue
-        awk 'function flush() {
-                if (types ~ /(^| )deb( |$)/ && enabled != "no")
-                    for (u = 1; u <= nu; u++) for (s = 1; s <= ns; s++)
-                        print uris[u], suites[s], comps, (signed == "" ? "-" : signed)
-                types = ""; nu = 0; ns = 0; comps = ""; signed = ""; enabled = ""
-            }
-            /^[ \t]*#/ { next }
-            /^[ \t]*$/ { flush(); next }
-            {
-                key = $1; sub(/:$/, "", key); key = tolower(key)
-                if (key == "types") { types = ""; for (j = 2; j <= NF; j++) types = types " " $j; types = types " " }
-                else if (key == "uris") { for (j = 2; j <= NF; j++) uris[++nu] = $j }
-                else if (key == "suites") { for (j = 2; j <= NF; j++) suites[++ns] = $j }
-                else if (key == "components") { comps = ""; for (j = 2; j <= NF; j++) comps = comps (comps == "" ? "" : ",") $j }
-                else if (key == "signed-by") signed = $2
-                else if (key == "enabled") enabled = tolower($2)
-            }
-            END { flush() }' "$f"
-    done
-}
-
 # Keep the main archive's release suite only (not -security, -updates,
 # -backports): the release suite alone has every package at a consistent
 # version. The URI must look like a Debian archive (path ending in /debian).
@@ -127,7 +82,7 @@ while read -r uri suite comps signed; do
     for s in ${SUITES//,/ }; do
         echo "deb [$opts] $uri $s ${comps//,/ }" >>"$list"
     done
-done < <(debian_sources | sort -u)
+done < <("$(dirname "$0")/debian-sources.sh" | sort -u)
 if [ ! -s "$list" ]; then
     echo "fetch-debian-openssl: no Debian archive source configured in /etc/apt" >&2
     exit 1

@@ -17,44 +17,6 @@ mkdir -p "$DIR/state/lists/partial" "$DIR/cache/archives/partial" \
          "$DIR/etc/sources.list.d" "$DIR/etc/preferences.d" "$DIR/etc/apt.conf.d"
 [ -f "$DIR/state/status" ] || : >"$DIR/state/status"
 
-# Prints "URI SUITE COMPONENTS(comma) KEYRING" per configured Debian entry.
-debian_entries() {
-    local f
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -f "$f" ] || continue
-        awk '$1 == "deb" {
-                i = 2; key = "-"
-                if ($2 ~ /^\[/) {
-                    for (; i <= NF; i++) {
-                        if ($i ~ /signed-by=/) { k = $i; sub(/.*signed-by=/, "", k); sub(/\]$/, "", k); key = k }
-                        if ($i ~ /\]$/) { i++; break }
-                    }
-                }
-                c = ""; for (j = i + 2; j <= NF; j++) c = c (c == "" ? "" : ",") $j
-                print $i, $(i + 1), c, key
-            }' "$f"
-    done
-    for f in /etc/apt/sources.list.d/*.sources; do
-        [ -f "$f" ] || continue
-        awk 'function out() {
-                if (types ~ / deb / && enabled != "no")
-                    for (u = 1; u <= nu; u++) for (s = 1; s <= ns; s++)
-                        print uri[u], suite[s], comps, (key == "" ? "-" : key)
-                types = ""; nu = 0; ns = 0; comps = ""; key = ""; enabled = ""
-            }
-            /^[ \t]*#/ { next }
-            /^[ \t]*$/ { out(); next }
-            { k = tolower($1); sub(/:$/, "", k)
-              if (k == "types") { types = " "; for (j = 2; j <= NF; j++) types = types $j " " }
-              else if (k == "uris") for (j = 2; j <= NF; j++) uri[++nu] = $j
-              else if (k == "suites") for (j = 2; j <= NF; j++) suite[++ns] = $j
-              else if (k == "components") { comps = ""; for (j = 2; j <= NF; j++) comps = comps (comps == "" ? "" : ",") $j }
-              else if (k == "signed-by") key = $2
-              else if (k == "enabled") enabled = tolower($2) }
-            END { out() }' "$f"
-    done
-}
-
 list=$DIR/etc/sources.list
 : >"$list"
 while read -r uri suite comps key; do
@@ -72,7 +34,7 @@ while read -r uri suite comps key; do
     for t in deb deb-src; do
         echo "$t [arch=$ARCH signed-by=$key] $uri $suite ${comps//,/ }" >>"$list"
     done
-done < <(debian_entries)
+done < <("$(dirname "$0")/../debian-sources.sh")
 [ -s "$list" ] || { echo "apt-private: no Debian sources configured" >&2; exit 1; }
 
 APT_OPTS=(-o "Dir::State=$DIR/state" -o "Dir::State::status=$DIR/state/status"

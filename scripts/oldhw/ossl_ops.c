@@ -130,6 +130,19 @@ static void verify(EVP_PKEY *k, unsigned i, const unsigned char *sig, size_t len
     fold(&ok, 1);
 }
 
+/* A key of alg from seed i (seedlen bytes) whose public key is folded in
+ * (buf: scratch of size bytes). */
+static void keygen_fold(const char *alg, unsigned i, size_t seedlen, unsigned char *buf,
+                        size_t size)
+{
+    EVP_PKEY *k = keygen_seed(alg, i, seedlen);
+    size_t len = size;
+    if (!EVP_PKEY_get_raw_public_key(k, buf, &len))
+        die("public key");
+    fold(buf, len);
+    EVP_PKEY_free(k);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4)
@@ -139,14 +152,8 @@ int main(int argc, char **argv)
     static unsigned char buf[8192], ct[2048], ss[64];
     if (!strncmp(alg, "ML-DSA-", 7)) {
         if (!strcmp(op, "keygen")) {
-            for (unsigned i = 0; i < n; i++) {
-                EVP_PKEY *k = keygen_seed(alg, i, 32);
-                size_t len = sizeof buf;
-                if (!EVP_PKEY_get_raw_public_key(k, buf, &len))
-                    die("public key");
-                fold(buf, len);
-                EVP_PKEY_free(k);
-            }
+            for (unsigned i = 0; i < n; i++)
+                keygen_fold(alg, i, 32, buf, sizeof buf);
         } else {
             EVP_PKEY *k = keygen_seed(alg, 1000, 32);
             size_t len = sign(k, 1, 0, buf, sizeof buf);
@@ -169,12 +176,7 @@ int main(int argc, char **argv)
         size_t ctlen = encaps(c, 1000, ct, sizeof ct, ss, &sslen);
         for (unsigned i = 0; i < n; i++) {
             if (!strcmp(op, "keygen")) {
-                EVP_PKEY *k2 = keygen_seed(alg, i, 64);
-                size_t len = sizeof buf;
-                if (!EVP_PKEY_get_raw_public_key(k2, buf, &len))
-                    die("public key");
-                fold(buf, len);
-                EVP_PKEY_free(k2);
+                keygen_fold(alg, i, 64, buf, sizeof buf);
             } else if (!strcmp(op, "encaps")) {
                 unsigned char ct2[2048];
                 size_t sl = sizeof ss, cl = encaps(c, i, ct2, sizeof ct2, ss, &sl);

@@ -37,13 +37,8 @@ while getopts r:s:v:m:a:o: o; do
         *) sed -n '2,26p' "$0" >&2; exit 2 ;;
     esac
 done
-BUILD=${BUILD:-build}
-lib=$(cd "$BUILD" && pwd)/libcryptoshim.so
-[ -f "$lib" ] || { echo "bench-matrix: $lib not built (make)" >&2; exit 1; }
-for v in $versions; do
-    [ "$v" = 30 ] || [ -x "$BUILD/openssl$v/bin/openssl" ] ||
-        { echo "bench-matrix: $BUILD/openssl$v missing (make openssl$v)" >&2; exit 1; }
-done
+. tools/bench/versions.bash
+need_builds bench-matrix "$versions"
 for m in $modes; do
     case $m in native | noifma | haswell | avx512f) ;;
         *) echo "bench-matrix: unknown mode $m" >&2; exit 2 ;;
@@ -53,8 +48,6 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 exec 9>/tmp/cryptoshim-bench.lock
 flock 9
-
-ossl() { if [ "$1" = 30 ]; then echo openssl; else echo "$BUILD/openssl$1/bin/openssl"; fi; }
 
 # mode_env MODE SIDE: the environment words of a mode for stock or shim.
 mode_env() {

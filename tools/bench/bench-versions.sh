@@ -34,20 +34,10 @@ shift $((OPTIND - 1))
 [ $# -gt 0 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
 algs=$*
 [ ${#configs[@]} -gt 0 ] || configs=(shim=)
-BUILD=${BUILD:-build}
-lib=$(cd "$BUILD" && pwd)/libcryptoshim.so
-[ -f "$lib" ] || { echo "bench-versions: $lib not built" >&2; exit 1; }
-for v in $versions; do
-    [ "$v" = 30 ] || [ -x "$BUILD/openssl$v/bin/openssl" ] ||
-        { echo "bench-versions: $BUILD/openssl$v missing (make openssl$v)" >&2; exit 1; }
-done
+. tools/bench/versions.bash
+need_builds bench-versions "$versions"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-
-# ossl VER: the openssl command of version VER.
-ossl() {
-    if [ "$1" = 30 ]; then echo openssl; else echo "$BUILD/openssl$1/bin/openssl"; fi
-}
 
 # run VER SIDE ROUND: one `openssl speed -mr`; lines "VER SIDE ROUND OP RATE".
 run() {

@@ -181,35 +181,64 @@ static void kernel_line(const cs_bn_kernel *k, unsigned bits, double ghz)
            p->sqr != p->mul ? "own-sqr" : "sqr=mul");
 }
 
+/* Two bits-bit secret-exponent exponentiations' operands (random odd
+ * moduli m, bases a, exponents e; b is numbers()' scratch) with k's
+ * per-modulus constants prepared in mt, and their results by exp_x2 (r)
+ * and by two exp calls (s). */
+struct pair {
+    cs_mont mt[2];
+    uint64_t m[2][CS_BN_MAX_LIMBS], a[2][CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS],
+        e[2][CS_BN_MAX_LIMBS];
+    cs_limb r[2][CS_BN_MAX_LIMBS], s[2][CS_BN_MAX_LIMBS];
+};
+
+/* Fills p for k at bits; 0 when k cannot take the moduli. */
+static int pair_setup(const cs_bn_kernel *k, unsigned bits, struct pair *p)
+{
+    for (int h = 0; h < 2; h++) {
+        numbers(p->m[h], p->a[h], p->b, p->e[h], bits);
+        if (cs_mont_init(&p->mt[h], p->m[h], bits / 64) || cs_bn_prepare(k, &p->mt[h]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Both of p's exponentiations by k's exp_x2 into p->r; its status. */
+static int pair_x2(const cs_bn_kernel *k, unsigned bits, struct pair *p)
+{
+    return k->exp_x2(p->r[0], p->a[0], p->e[0], bits, &p->mt[0], p->r[1], p->a[1], p->e[1],
+                     bits, &p->mt[1]);
+}
+
+/* The same by two of k's exp calls into p->s; nonzero when one failed. */
+static int pair_two_exp(const cs_bn_kernel *k, unsigned bits, struct pair *p)
+{
+    return k->exp(p->s[0], p->a[0], p->e[0], bits, &p->mt[0], 1) |
+           k->exp(p->s[1], p->a[1], p->e[1], bits, &p->mt[1], 1);
+}
+
 /* For a kernel with a paired entry: two bits-bit secret exponentiations
  * through exp_x2 against two exp calls (min of 5 each, microseconds), the
  * results compared (a mismatch is reported: this is a benchmark, the
  * tests check correctness). */
 static void pair_line(const cs_bn_kernel *k, unsigned bits, double ghz)
 {
-    static cs_mont mt[2];
-    uint64_t m[2][CS_BN_MAX_LIMBS], a[2][CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS],
-        e[2][CS_BN_MAX_LIMBS];
-    cs_limb r[2][CS_BN_MAX_LIMBS], s[2][CS_BN_MAX_LIMBS];
+    static struct pair p;
     size_t n = bits / 64;
-    for (int h = 0; h < 2; h++) {
-        numbers(m[h], a[h], b, e[h], bits);
-        if (cs_mont_init(&mt[h], m[h], n) || cs_bn_prepare(k, &mt[h]))
-            return;
-    }
+    if (!pair_setup(k, bits, &p))
+        return;
     double c2 = 1e18, c1 = 1e18;
     int bad = 0;
     for (int t = 0; t < 5; t++) {
         uint64_t t0 = tsc();
-        int rc = k->exp_x2(r[0], a[0], e[0], bits, &mt[0], r[1], a[1], e[1], bits, &mt[1]);
+        int rc = pair_x2(k, bits, &p);
         uint64_t t1 = tsc();
-        k->exp(s[0], a[0], e[0], bits, &mt[0], 1);
-        k->exp(s[1], a[1], e[1], bits, &mt[1], 1);
+        (void)pair_two_exp(k, bits, &p);
         uint64_t t2 = tsc();
         if (rc)
             return;
-        bad |= memcmp(r[0], s[0], n * sizeof r[0][0]) != 0 ||
-               memcmp(r[1], s[1], n * sizeof r[1][0]) != 0;
+        bad |= memcmp(p.r[0], p.s[0], n * sizeof p.r[0][0]) != 0 ||
+               memcmp(p.r[1], p.s[1], n * sizeof p.r[1][0]) != 0;
         c2 = min_d(c2, (double)(t1 - t0));
         c1 = min_d(c1, (double)(t2 - t1));
     }
@@ -302,21 +331,15 @@ static BIGNUM *bn_of(const uint64_t *x, size_t n)
  * processes preempt is one sample, not the range. Results compared. */
 static void x2_line(const cs_bn_kernel *k, unsigned bits, int rounds)
 {
-    static cs_mont mt[2];
-    uint64_t m[2][CS_BN_MAX_LIMBS], a[2][CS_BN_MAX_LIMBS], b[CS_BN_MAX_LIMBS],
-        e[2][CS_BN_MAX_LIMBS];
-    cs_limb r[2][CS_BN_MAX_LIMBS], s[2][CS_BN_MAX_LIMBS];
+    static struct pair p;
     size_t n = bits / 64;
-    for (int h = 0; h < 2; h++) {
-        numbers(m[h], a[h], b, e[h], bits);
-        if (cs_mont_init(&mt[h], m[h], n) || cs_bn_prepare(k, &mt[h]))
-            return;
-    }
+    if (!pair_setup(k, bits, &p))
+        return;
     BN_CTX *bctx = BN_CTX_new();
     BIGNUM *bm[2], *ba[2], *be[2], *br[2];
     BN_MONT_CTX *mc[2];
     for (int h = 0; h < 2; h++) {
-        bm[h] = bn_of(m[h], n), ba[h] = bn_of(a[h], n), be[h] = bn_of(e[h], n);
+        bm[h] = bn_of(p.m[h], n), ba[h] = bn_of(p.a[h], n), be[h] = bn_of(p.e[h], n);
         br[h] = BN_new();
         BN_set_flags(be[h], BN_FLG_CONSTTIME);
         mc[h] = BN_MONT_CTX_new();
@@ -333,10 +356,9 @@ static void x2_line(const cs_bn_kernel *k, unsigned bits, int rounds)
             int w = (j + rd) % SIDES;
             double t0 = cs_timer_wall();
             if (w == PAIR)
-                bad |= k->exp_x2(r[0], a[0], e[0], bits, &mt[0], r[1], a[1], e[1], bits, &mt[1]);
+                bad |= pair_x2(k, bits, &p);
             else if (w == SINGLES)
-                bad |= k->exp(s[0], a[0], e[0], bits, &mt[0], 1) |
-                       k->exp(s[1], a[1], e[1], bits, &mt[1], 1);
+                bad |= pair_two_exp(k, bits, &p);
             else
                 bad |= !BN_mod_exp_mont_consttime_x2(br[0], ba[0], be[0], bm[0], mc[0], br[1],
                                                      ba[1], be[1], bm[1], mc[1], bctx);
@@ -346,7 +368,7 @@ static void x2_line(const cs_bn_kernel *k, unsigned bits, int rounds)
         q[1][rd] = t[SINGLES][rd] / t[PAIR][rd];
     }
     for (int h = 0; h < 2; h++) {
-        BIGNUM *g = bn_of(r[h], n), *g2 = bn_of(s[h], n);
+        BIGNUM *g = bn_of(p.r[h], n), *g2 = bn_of(p.s[h], n);
         bad |= BN_cmp(g, br[h]) != 0 || BN_cmp(g2, br[h]) != 0;
         BN_free(g), BN_free(g2);
     }
