@@ -23,4 +23,8 @@
     const char *name;                                                                            \
     uint32_t cpu_features
 
+/* The initializers of those members in a table's definition: its name (a
+ * string) and its CS_CPU_* bits. */
+#define CS_IMPL_ROW(NAME, FEATURES) .name = NAME, .cpu_features = FEATURES
+
 #endif

@@ -245,6 +245,90 @@ struct cs_mldsa_impl {
     unsigned mask_batch;
 };
 
+/* A backend's hooks are named cs_mldsa_<hook>_<SFX>; these declare a group
+ * of them for one suffix (CS_MLDSA_DECLARE_*) and fill the matching table
+ * entries (CS_MLDSA_*_HOOKS), so the groups are listed once for every
+ * backend. NTT: the NTT-domain and elementwise hooks every backend
+ * replaces first. */
+#define CS_MLDSA_DECLARE_NTT(SFX)                                                               \
+    void cs_mldsa_ntt_##SFX(cs_mldsa_poly *a);                                                  \
+    void cs_mldsa_invntt_##SFX(cs_mldsa_poly *a);                                               \
+    void cs_mldsa_pointwise_##SFX(cs_mldsa_poly *c, const cs_mldsa_poly *a,                     \
+                                  const cs_mldsa_poly *b);                                      \
+    void cs_mldsa_pointwise_acc_##SFX(cs_mldsa_poly *c, const cs_mldsa_poly *a,                 \
+                                      const cs_mldsa_poly *b, unsigned n);                      \
+    void cs_mldsa_reduce32_##SFX(cs_mldsa_poly *a);                                             \
+    void cs_mldsa_caddq_##SFX(cs_mldsa_poly *a);                                                \
+    void cs_mldsa_add_##SFX(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);  \
+    void cs_mldsa_sub_##SFX(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b)
+#define CS_MLDSA_NTT_HOOKS(SFX)                                                                 \
+    .ntt = cs_mldsa_ntt_##SFX, .invntt_tomont = cs_mldsa_invntt_##SFX,                          \
+    .pointwise_mont = cs_mldsa_pointwise_##SFX, .pointwise_acc_mont = cs_mldsa_pointwise_acc_##SFX, \
+    .reduce32 = cs_mldsa_reduce32_##SFX, .caddq = cs_mldsa_caddq_##SFX,                         \
+    .add = cs_mldsa_add_##SFX, .sub = cs_mldsa_sub_##SFX
+
+/* Decompose, hints and the norm check. */
+#define CS_MLDSA_DECLARE_ROUNDING(SFX)                                                          \
+    void cs_mldsa_decompose_##SFX(cs_mldsa_poly *a1, cs_mldsa_poly *a0, const cs_mldsa_poly *a, \
+                                  int32_t gamma2);                                              \
+    unsigned cs_mldsa_make_hint_##SFX(cs_mldsa_poly *h, const cs_mldsa_poly *a0,                \
+                                      const cs_mldsa_poly *a1, int32_t gamma2);                 \
+    void cs_mldsa_use_hint_##SFX(cs_mldsa_poly *b, const cs_mldsa_poly *a,                      \
+                                 const cs_mldsa_poly *h, int32_t gamma2);                       \
+    int cs_mldsa_chknorm_##SFX(const cs_mldsa_poly *a, int32_t bound)
+#define CS_MLDSA_ROUNDING_HOOKS(SFX)                                                            \
+    .decompose = cs_mldsa_decompose_##SFX, .make_hint = cs_mldsa_make_hint_##SFX,               \
+    .use_hint = cs_mldsa_use_hint_##SFX, .chknorm = cs_mldsa_chknorm_##SFX
+
+/* The two rejection samplers (P: a prefix for renamed copies, usually empty). */
+#define CS_MLDSA_DECLARE_REJ(P, SFX)                                                            \
+    unsigned P##cs_mldsa_rej_uniform_##SFX(int32_t *a, unsigned len, const uint8_t *buf,        \
+                                           unsigned buflen);                                    \
+    unsigned P##cs_mldsa_rej_eta_##SFX(int32_t *a, unsigned len, const uint8_t *buf,            \
+                                       unsigned buflen, unsigned eta)
+#define CS_MLDSA_REJ_HOOKS(SFX)                                                                 \
+    .rej_uniform = cs_mldsa_rej_uniform_##SFX, .rej_eta = cs_mldsa_rej_eta_##SFX
+
+/* The sparse challenge product, shift, Power2Round and the packers
+ * (portable and AVX2). */
+#define CS_MLDSA_DECLARE_PACK(SFX)                                                              \
+    void cs_mldsa_mul_challenge_##SFX(cs_mldsa_poly *r, const cs_mldsa_poly *c,                 \
+                                      const cs_mldsa_poly *s);                                  \
+    void cs_mldsa_shiftl_##SFX(cs_mldsa_poly *a);                                               \
+    void cs_mldsa_power2round_##SFX(cs_mldsa_poly *a1, cs_mldsa_poly *a0,                       \
+                                    const cs_mldsa_poly *a);                                    \
+    void cs_mldsa_pack_t1_##SFX(uint8_t *r, const cs_mldsa_poly *a);                            \
+    void cs_mldsa_unpack_t1_##SFX(cs_mldsa_poly *a, const uint8_t *r);                          \
+    void cs_mldsa_pack_t0_##SFX(uint8_t *r, const cs_mldsa_poly *a);                            \
+    void cs_mldsa_unpack_t0_##SFX(cs_mldsa_poly *a, const uint8_t *r);                          \
+    void cs_mldsa_pack_eta_##SFX(uint8_t *r, const cs_mldsa_poly *a, unsigned eta);             \
+    int cs_mldsa_unpack_eta_##SFX(cs_mldsa_poly *a, const uint8_t *r, unsigned eta);            \
+    void cs_mldsa_pack_z_##SFX(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1)
+#define CS_MLDSA_PACK_HOOKS(SFX)                                                                \
+    .mul_challenge = cs_mldsa_mul_challenge_##SFX, .shiftl = cs_mldsa_shiftl_##SFX,             \
+    .power2round = cs_mldsa_power2round_##SFX, .pack_t1 = cs_mldsa_pack_t1_##SFX,               \
+    .unpack_t1 = cs_mldsa_unpack_t1_##SFX, .pack_t0 = cs_mldsa_pack_t0_##SFX,                   \
+    .unpack_t0 = cs_mldsa_unpack_t0_##SFX, .pack_eta = cs_mldsa_pack_eta_##SFX,                 \
+    .unpack_eta = cs_mldsa_unpack_eta_##SFX, .pack_z = cs_mldsa_pack_z_##SFX
+
+/* unpack_z and pack_w1 (portable, AVX2, AVX-512). */
+#define CS_MLDSA_DECLARE_ZW1(SFX)                                                               \
+    void cs_mldsa_unpack_z_##SFX(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);           \
+    void cs_mldsa_pack_w1_##SFX(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2)
+#define CS_MLDSA_ZW1_HOOKS(SFX) .unpack_z = cs_mldsa_unpack_z_##SFX, .pack_w1 = cs_mldsa_pack_w1_##SFX
+
+/* The optional fused hooks and the NTT order of the x86-64 backends. */
+#define CS_MLDSA_DECLARE_FUSED(SFX)                                                             \
+    void cs_mldsa_nttorder_##SFX(cs_mldsa_poly *a);                                             \
+    void cs_mldsa_pointwise_acc_reduce_##SFX(cs_mldsa_poly *c, const cs_mldsa_poly *a,          \
+                                             const cs_mldsa_poly *b, unsigned n);               \
+    int cs_mldsa_sum_chknorm_##SFX(cs_mldsa_poly *c, const cs_mldsa_poly *a,                    \
+                                   const cs_mldsa_poly *b, int sub, int32_t bound)
+#define CS_MLDSA_FUSED_HOOKS(SFX)                                                               \
+    .ntt_order = cs_mldsa_nttorder_##SFX,                                                       \
+    .pointwise_acc_reduce = cs_mldsa_pointwise_acc_reduce_##SFX,                                \
+    .sum_chknorm = cs_mldsa_sum_chknorm_##SFX
+
 /* The portable table, for backends to copy and override. */
 void cs_mldsa_portable_ops(cs_mldsa_impl *out);
 

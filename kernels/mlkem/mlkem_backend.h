@@ -89,6 +89,53 @@ typedef struct cs_mlkem_ops {
 
 extern const cs_mlkem_ops cs_mlkem_portable_ops;
 
+/* A backend's entries are named cs_mlkem_<entry>_<SFX>. CS_MLKEM_DECLARE_ARITH declares
+ * the arithmetic ones (P: a prefix for renamed copies, usually empty) and
+ * CS_MLKEM_ARITH_OPS fills them in a cs_mlkem_ops; the _SAMPLERS pair does the same for
+ * the Keccak-driven samplers of the x86-64 tables. One list for every backend. */
+#define CS_MLKEM_DECLARE_ARITH(P, SFX)                                                         \
+    void P##cs_mlkem_ntt_##SFX(cs_mlkem_poly *p);                                              \
+    void P##cs_mlkem_invntt_##SFX(cs_mlkem_poly *p);                                           \
+    void P##cs_mlkem_basemul_acc_##SFX(cs_mlkem_poly *r, const cs_mlkem_poly *a,               \
+                                       const cs_mlkem_poly *b, unsigned k);                    \
+    void P##cs_mlkem_tobytes_##SFX(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);  \
+    void P##cs_mlkem_frombytes_##SFX(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]); \
+    void P##cs_mlkem_add_reduce_##SFX(cs_mlkem_poly *r, const cs_mlkem_poly *a,                \
+                                      const cs_mlkem_poly *b);                                 \
+    void P##cs_mlkem_sub_reduce_##SFX(cs_mlkem_poly *r, const cs_mlkem_poly *a,                \
+                                      const cs_mlkem_poly *b);                                 \
+    void P##cs_mlkem_tomont_add_##SFX(cs_mlkem_poly *r, const cs_mlkem_poly *e);               \
+    void P##cs_mlkem_compress_##SFX(uint8_t *out, const cs_mlkem_poly *p, unsigned d);         \
+    void P##cs_mlkem_decompress_##SFX(cs_mlkem_poly *p, const uint8_t *in, unsigned d)
+#define CS_MLKEM_ARITH_OPS(SFX)                                                                \
+    .ntt = cs_mlkem_ntt_##SFX, .invntt = cs_mlkem_invntt_##SFX,                                \
+    .basemul_acc = cs_mlkem_basemul_acc_##SFX, .tobytes = cs_mlkem_tobytes_##SFX,              \
+    .frombytes = cs_mlkem_frombytes_##SFX, .compress = cs_mlkem_compress_##SFX,                \
+    .decompress = cs_mlkem_decompress_##SFX, .add_reduce = cs_mlkem_add_reduce_##SFX,          \
+    .sub_reduce = cs_mlkem_sub_reduce_##SFX, .tomont_add = cs_mlkem_tomont_add_##SFX
+#define CS_MLKEM_DECLARE_SAMPLERS(SFX)                                                         \
+    void cs_mlkem_gen_matrix_##SFX(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],        \
+                                   int transposed);                                            \
+    void cs_mlkem_gen_matrix_hash_##SFX(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],   \
+                                        int transposed, int shake, const uint8_t *m1,          \
+                                        size_t l1, const uint8_t *m2, size_t l2,               \
+                                        uint8_t out[32]);                                      \
+    void cs_mlkem_sample_noise_##SFX(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1, \
+                                     unsigned eta2, const uint8_t seed[32], uint8_t nonce);    \
+    void cs_mlkem_gen_matrix_rows_hash_##SFX(cs_mlkem_poly *a, unsigned k,                     \
+                                             const uint8_t rho[32], const uint8_t *ek,         \
+                                             size_t ek_bytes, uint8_t h[32],                   \
+                                             void (*row_done)(void *ctx, unsigned row),        \
+                                             void *ctx);                                       \
+    void cs_mlkem_g_noise_j_##SFX(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,    \
+                                  unsigned eta2, uint8_t kr[64], const uint8_t m[32],          \
+                                  const uint8_t h[32], const uint8_t z[32], const uint8_t *ct, \
+                                  size_t ctlen, uint8_t kbar[32])
+#define CS_MLKEM_SAMPLER_OPS(SFX)                                                              \
+    .gen_matrix = cs_mlkem_gen_matrix_##SFX, .gen_matrix_hash = cs_mlkem_gen_matrix_hash_##SFX, \
+    .gen_matrix_rows_hash = cs_mlkem_gen_matrix_rows_hash_##SFX,                               \
+    .sample_noise = cs_mlkem_sample_noise_##SFX, .g_noise_j = cs_mlkem_g_noise_j_##SFX
+
 /* The prepared key of mlkem.h: filled by the driver on one implementation's ops, whose
  * layout poly[] is in (A_hat^T as gen_matrix transposed gives it, then t_hat as
  * frombytes gives it). impl and ops are NULL until filled. */
@@ -158,8 +205,7 @@ int cs_mlkem_decaps_prepared_ops(const cs_mlkem_ops *ops, const cs_mlkem_prepare
         return cs_mlkem_decaps_prepared_ops(&OPS, pr, ss, ct, dk);                              \
     }                                                                                           \
     const cs_mlkem_impl cs_mlkem_##NAME = {                                                     \
-        .name = #NAME,                                                                          \
-        .cpu_features = FEATURES,                                                               \
+        CS_IMPL_ROW(#NAME, FEATURES),                                                           \
         .keygen = keygen_##NAME,                                                                \
         .encaps = encaps_##NAME,                                                                \
         .decaps = decaps_##NAME,                                                                \
@@ -181,19 +227,7 @@ void cs_mlkem_hash_j(const cs_keccak_impl *k, uint8_t out[32], const uint8_t *a,
 int16_t cs_mlkem_montgomery_reduce(int32_t a);
 int16_t cs_mlkem_barrett_reduce(int16_t a);
 extern const int16_t cs_mlkem_zetas[128];
-void cs_mlkem_ntt_portable(cs_mlkem_poly *p);
-void cs_mlkem_invntt_portable(cs_mlkem_poly *p);
-void cs_mlkem_basemul_acc_portable(cs_mlkem_poly *r, const cs_mlkem_poly *a,
-                                   const cs_mlkem_poly *b, unsigned k);
-void cs_mlkem_tobytes_portable(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
-void cs_mlkem_frombytes_portable(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
-void cs_mlkem_add_reduce_portable(cs_mlkem_poly *r, const cs_mlkem_poly *a,
-                                  const cs_mlkem_poly *b);
-void cs_mlkem_sub_reduce_portable(cs_mlkem_poly *r, const cs_mlkem_poly *a,
-                                  const cs_mlkem_poly *b);
-void cs_mlkem_tomont_add_portable(cs_mlkem_poly *r, const cs_mlkem_poly *e);
-void cs_mlkem_compress_portable(uint8_t *out, const cs_mlkem_poly *p, unsigned d);
-void cs_mlkem_decompress_portable(cs_mlkem_poly *p, const uint8_t *in, unsigned d);
+CS_MLKEM_DECLARE_ARITH(, portable);
 void cs_mlkem_gen_matrix_portable(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
                                   int transposed);
 void cs_mlkem_sample_noise_portable(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,

@@ -6,16 +6,7 @@ const cs_mlkem_ops cs_mlkem_portable_ops = {
     .keccak = &cs_keccak_portable,
     .gen_matrix = cs_mlkem_gen_matrix_portable,
     .sample_noise = cs_mlkem_sample_noise_portable,
-    .ntt = cs_mlkem_ntt_portable,
-    .invntt = cs_mlkem_invntt_portable,
-    .basemul_acc = cs_mlkem_basemul_acc_portable,
-    .tobytes = cs_mlkem_tobytes_portable,
-    .frombytes = cs_mlkem_frombytes_portable,
-    .compress = cs_mlkem_compress_portable,
-    .decompress = cs_mlkem_decompress_portable,
-    .add_reduce = cs_mlkem_add_reduce_portable,
-    .sub_reduce = cs_mlkem_sub_reduce_portable,
-    .tomont_add = cs_mlkem_tomont_add_portable,
+    CS_MLKEM_ARITH_OPS(portable),
 };
 
 CS_MLKEM_IMPL(portable, cs_mlkem_portable_ops, 0)

@@ -25,44 +25,13 @@ extern const cs_mldsa_impl cs_mldsa_avx2;
  * kernels/keccak/keccak_internal.h. */
 extern const cs_mldsa_impl cs_mldsa_avx512;
 
-void cs_mldsa_ntt_avx2(cs_mldsa_poly *a);
-void cs_mldsa_invntt_avx2(cs_mldsa_poly *a);
-void cs_mldsa_nttorder_avx2(cs_mldsa_poly *a);
-void cs_mldsa_pointwise_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
-void cs_mldsa_pointwise_acc_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                 const cs_mldsa_poly *b, unsigned n);
-void cs_mldsa_pointwise_acc_reduce_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                        const cs_mldsa_poly *b, unsigned n);
-void cs_mldsa_mul_challenge_avx2(cs_mldsa_poly *r, const cs_mldsa_poly *c,
-                                 const cs_mldsa_poly *s);
-
-void cs_mldsa_reduce32_avx2(cs_mldsa_poly *a);
-void cs_mldsa_caddq_avx2(cs_mldsa_poly *a);
-void cs_mldsa_add_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
-void cs_mldsa_sub_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
-void cs_mldsa_shiftl_avx2(cs_mldsa_poly *a);
-
-void cs_mldsa_power2round_avx2(cs_mldsa_poly *a1, cs_mldsa_poly *a0, const cs_mldsa_poly *a);
-void cs_mldsa_decompose_avx2(cs_mldsa_poly *a1, cs_mldsa_poly *a0, const cs_mldsa_poly *a,
-                             int32_t gamma2);
-unsigned cs_mldsa_make_hint_avx2(cs_mldsa_poly *h, const cs_mldsa_poly *a0,
-                                 const cs_mldsa_poly *a1, int32_t gamma2);
-void cs_mldsa_use_hint_avx2(cs_mldsa_poly *b, const cs_mldsa_poly *a, const cs_mldsa_poly *h,
-                            int32_t gamma2);
-int cs_mldsa_chknorm_avx2(const cs_mldsa_poly *a, int32_t bound);
-int cs_mldsa_sum_chknorm_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
-                              int sub, int32_t bound);
-
-unsigned cs_mldsa_rej_uniform_avx2(int32_t *a, unsigned len, const uint8_t *buf,
-                                   unsigned buflen);
-unsigned cs_mldsa_rej_eta_avx2(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen,
-                               unsigned eta);
+CS_MLDSA_DECLARE_NTT(avx2);
+CS_MLDSA_DECLARE_FUSED(avx2);
+CS_MLDSA_DECLARE_ROUNDING(avx2);
+CS_MLDSA_DECLARE_REJ(, avx2);
 /* The same two with sixteen candidates per step (rej_avx512.c; AVX-512F,
  * BW, VL: the "avx512" table). */
-unsigned cs_mldsa_rej_uniform_avx512(int32_t *a, unsigned len, const uint8_t *buf,
-                                     unsigned buflen);
-unsigned cs_mldsa_rej_eta_avx512(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen,
-                                 unsigned eta);
+CS_MLDSA_DECLARE_REJ(, avx512);
 
 void cs_mldsa_expand_a_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
                             const uint8_t rho[32], unsigned k, unsigned l);
@@ -91,15 +60,8 @@ void cs_mldsa_expand_mask_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
                                  const uint8_t rhopp[64], uint16_t kappa, unsigned l,
                                  int32_t gamma1);
 
-void cs_mldsa_pack_t1_avx2(uint8_t *r, const cs_mldsa_poly *a);
-void cs_mldsa_unpack_t1_avx2(cs_mldsa_poly *a, const uint8_t *r);
-void cs_mldsa_pack_t0_avx2(uint8_t *r, const cs_mldsa_poly *a);
-void cs_mldsa_unpack_t0_avx2(cs_mldsa_poly *a, const uint8_t *r);
-void cs_mldsa_pack_eta_avx2(uint8_t *r, const cs_mldsa_poly *a, unsigned eta);
-int cs_mldsa_unpack_eta_avx2(cs_mldsa_poly *a, const uint8_t *r, unsigned eta);
-void cs_mldsa_pack_z_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma1);
-void cs_mldsa_unpack_z_avx2(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
-void cs_mldsa_pack_w1_avx2(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);
+CS_MLDSA_DECLARE_PACK(avx2);
+CS_MLDSA_DECLARE_ZW1(avx2);
 void cs_mldsa_t_row_finish_avx2(uint8_t *r, cs_mldsa_poly *t0, const cs_mldsa_poly *t,
                                 const cs_mldsa_poly *s2);
 

@@ -23,32 +23,10 @@
 #define AVX512_Q CS_MLDSA_Q
 #define AVX512_QINV 58728449 /* q^-1 mod 2^32 */
 
-void cs_mldsa_ntt_avx512(cs_mldsa_poly *a);
-void cs_mldsa_invntt_avx512(cs_mldsa_poly *a);
-void cs_mldsa_nttorder_avx512(cs_mldsa_poly *a);
-void cs_mldsa_pointwise_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                               const cs_mldsa_poly *b);
-void cs_mldsa_pointwise_acc_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                   const cs_mldsa_poly *b, unsigned n);
-
-void cs_mldsa_reduce32_avx512(cs_mldsa_poly *a);
-void cs_mldsa_caddq_avx512(cs_mldsa_poly *a);
-void cs_mldsa_add_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
-void cs_mldsa_sub_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b);
-
-void cs_mldsa_decompose_avx512(cs_mldsa_poly *a1, cs_mldsa_poly *a0, const cs_mldsa_poly *a,
-                               int32_t gamma2);
-unsigned cs_mldsa_make_hint_avx512(cs_mldsa_poly *h, const cs_mldsa_poly *a0,
-                                   const cs_mldsa_poly *a1, int32_t gamma2);
-void cs_mldsa_use_hint_avx512(cs_mldsa_poly *b, const cs_mldsa_poly *a, const cs_mldsa_poly *h,
-                              int32_t gamma2);
-int cs_mldsa_chknorm_avx512(const cs_mldsa_poly *a, int32_t bound);
-int cs_mldsa_sum_chknorm_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
-                                int sub, int32_t bound);
-void cs_mldsa_pointwise_acc_reduce_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                          const cs_mldsa_poly *b, unsigned n);
-void cs_mldsa_pack_w1_avx512(uint8_t *r, const cs_mldsa_poly *a, int32_t gamma2);
-void cs_mldsa_unpack_z_avx512(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
+CS_MLDSA_DECLARE_NTT(avx512);
+CS_MLDSA_DECLARE_FUSED(avx512);
+CS_MLDSA_DECLARE_ROUNDING(avx512);
+CS_MLDSA_DECLARE_ZW1(avx512);
 
 /* The helpers below only in the files compiled for AVX-512 (impl_avx2.c
  * includes this header for the declarations above). */

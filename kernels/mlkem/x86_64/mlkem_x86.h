@@ -9,53 +9,17 @@
 
 #include "../mlkem_backend.h"
 
-/* ntt_avx2.c: the cs_mlkem_ops entries of the same names (mlkem_backend.h). */
-void cs_mlkem_ntt_avx2(cs_mlkem_poly *p);
-void cs_mlkem_invntt_avx2(cs_mlkem_poly *p);
-void cs_mlkem_basemul_acc_avx2(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b,
-                               unsigned k);
-
-/* poly_avx2.c: the cs_mlkem_ops entries of the same names. */
-void cs_mlkem_add_reduce_avx2(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b);
-void cs_mlkem_sub_reduce_avx2(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b);
-void cs_mlkem_tomont_add_avx2(cs_mlkem_poly *r, const cs_mlkem_poly *e);
-void cs_mlkem_compress_avx2(uint8_t *out, const cs_mlkem_poly *p, unsigned d);
-void cs_mlkem_decompress_avx2(cs_mlkem_poly *p, const uint8_t *in, unsigned d);
-void cs_mlkem_tobytes_avx2(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
-void cs_mlkem_frombytes_avx2(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
+/* ntt_avx2.c and poly_avx2.c: the cs_mlkem_ops entries of the same names
+ * (mlkem_backend.h). */
+CS_MLKEM_DECLARE_ARITH(, avx2);
 
 /* ntt_avx512.c and poly_avx512.c: the same entries in AVX-512 F/BW (32 coefficients a
  * vector; d = 5 and 11 of compress/decompress are the AVX2 coders'). */
-void cs_mlkem_ntt_avx512(cs_mlkem_poly *p);
-void cs_mlkem_invntt_avx512(cs_mlkem_poly *p);
-void cs_mlkem_basemul_acc_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
-                                 const cs_mlkem_poly *b, unsigned k);
-void cs_mlkem_add_reduce_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
-                                const cs_mlkem_poly *b);
-void cs_mlkem_sub_reduce_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
-                                const cs_mlkem_poly *b);
-void cs_mlkem_tomont_add_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *e);
-void cs_mlkem_compress_avx512(uint8_t *out, const cs_mlkem_poly *p, unsigned d);
-void cs_mlkem_decompress_avx512(cs_mlkem_poly *p, const uint8_t *in, unsigned d);
-void cs_mlkem_tobytes_avx512(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
-void cs_mlkem_frombytes_avx512(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
+CS_MLKEM_DECLARE_ARITH(, avx512);
 
 /* sample_avx2.c: A_hat with the AVX2 4-way SHAKE128 and noise with the 4-way SHAKE256
  * (g_noise_j: with G and J, as cs_mlkem_ops.g_noise_j). */
-void cs_mlkem_gen_matrix_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                              int transposed);
-void cs_mlkem_gen_matrix_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                                   int transposed, int shake, const uint8_t *m1, size_t l1,
-                                   const uint8_t *m2, size_t l2, uint8_t out[32]);
-void cs_mlkem_sample_noise_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
-                                unsigned eta2, const uint8_t seed[32], uint8_t nonce);
-void cs_mlkem_gen_matrix_rows_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                                        const uint8_t *ek, size_t ek_bytes, uint8_t h[32],
-                                        void (*row_done)(void *ctx, unsigned row), void *ctx);
-void cs_mlkem_g_noise_j_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
-                             unsigned eta2, uint8_t kr[64], const uint8_t m[32],
-                             const uint8_t h[32], const uint8_t z[32], const uint8_t *ct,
-                             size_t ctlen, uint8_t kbar[32]);
+CS_MLKEM_DECLARE_SAMPLERS(avx2);
 /* The AVX2 rejection step (as cs_mlkem_rej_uniform) and CBD (as cs_mlkem_cbd). */
 unsigned cs_mlkem_rej_uniform_avx2(int16_t *r, unsigned have, const uint8_t *buf, size_t len);
 void cs_mlkem_cbd_avx2(cs_mlkem_poly *p, const uint8_t *buf, unsigned eta);
@@ -65,20 +29,7 @@ unsigned cs_mlkem_rej_uniform_avx512(int16_t *r, unsigned have, const uint8_t *b
 
 /* The same samplers on the 8-way (and 8+1-way) AVX-512 Keccak and that rejection step
  * (sample_avx2.c too). */
-void cs_mlkem_gen_matrix_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                                int transposed);
-void cs_mlkem_gen_matrix_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                                     int transposed, int shake, const uint8_t *m1, size_t l1,
-                                     const uint8_t *m2, size_t l2, uint8_t out[32]);
-void cs_mlkem_sample_noise_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
-                                  unsigned eta2, const uint8_t seed[32], uint8_t nonce);
-void cs_mlkem_gen_matrix_rows_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                                          const uint8_t *ek, size_t ek_bytes, uint8_t h[32],
-                                          void (*row_done)(void *ctx, unsigned row), void *ctx);
-void cs_mlkem_g_noise_j_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
-                               unsigned eta2, uint8_t kr[64], const uint8_t m[32],
-                               const uint8_t h[32], const uint8_t z[32], const uint8_t *ct,
-                               size_t ctlen, uint8_t kbar[32]);
+CS_MLKEM_DECLARE_SAMPLERS(avx512);
 
 /* SampleNTT's rejection over a 16-candidate step (step(dst, in): the values below q of the
  * 24 bytes at in, appended at dst, their count): appends to r[have..] from buf (len bytes,

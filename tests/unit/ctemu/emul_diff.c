@@ -23,14 +23,8 @@ extern const cs_mldsa_impl cs_mldsa_avx512;
 void cs_keccakf1600_x4_avx512(uint64_t s[100]);
 void cs_keccakf1600_x8_avx512(uint64_t s[200]);
 void cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25]);
-unsigned cs_mldsa_rej_uniform_avx512(int32_t *a, unsigned len, const uint8_t *buf,
-                                     unsigned buflen);
-unsigned cs_mldsa_rej_eta_avx512(int32_t *a, unsigned len, const uint8_t *buf, unsigned buflen,
-                                 unsigned eta);
-unsigned ctemu_cs_mldsa_rej_uniform_avx512(int32_t *a, unsigned len, const uint8_t *buf,
-                                           unsigned buflen);
-unsigned ctemu_cs_mldsa_rej_eta_avx512(int32_t *a, unsigned len, const uint8_t *buf,
-                                       unsigned buflen, unsigned eta);
+CS_MLDSA_DECLARE_REJ(, avx512);
+CS_MLDSA_DECLARE_REJ(ctemu_, avx512);
 extern const cs_bn_kernel ctemu_cs_bn_x86_ifma;
 extern const cs_bn_kernel ctemu_cs_bn_x86_fma512;
 extern const cs_mldsa_impl ctemu_cs_mldsa_avx512;
@@ -39,19 +33,7 @@ void ctemu_cs_keccakf1600_x8_avx512(uint64_t s[200]);
 void ctemu_cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25]);
 
 /* The ML-KEM avx512 arithmetic (ntt_avx512.c, poly_avx512.c), emulated. */
-void ctemu_cs_mlkem_ntt_avx512(cs_mlkem_poly *p);
-void ctemu_cs_mlkem_invntt_avx512(cs_mlkem_poly *p);
-void ctemu_cs_mlkem_basemul_acc_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
-                                       const cs_mlkem_poly *b, unsigned k);
-void ctemu_cs_mlkem_add_reduce_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
-                                      const cs_mlkem_poly *b);
-void ctemu_cs_mlkem_sub_reduce_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
-                                      const cs_mlkem_poly *b);
-void ctemu_cs_mlkem_tomont_add_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *e);
-void ctemu_cs_mlkem_compress_avx512(uint8_t *out, const cs_mlkem_poly *p, unsigned d);
-void ctemu_cs_mlkem_decompress_avx512(cs_mlkem_poly *p, const uint8_t *in, unsigned d);
-void ctemu_cs_mlkem_tobytes_avx512(uint8_t out[CS_MLKEM_POLY_BYTES], const cs_mlkem_poly *p);
-void ctemu_cs_mlkem_frombytes_avx512(cs_mlkem_poly *p, const uint8_t in[CS_MLKEM_POLY_BYTES]);
+CS_MLKEM_DECLARE_ARITH(ctemu_, avx512);
 unsigned ctemu_cs_mlkem_rej_uniform_avx512(int16_t *r, unsigned have, const uint8_t *buf,
                                            size_t len);
 
