@@ -147,6 +147,13 @@ void cs_mldsa_ntt_portable(cs_mldsa_poly *p)
  * Layers in pairs (len L then 2L), same arithmetic as layer by layer. */
 void cs_mldsa_invntt_portable(cs_mldsa_poly *p)
 {
+/* One Gentleman-Sande butterfly: (x, y) = (x + y, mont((x - y) z)). */
+#define GS(x, y, z, q)                                                                  \
+    do {                                                                                \
+        int32_t t_ = x;                                                                 \
+        x = t_ + y;                                                                     \
+        y = mont_mul(t_ - y, z, q);                                                     \
+    } while (0)
     int32_t *a = p->c;
     const int64_t F = 41978;
     for (unsigned len = 1; len <= 16; len <<= 2) {
@@ -158,18 +165,10 @@ void cs_mldsa_invntt_portable(cs_mldsa_poly *p)
             int32_t z3 = -cs_mldsa_zetas[k3], q3 = (int32_t)(0u - (uint32_t)zetas_qinv[k3]);
             for (unsigned j = start; j < start + len; j++) {
                 int32_t a0 = a[j], a1 = a[j + len], a2 = a[j + 2 * len], a3 = a[j + 3 * len];
-                int32_t t = a0;
-                a0 = t + a1;
-                a1 = mont_mul(t - a1, z1, q1);
-                t = a2;
-                a2 = t + a3;
-                a3 = mont_mul(t - a3, z2, q2);
-                t = a0;
-                a0 = t + a2;
-                a2 = mont_mul(t - a2, z3, q3);
-                t = a1;
-                a1 = t + a3;
-                a3 = mont_mul(t - a3, z3, q3);
+                GS(a0, a1, z1, q1);
+        GS(a2, a3, z2, q2);
+                GS(a0, a2, z3, q3);
+                GS(a1, a3, z3, q3);
                 a[j] = a0, a[j + len] = a1, a[j + 2 * len] = a2, a[j + 3 * len] = a3;
             }
         }
@@ -182,13 +181,9 @@ void cs_mldsa_invntt_portable(cs_mldsa_poly *p)
     const int32_t zf = 3975713, qf = 151046689;
     for (unsigned j = 0; j < 64; j++) {
         int32_t a0 = a[j], a1 = a[j + 64], a2 = a[j + 128], a3 = a[j + 192];
+        GS(a0, a1, z1, q1);
+        GS(a2, a3, z2, q2);
         int32_t t = a0;
-        a0 = t + a1;
-        a1 = mont_mul(t - a1, z1, q1);
-        t = a2;
-        a2 = t + a3;
-        a3 = mont_mul(t - a3, z2, q2);
-        t = a0;
         a0 = mont_reduce(F * (t + a2));
         a2 = mont_mul(t - a2, zf, qf);
         t = a1;
@@ -196,6 +191,7 @@ void cs_mldsa_invntt_portable(cs_mldsa_poly *p)
         a3 = mont_mul(t - a3, zf, qf);
         a[j] = a0, a[j + 64] = a1, a[j + 128] = a2, a[j + 192] = a3;
     }
+#undef GS
 }
 
 /* c = a o b in Montgomery form (see mldsa_backend.h). */

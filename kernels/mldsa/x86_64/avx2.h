@@ -33,32 +33,28 @@ CS_MLDSA_DECLARE_REJ(, avx2);
  * BW, VL: the "avx512" table). */
 CS_MLDSA_DECLARE_REJ(, avx512);
 
-void cs_mldsa_expand_a_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
-                            const uint8_t rho[32], unsigned k, unsigned l);
-void cs_mldsa_expand_s_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
-                            const uint8_t rhoprime[64], unsigned k, unsigned l, unsigned eta);
-void cs_mldsa_expand_mask_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
-                               const uint8_t rhopp[64], uint16_t kappa, unsigned l,
-                               int32_t gamma1);
-/* The same three with eight streams per permutation where a batch has more
- * than four (expand_avx512.c; the "avx512" table). */
-void cs_mldsa_expand_a_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
-                              const uint8_t rho[32], unsigned k, unsigned l);
-void cs_mldsa_expand_s_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1, cs_mldsa_poly *s2,
-                              const uint8_t rhoprime[64], unsigned k, unsigned l, unsigned eta);
-void cs_mldsa_expand_a_side_avx2(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
-                                 const uint8_t rho[32], unsigned k, unsigned l,
-                                 cs_mldsa_side *side);
-void cs_mldsa_expand_a_side_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,
-                                   const uint8_t rho[32], unsigned k, unsigned l,
-                                   cs_mldsa_side *side);
+/* ExpandA (also with a side sponge), ExpandS and ExpandMask squeezing four
+ * SHAKE streams per permutation (expand_avx2.c), or eight where a batch has
+ * more than four (expand_avx512.c; the "avx512" table). */
+#define CS_MLDSA_DECLARE_EXPAND(SFX)                                                            \
+    void cs_mldsa_expand_a_##SFX(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,                 \
+                                 const uint8_t rho[32], unsigned k, unsigned l);                \
+    void cs_mldsa_expand_a_side_##SFX(const cs_mldsa_impl *impl, cs_mldsa_poly *mat,            \
+                                      const uint8_t rho[32], unsigned k, unsigned l,            \
+                                      cs_mldsa_side *side);                                     \
+    void cs_mldsa_expand_s_##SFX(const cs_mldsa_impl *impl, cs_mldsa_poly *s1,                  \
+                                 cs_mldsa_poly *s2, const uint8_t rhoprime[64], unsigned k,     \
+                                 unsigned l, unsigned eta);                                     \
+    void cs_mldsa_expand_mask_##SFX(const cs_mldsa_impl *impl, cs_mldsa_poly *y,                \
+                                    const uint8_t rhopp[64], uint16_t kappa, unsigned l,        \
+                                    int32_t gamma1)
+CS_MLDSA_DECLARE_EXPAND(avx2);
+CS_MLDSA_DECLARE_EXPAND(avx512);
+/* ExpandS and ExpandA in one pass (the expand_sa_side hook, expand_avx512.c). */
 void cs_mldsa_expand_sa_side_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *s1,
                                     cs_mldsa_poly *s2, const uint8_t rhoprime[64], unsigned eta,
                                     cs_mldsa_poly *mat, const uint8_t rho[32], unsigned k,
                                     unsigned l, cs_mldsa_side *side);
-void cs_mldsa_expand_mask_avx512(const cs_mldsa_impl *impl, cs_mldsa_poly *y,
-                                 const uint8_t rhopp[64], uint16_t kappa, unsigned l,
-                                 int32_t gamma1);
 
 CS_MLDSA_DECLARE_PACK(avx2);
 CS_MLDSA_DECLARE_ZW1(avx2);
@@ -79,19 +75,27 @@ static inline void avx2_store(int32_t *p, __m256i v)
     _mm256_storeu_si256((__m256i *)p, v);
 }
 
+/* The Montgomery results from 64-bit products pe (even lanes) and po (odd
+ * lanes, each in the low half of its 64-bit slot) and their multiples me,
+ * mo of q: lane-wise (p - m*q) / 2^32. The low halves of p and m*q agree,
+ * so a 32-bit subtraction yields the exact high half. */
+static inline __m256i avx2_mont_high(__m256i pe, __m256i po, __m256i me, __m256i mo)
+{
+    __m256i re = _mm256_srli_epi64(_mm256_sub_epi32(pe, me), 32);
+    __m256i ro = _mm256_sub_epi32(po, mo);
+    return _mm256_blend_epi32(re, ro, 0xAA);
+}
+
 /* Signed Montgomery product of the high halves: given 64-bit products
  * pe (even lanes) and po (odd lanes, each in the low half of its 64-bit
  * slot), returns lane-wise (p - m*q) / 2^32 with m = p * q^-1 mod 2^32,
- * i.e. p * 2^-32 mod q, |result| < q for |p| < q * 2^31. The low halves of
- * p and m*q agree, so a 32-bit subtraction yields the exact high half. */
+ * i.e. p * 2^-32 mod q, |result| < q for |p| < q * 2^31. */
 static inline __m256i avx2_montred(__m256i pe, __m256i po)
 {
     const __m256i q = _mm256_set1_epi32(AVX2_Q), qinv = _mm256_set1_epi32(AVX2_QINV);
     __m256i me = _mm256_mul_epi32(_mm256_mul_epi32(pe, qinv), q);
     __m256i mo = _mm256_mul_epi32(_mm256_mul_epi32(po, qinv), q);
-    __m256i re = _mm256_srli_epi64(_mm256_sub_epi32(pe, me), 32);
-    __m256i ro = _mm256_sub_epi32(po, mo);
-    return _mm256_blend_epi32(re, ro, 0xAA);
+    return avx2_mont_high(pe, po, me, mo);
 }
 
 /* a * z * 2^-32 mod q lane-wise, |result| < q for |a*z| < q * 2^31, with
@@ -103,13 +107,9 @@ static inline __m256i avx2_montmul(__m256i a, __m256i ze, __m256i zte, __m256i z
 {
     const __m256i q = _mm256_set1_epi32(AVX2_Q);
     __m256i ao = _mm256_srli_epi64(a, 32);
-    __m256i pe = _mm256_mul_epi32(a, ze);
-    __m256i po = _mm256_mul_epi32(ao, zo);
     __m256i me = _mm256_mul_epi32(_mm256_mul_epi32(a, zte), q);
     __m256i mo = _mm256_mul_epi32(_mm256_mul_epi32(ao, zto), q);
-    __m256i re = _mm256_srli_epi64(_mm256_sub_epi32(pe, me), 32);
-    __m256i ro = _mm256_sub_epi32(po, mo);
-    return _mm256_blend_epi32(re, ro, 0xAA);
+    return avx2_mont_high(_mm256_mul_epi32(a, ze), _mm256_mul_epi32(ao, zo), me, mo);
 }
 
 /* The b-bit lanes of v (b <= 15) as one 8b-bit number in the low bits of

@@ -354,42 +354,12 @@ static inline __attribute__((always_inline)) void acc16(cs_mldsa_poly *c, const 
     avx2_store(c->c + i + 8, r1);
 }
 
-/* c = mont(sum of n products), summed in 64 bits like the portable code
- * (|sum| < 8 q 2^31 < 2^57), one reduction per coefficient (and reduce32's
- * if red). The lengths the parameter sets pass (l = 4, 5, 7) get their own
- * unrolled copies. */
-static inline __attribute__((always_inline)) void acc_all(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                                          const cs_mldsa_poly *b, unsigned n,
-                                                          int red)
-{
-#define ACC_CASE(N)                                                                     \
-    case N:                                                                             \
-        for (unsigned i = 0; i < 256; i += 16)                                          \
-            acc16(c, a, b, N, i, red);                                                  \
-        break
-    switch (n) {
-        ACC_CASE(4);
-        ACC_CASE(5);
-        ACC_CASE(7);
-    default:
-        for (unsigned i = 0; i < 256; i += 16)
-            acc16(c, a, b, n, i, red);
-        break;
-    }
-#undef ACC_CASE
-}
-
-/* The pointwise_acc_mont hook: acc_all without reduce32. */
-void cs_mldsa_pointwise_acc_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                 const cs_mldsa_poly *b, unsigned n)
-{
-    acc_all(c, a, b, n, 0);
-}
-
-/* The pointwise_acc_reduce hook: the same followed by reduce32, in
- * registers. */
-void cs_mldsa_pointwise_acc_reduce_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                        const cs_mldsa_poly *b, unsigned n)
-{
-    acc_all(c, a, b, n, 1);
-}
+/* The two accumulating hooks (acc_hooks.h): sums summed in 64 bits like the
+ * portable code (|sum| < 8 q 2^31 < 2^57), one reduction per coefficient
+ * (and reduce32's if red), sixteen coefficients a step. */
+#define ACC_SFX avx2
+#define ACC_ANY(c, a, b, n, red)                                                        \
+    for (unsigned i = 0; i < 256; i += 16)                                              \
+    acc16(c, a, b, n, i, red)
+#define ACC_FIXED ACC_ANY
+#include "acc_hooks.h"

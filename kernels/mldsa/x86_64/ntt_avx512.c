@@ -250,42 +250,15 @@ static inline __attribute__((always_inline)) void acc32(cs_mldsa_poly *c, const 
     avx512_store(c->c + i + 16, r1);
 }
 
-/* c = mont(sum of n products), then reduce32 when reduce is set; the
- * lengths the parameter sets pass (l = 4, 5, 7) get their own unrolled
- * copies. */
-static inline __attribute__((always_inline)) void acc_all(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                                          const cs_mldsa_poly *b, unsigned n,
-                                                          int reduce)
-{
-#define ACC_CASE(N)                                                                     \
-    case N:                                                                             \
-        acc32(c, a, b, N, 0, reduce), acc32(c, a, b, N, 32, reduce);                    \
-        acc32(c, a, b, N, 64, reduce), acc32(c, a, b, N, 96, reduce);                   \
-        acc32(c, a, b, N, 128, reduce), acc32(c, a, b, N, 160, reduce);                 \
-        acc32(c, a, b, N, 192, reduce), acc32(c, a, b, N, 224, reduce);                 \
-        break
-    switch (n) {
-        ACC_CASE(4);
-        ACC_CASE(5);
-        ACC_CASE(7);
-    default:
-        for (unsigned i = 0; i < 256; i += 32)
-            acc32(c, a, b, n, i, reduce);
-        break;
-    }
-#undef ACC_CASE
-}
-
-/* c = mont(sum of n products). */
-void cs_mldsa_pointwise_acc_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                   const cs_mldsa_poly *b, unsigned n)
-{
-    acc_all(c, a, b, n, 0);
-}
-
-/* The pointwise_acc_reduce hook: the same sums, reduce32 in registers. */
-void cs_mldsa_pointwise_acc_reduce_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a,
-                                          const cs_mldsa_poly *b, unsigned n)
-{
-    acc_all(c, a, b, n, 1);
-}
+/* The two accumulating hooks (acc_hooks.h), thirty-two coefficients a step,
+ * the eight steps written out for the fixed lengths. */
+#define ACC_SFX avx512
+#define ACC_FIXED(c, a, b, N, red)                                                      \
+    acc32(c, a, b, N, 0, red), acc32(c, a, b, N, 32, red), acc32(c, a, b, N, 64, red),  \
+        acc32(c, a, b, N, 96, red), acc32(c, a, b, N, 128, red),                        \
+        acc32(c, a, b, N, 160, red), acc32(c, a, b, N, 192, red),                       \
+        acc32(c, a, b, N, 224, red)
+#define ACC_ANY(c, a, b, n, red)                                                        \
+    for (unsigned i = 0; i < 256; i += 32)                                              \
+    acc32(c, a, b, n, i, red)
+#include "acc_hooks.h"

@@ -85,25 +85,33 @@ static inline __attribute__((always_inline)) __m512i unpack_z16(const uint8_t *g
     return _mm512_sub_epi32(g1, _mm512_and_si512(_mm512_srlv_epi32(v, sh), mask));
 }
 
+/* The 256 coefficients from b-bit fields (b = 18 or 20), sixteen per 2b
+ * bytes, with that width's permutation, shifts and byte table. */
+static inline __attribute__((always_inline)) void unpack_z_bits(cs_mldsa_poly *a, const uint8_t *r,
+                                                                unsigned b, __m512i perm,
+                                                                __m512i sh,
+                                                                const uint8_t *byte_table,
+                                                                __m512i g1)
+{
+    const __m512i bytes = _mm512_loadu_si512((const void *)byte_table);
+    const __m512i mask = _mm512_set1_epi32((1 << b) - 1);
+    for (unsigned i = 0; i < 16; i++)
+        avx512_store(a->c + 16 * i, unpack_z16(r + 2 * b * i, (1ull << (2 * b)) - 1, perm, bytes,
+                                               sh, mask, g1));
+}
+
 /* BitUnpack(z, gamma1 - 1, gamma1): z = gamma1 - field, 18 or 20 bits. */
 void cs_mldsa_unpack_z_avx512(cs_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
 {
     const __m512i g1 = _mm512_set1_epi32(gamma1);
-    if (gamma1 == (1 << 17)) {
-        const __m512i perm = _mm512_setr_epi32(0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7, 8, 9);
-        const __m512i sh = _mm512_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6);
-        const __m512i bytes = _mm512_loadu_si512((const void *)z18_bytes);
-        const __m512i mask = _mm512_set1_epi32((1 << 18) - 1);
-        for (unsigned i = 0; i < 16; i++)
-            avx512_store(a->c + 16 * i, unpack_z16(r + 36 * i, (1ull << 36) - 1, perm, bytes,
-                                                   sh, mask, g1));
-    } else {
-        const __m512i perm = _mm512_setr_epi32(0, 1, 2, 3, 2, 3, 4, 5, 5, 6, 7, 8, 7, 8, 9, 10);
-        const __m512i sh = _mm512_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4);
-        const __m512i bytes = _mm512_loadu_si512((const void *)z20_bytes);
-        const __m512i mask = _mm512_set1_epi32((1 << 20) - 1);
-        for (unsigned i = 0; i < 16; i++)
-            avx512_store(a->c + 16 * i, unpack_z16(r + 40 * i, (1ull << 40) - 1, perm, bytes,
-                                                   sh, mask, g1));
-    }
+    if (gamma1 == (1 << 17))
+        unpack_z_bits(a, r, 18,
+                      _mm512_setr_epi32(0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7, 8, 9),
+                      _mm512_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6),
+                      z18_bytes, g1);
+    else
+        unpack_z_bits(a, r, 20,
+                      _mm512_setr_epi32(0, 1, 2, 3, 2, 3, 4, 5, 5, 6, 7, 8, 7, 8, 9, 10),
+                      _mm512_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4),
+                      z20_bytes, g1);
 }

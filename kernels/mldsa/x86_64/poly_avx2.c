@@ -2,69 +2,15 @@
  * challenge product. All branch-free on coefficient values. */
 #include "avx2.h"
 
-/* a mod q into [-6283008, 6283008]: subtracts round(a / 2^23) * q. */
-void cs_mldsa_reduce32_avx2(cs_mldsa_poly *a)
-{
-    const __m256i q = _mm256_set1_epi32(AVX2_Q), half = _mm256_set1_epi32(1 << 22);
-    for (unsigned i = 0; i < 256; i += 8) {
-        __m256i x = avx2_load(a->c + i);
-        __m256i t = _mm256_srai_epi32(_mm256_add_epi32(x, half), 23);
-        avx2_store(a->c + i, _mm256_sub_epi32(x, _mm256_mullo_epi32(t, q)));
-    }
-}
-
-/* c = reduce32(a + b) or reduce32(a - b), nonzero iff some |c_i| >=
- * bound: the three passes of add/sub, reduce32 and chknorm in one. */
-static inline __attribute__((always_inline)) int sum_chknorm_s(cs_mldsa_poly *c,
-                                                               const cs_mldsa_poly *a,
-                                                               const cs_mldsa_poly *b, int sub,
-                                                               int32_t bound)
-{
-    const __m256i q = _mm256_set1_epi32(AVX2_Q), half = _mm256_set1_epi32(1 << 22);
-    const __m256i lim = _mm256_set1_epi32(bound - 1);
-    __m256i bad = _mm256_setzero_si256();
-    for (unsigned i = 0; i < 256; i += 8) {
-        __m256i x = avx2_load(a->c + i), y = avx2_load(b->c + i);
-        x = sub ? _mm256_sub_epi32(x, y) : _mm256_add_epi32(x, y);
-        __m256i t = _mm256_srai_epi32(_mm256_add_epi32(x, half), 23);
-        x = _mm256_sub_epi32(x, _mm256_mullo_epi32(t, q));
-        avx2_store(c->c + i, x);
-        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_abs_epi32(x), lim));
-    }
-    return !_mm256_testz_si256(bad, bad);
-}
-
-/* The sum_chknorm hook: one copy per sign of b (public), so the add or
- * subtract is fixed in each loop. */
-int cs_mldsa_sum_chknorm_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
-                              int sub, int32_t bound)
-{
-    return sub ? sum_chknorm_s(c, a, b, 1, bound) : sum_chknorm_s(c, a, b, 0, bound);
-}
-
-/* Adds q to negative coefficients (mask from the sign bit). */
-void cs_mldsa_caddq_avx2(cs_mldsa_poly *a)
-{
-    const __m256i q = _mm256_set1_epi32(AVX2_Q);
-    for (unsigned i = 0; i < 256; i += 8) {
-        __m256i x = avx2_load(a->c + i);
-        avx2_store(a->c + i, _mm256_add_epi32(x, _mm256_and_si256(_mm256_srai_epi32(x, 31), q)));
-    }
-}
-
-/* c = a + b. */
-void cs_mldsa_add_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b)
-{
-    for (unsigned i = 0; i < 256; i += 8)
-        avx2_store(c->c + i, _mm256_add_epi32(avx2_load(a->c + i), avx2_load(b->c + i)));
-}
-
-/* c = a - b. */
-void cs_mldsa_sub_avx2(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b)
-{
-    for (unsigned i = 0; i < 256; i += 8)
-        avx2_store(c->c + i, _mm256_sub_epi32(avx2_load(a->c + i), avx2_load(b->c + i)));
-}
+/* reduce32, sum_chknorm, caddq, add, sub (vec32_poly.h); the norm flags
+ * in a vector, tested once. */
+#define VEC_W 256
+#define VEC_SFX avx2
+#define VEC_BAD_T __m256i
+#define VEC_BAD_0 _mm256_setzero_si256()
+#define VEC_BAD_OR(bad, x, lim) bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_abs_epi32(x), lim))
+#define VEC_BAD_ANY(bad) !_mm256_testz_si256(bad, bad)
+#include "vec32_poly.h"
 
 /* a = a << 13. */
 void cs_mldsa_shiftl_avx2(cs_mldsa_poly *a)
@@ -107,28 +53,27 @@ void cs_mldsa_mul_challenge_avx2(cs_mldsa_poly *r, const cs_mldsa_poly *c,
         avx2_store(ext + i, _mm256_sub_epi32(zero, x));
     }
 #define LD(k) _mm256_loadu_si256((const __m256i *)(src + 8 * (k)))
+/* r_k = OP(r_k, the k-th eight words at src) for the eight accumulators */
+#define ACC8(OP)                                                                        \
+    r0 = OP(r0, LD(0)), r1 = OP(r1, LD(1)), r2 = OP(r2, LD(2)), r3 = OP(r3, LD(3));     \
+    r4 = OP(r4, LD(4)), r5 = OP(r5, LD(5)), r6 = OP(r6, LD(6)), r7 = OP(r7, LD(7))
     for (unsigned i = 0; i < 256; i += 64) {
         /* eight named accumulators so they stay in registers */
         __m256i r0 = zero, r1 = zero, r2 = zero, r3 = zero, r4 = zero, r5 = zero, r6 = zero,
                 r7 = zero;
         for (unsigned t = 0; t < np; t++) {
             const int32_t *src = ext + i + pos[t];
-            r0 = _mm256_add_epi32(r0, LD(0)), r1 = _mm256_add_epi32(r1, LD(1));
-            r2 = _mm256_add_epi32(r2, LD(2)), r3 = _mm256_add_epi32(r3, LD(3));
-            r4 = _mm256_add_epi32(r4, LD(4)), r5 = _mm256_add_epi32(r5, LD(5));
-            r6 = _mm256_add_epi32(r6, LD(6)), r7 = _mm256_add_epi32(r7, LD(7));
+            ACC8(_mm256_add_epi32);
         }
         for (unsigned t = 0; t < nn; t++) {
             const int32_t *src = ext + i + neg[t];
-            r0 = _mm256_sub_epi32(r0, LD(0)), r1 = _mm256_sub_epi32(r1, LD(1));
-            r2 = _mm256_sub_epi32(r2, LD(2)), r3 = _mm256_sub_epi32(r3, LD(3));
-            r4 = _mm256_sub_epi32(r4, LD(4)), r5 = _mm256_sub_epi32(r5, LD(5));
-            r6 = _mm256_sub_epi32(r6, LD(6)), r7 = _mm256_sub_epi32(r7, LD(7));
+            ACC8(_mm256_sub_epi32);
         }
         int32_t *out = r->c + i;
         avx2_store(out, r0), avx2_store(out + 8, r1), avx2_store(out + 16, r2);
         avx2_store(out + 24, r3), avx2_store(out + 32, r4), avx2_store(out + 40, r5);
         avx2_store(out + 48, r6), avx2_store(out + 56, r7);
     }
+#undef ACC8
 #undef LD
 }

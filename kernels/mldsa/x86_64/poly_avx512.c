@@ -7,68 +7,15 @@
 
 #define GAMMA2_88 ((AVX512_Q - 1) / 88)
 
-/* a mod q into [-6283008, 6283008]: subtracts round(a / 2^23) * q. */
-void cs_mldsa_reduce32_avx512(cs_mldsa_poly *a)
-{
-    const __m512i q = _mm512_set1_epi32(AVX512_Q), half = _mm512_set1_epi32(1 << 22);
-    for (unsigned i = 0; i < 256; i += 16) {
-        __m512i x = avx512_load(a->c + i);
-        __m512i t = _mm512_srai_epi32(_mm512_add_epi32(x, half), 23);
-        avx512_store(a->c + i, _mm512_sub_epi32(x, _mm512_mullo_epi32(t, q)));
-    }
-}
-
-/* c = reduce32(a + b) or reduce32(a - b), nonzero iff some |c_i| >=
- * bound: add/sub, reduce32 and chknorm in one pass over sixteen lanes. */
-static inline __attribute__((always_inline)) int sum_chknorm_s(cs_mldsa_poly *c,
-                                                               const cs_mldsa_poly *a,
-                                                               const cs_mldsa_poly *b, int sub,
-                                                               int32_t bound)
-{
-    const __m512i q = _mm512_set1_epi32(AVX512_Q), half = _mm512_set1_epi32(1 << 22);
-    const __m512i lim = _mm512_set1_epi32(bound - 1);
-    __mmask16 bad = 0;
-    for (unsigned i = 0; i < 256; i += 16) {
-        __m512i x = avx512_load(a->c + i), y = avx512_load(b->c + i);
-        x = sub ? _mm512_sub_epi32(x, y) : _mm512_add_epi32(x, y);
-        __m512i t = _mm512_srai_epi32(_mm512_add_epi32(x, half), 23);
-        x = _mm512_sub_epi32(x, _mm512_mullo_epi32(t, q));
-        avx512_store(c->c + i, x);
-        bad |= _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(x), lim);
-    }
-    return bad != 0;
-}
-
-/* The sum_chknorm hook: one copy per sign of b (public). */
-int cs_mldsa_sum_chknorm_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b,
-                                int sub, int32_t bound)
-{
-    return sub ? sum_chknorm_s(c, a, b, 1, bound) : sum_chknorm_s(c, a, b, 0, bound);
-}
-
-/* Adds q to negative coefficients (mask from the sign bit). */
-void cs_mldsa_caddq_avx512(cs_mldsa_poly *a)
-{
-    const __m512i q = _mm512_set1_epi32(AVX512_Q);
-    for (unsigned i = 0; i < 256; i += 16) {
-        __m512i x = avx512_load(a->c + i);
-        avx512_store(a->c + i, _mm512_add_epi32(x, _mm512_and_si512(_mm512_srai_epi32(x, 31), q)));
-    }
-}
-
-/* c = a + b. */
-void cs_mldsa_add_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b)
-{
-    for (unsigned i = 0; i < 256; i += 16)
-        avx512_store(c->c + i, _mm512_add_epi32(avx512_load(a->c + i), avx512_load(b->c + i)));
-}
-
-/* c = a - b. */
-void cs_mldsa_sub_avx512(cs_mldsa_poly *c, const cs_mldsa_poly *a, const cs_mldsa_poly *b)
-{
-    for (unsigned i = 0; i < 256; i += 16)
-        avx512_store(c->c + i, _mm512_sub_epi32(avx512_load(a->c + i), avx512_load(b->c + i)));
-}
+/* reduce32, sum_chknorm, caddq, add, sub (vec32_poly.h); the norm flags
+ * in a compare mask. */
+#define VEC_W 512
+#define VEC_SFX avx512
+#define VEC_BAD_T __mmask16
+#define VEC_BAD_0 0
+#define VEC_BAD_OR(bad, x, lim) bad |= _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(x), lim)
+#define VEC_BAD_ANY(bad) bad != 0
+#include "vec32_poly.h"
 
 /* Decompose of 16 lanes (a in [0, q)), the AVX2 code's formula (see
  * rounding_avx2.c): r1 = round(a / 2gamma2) from b = ceil(a / 128) < 2^16

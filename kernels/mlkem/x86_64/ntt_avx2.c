@@ -11,23 +11,8 @@
 #include "mlkem_x86.h"
 #include "ntt_avx2_zetas.h"
 
-#define QINV (-3327) /* q^-1 mod 2^16 */
-
-/* a * z * 2^-16 mod q in (-q, q), zq = z * q^-1 mod 2^16 lane by lane. */
-static inline __m256i fqmul(__m256i a, __m256i z, __m256i zq)
-{
-    __m256i hi = _mm256_mulhi_epi16(a, z);
-    __m256i lo = _mm256_mullo_epi16(a, zq);
-    return _mm256_sub_epi16(hi, _mm256_mulhi_epi16(lo, _mm256_set1_epi16(CS_MLKEM_Q)));
-}
-
-/* The centred representative of a mod q: a - round(a * 20159 / 2^26) q. */
-static inline __m256i barrett(__m256i a)
-{
-    __m256i t = _mm256_mulhi_epi16(a, _mm256_set1_epi16(20159));
-    t = _mm256_mulhrs_epi16(t, _mm256_set1_epi16(32)); /* round(t / 2^10) */
-    return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, _mm256_set1_epi16(CS_MLKEM_Q)));
-}
+#define VEC_W 256
+#include "vec16.h"
 
 /* Lane pairs of vectors a, b (32 coefficients) for the butterflies of length 8 (layer
  * 0), 4 (1) and 2 (2): lo[l] pairs with hi[l] = coefficient lo[l] + length. */
@@ -134,15 +119,6 @@ void cs_mlkem_invntt_avx2(cs_mlkem_poly *p)
     zeta_bcast(1441, &zv, &zq); /* 2^32 / 128 mod q */
     for (unsigned i = 0; i < 16; i++)
         _mm256_store_si256((__m256i *)&p->c[16 * i], fqmul(v[i], zv, zq));
-}
-
-/* 32-bit lanes x (|x| < 2^15 q) to x * 2^-16 mod q in the even 16-bit lanes (odd lanes
- * garbage): the high half of x minus the high half of t q, t = x q^-1 mod 2^16. */
-static inline __m256i mont32(__m256i x)
-{
-    __m256i t = _mm256_mullo_epi16(x, _mm256_set1_epi16(QINV));
-    t = _mm256_mulhi_epi16(t, _mm256_set1_epi16(CS_MLKEM_Q));
-    return _mm256_sub_epi16(_mm256_srli_epi32(x, 16), t);
 }
 
 /* r = sum a[i] * b[i] in the NTT domain, times 2^-16 (|c| < q), as the portable

@@ -14,23 +14,8 @@
 #include "mlkem_x86.h"
 #include "ntt_avx512_zetas.h"
 
-#define QINV (-3327) /* q^-1 mod 2^16 */
-
-/* a * z * 2^-16 mod q in (-q, q), zq = z * q^-1 mod 2^16 lane by lane. */
-static inline __m512i fqmul(__m512i a, __m512i z, __m512i zq)
-{
-    __m512i hi = _mm512_mulhi_epi16(a, z);
-    __m512i lo = _mm512_mullo_epi16(a, zq);
-    return _mm512_sub_epi16(hi, _mm512_mulhi_epi16(lo, _mm512_set1_epi16(CS_MLKEM_Q)));
-}
-
-/* The centred representative of a mod q: a - round(a * 20159 / 2^26) q. */
-static inline __m512i barrett(__m512i a)
-{
-    __m512i t = _mm512_mulhi_epi16(a, _mm512_set1_epi16(20159));
-    t = _mm512_mulhrs_epi16(t, _mm512_set1_epi16(32)); /* round(t / 2^10) */
-    return _mm512_sub_epi16(a, _mm512_mullo_epi16(t, _mm512_set1_epi16(CS_MLKEM_Q)));
-}
+#define VEC_W 512
+#include "vec16.h"
 
 /* One step of the inner shuffle chain, an involution on (x, y): for length 16 (layer
  * 0), 8, 4 and 2 (layer 3) it moves each butterfly's partner into the same lane of
@@ -153,15 +138,6 @@ void cs_mlkem_invntt_avx512(cs_mlkem_poly *p)
     const __m512i fq = _mm512_set1_epi16((int16_t)(1441 * QINV));
     for (unsigned i = 0; i < 8; i++)
         _mm512_store_si512((void *)&p->c[32 * i], fqmul(v[i], f, fq));
-}
-
-/* 32-bit lanes x (|x| < 2^15 q) to x * 2^-16 mod q in the even 16-bit lanes (odd lanes
- * garbage): the high half of x minus the high half of t q, t = x q^-1 mod 2^16. */
-static inline __m512i mont32(__m512i x)
-{
-    __m512i t = _mm512_mullo_epi16(x, _mm512_set1_epi16(QINV));
-    t = _mm512_mulhi_epi16(t, _mm512_set1_epi16(CS_MLKEM_Q));
-    return _mm512_sub_epi16(_mm512_srli_epi32(x, 16), t);
 }
 
 /* r = sum a[i] * b[i] in the NTT domain, times 2^-16 (|c| < q), as the portable

@@ -6,52 +6,9 @@
 
 #include "mlkem_x86.h"
 
-#define QINV (-3327)
-
-static inline __m256i load(const cs_mlkem_poly *p, unsigned i)
-{
-    return _mm256_load_si256((const __m256i *)&p->c[16 * i]);
-}
-
-static inline void store(cs_mlkem_poly *p, unsigned i, __m256i v)
-{
-    _mm256_store_si256((__m256i *)&p->c[16 * i], v);
-}
-
-/* The centred representative of a mod q (as ntt_avx2.c). */
-static inline __m256i barrett(__m256i a)
-{
-    __m256i t = _mm256_mulhi_epi16(a, _mm256_set1_epi16(20159));
-    t = _mm256_mulhrs_epi16(t, _mm256_set1_epi16(32));
-    return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, _mm256_set1_epi16(CS_MLKEM_Q)));
-}
-
-/* r = Barrett(a + b). */
-void cs_mlkem_add_reduce_avx2(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b)
-{
-    for (unsigned i = 0; i < 16; i++)
-        store(r, i, barrett(_mm256_add_epi16(load(a, i), load(b, i))));
-}
-
-/* r = Barrett(a - b). */
-void cs_mlkem_sub_reduce_avx2(cs_mlkem_poly *r, const cs_mlkem_poly *a, const cs_mlkem_poly *b)
-{
-    for (unsigned i = 0; i < 16; i++)
-        store(r, i, barrett(_mm256_sub_epi16(load(a, i), load(b, i))));
-}
-
-/* r = Barrett(r * 1353 * 2^-16 + e) (1353 = 2^32 mod q). */
-void cs_mlkem_tomont_add_avx2(cs_mlkem_poly *r, const cs_mlkem_poly *e)
-{
-    const __m256i z = _mm256_set1_epi16(1353), zq = _mm256_set1_epi16((int16_t)(1353 * QINV));
-    const __m256i q = _mm256_set1_epi16(CS_MLKEM_Q);
-    for (unsigned i = 0; i < 16; i++) {
-        __m256i a = load(r, i);
-        __m256i m = _mm256_sub_epi16(_mm256_mulhi_epi16(a, z),
-                                     _mm256_mulhi_epi16(_mm256_mullo_epi16(a, zq), q));
-        store(r, i, barrett(_mm256_add_epi16(m, load(e, i))));
-    }
-}
+#define VEC_W 256
+#define VEC_SFX avx2
+#include "vec16.h"
 
 /* Compress_d(x) = ((x C + R) >> s) mod 2^d, exact for every x in [0, q) (the constants
  * were searched for exhaustively; kernel_mlkem_impls compares with the portable). */
@@ -172,6 +129,22 @@ static inline __m256i decompress_shifted(__m256i ys)
     return _mm256_mulhrs_epi16(ys, _mm256_set1_epi16(CS_MLKEM_Q));
 }
 
+/* The loop of decompress10 and decompress5: n bytes (at buf, readable 16 past the last)
+ * hold eight values, two such groups a register; idx gives each lane its value's two
+ * bytes, mul moves the value to the top bits, m keeps it after a shift by one. */
+static inline __attribute__((always_inline)) void decompress_pairs(cs_mlkem_poly *p,
+                                                                   const uint8_t *buf, unsigned n,
+                                                                   __m256i idx, __m256i mul,
+                                                                   __m256i m)
+{
+    for (unsigned i = 0; i < 16; i++) {
+        __m256i x = _mm256_loadu2_m128i((const __m128i *)(buf + 2 * n * i + n),
+                                        (const __m128i *)(buf + 2 * n * i));
+        x = _mm256_mullo_epi16(_mm256_shuffle_epi8(x, idx), mul);
+        store(p, i, decompress_shifted(_mm256_and_si256(_mm256_srli_epi16(x, 1), m)));
+    }
+}
+
 /* Decompress_10(ByteDecode_10(in)): ten bytes per eight values, each value's two bytes
  * shuffled into its lane and aligned by a multiply (no 16-bit variable shift in AVX2). */
 static void decompress10(cs_mlkem_poly *p, const uint8_t in[320])
@@ -181,13 +154,7 @@ static void decompress10(cs_mlkem_poly *p, const uint8_t in[320])
     const __m256i idx = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9, 0, 1, 1, 2,
                                          2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9);
     const __m256i mul = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1);
-    const __m256i m = _mm256_set1_epi16(0x7FE0);
-    for (unsigned i = 0; i < 16; i++) {
-        __m256i x = _mm256_loadu2_m128i((const __m128i *)(buf + 20 * i + 10),
-                                        (const __m128i *)(buf + 20 * i));
-        x = _mm256_mullo_epi16(_mm256_shuffle_epi8(x, idx), mul); /* value at bits 6-15 */
-        store(p, i, decompress_shifted(_mm256_and_si256(_mm256_srli_epi16(x, 1), m)));
-    }
+    decompress_pairs(p, buf, 10, idx, mul, _mm256_set1_epi16(0x7FE0)); /* value at bits 6-15 */
 }
 
 /* Decompress_4(ByteDecode_4(in)): each byte into two lanes, nibbles aligned by a multiply. */
@@ -214,13 +181,7 @@ static void decompress5(cs_mlkem_poly *p, const uint8_t in[160])
                                          1, 2, 1, 2, 2, 3, 3, 4, 3, 4, 4, 5);
     const __m256i mul = _mm256_setr_epi16(2048, 64, 512, 16, 128, 1024, 32, 256, 2048, 64, 512, 16,
                                           128, 1024, 32, 256);
-    const __m256i m = _mm256_set1_epi16(0x7C00);
-    for (unsigned i = 0; i < 16; i++) {
-        __m256i x = _mm256_loadu2_m128i((const __m128i *)(buf + 10 * i + 5),
-                                        (const __m128i *)(buf + 10 * i));
-        x = _mm256_mullo_epi16(_mm256_shuffle_epi8(x, idx), mul); /* value at bits 11-15 */
-        store(p, i, decompress_shifted(_mm256_and_si256(_mm256_srli_epi16(x, 1), m)));
-    }
+    decompress_pairs(p, buf, 5, idx, mul, _mm256_set1_epi16(0x7C00)); /* value at bits 11-15 */
 }
 
 /* Decompress_11(ByteDecode_11(in)): eight values (11 bytes) a register of 32-bit lanes, each

@@ -9,60 +9,15 @@
 
 #include "mlkem_x86.h"
 
-#define QINV (-3327)
-
-static inline __m512i load(const cs_mlkem_poly *p, unsigned i)
-{
-    return _mm512_load_si512((const void *)&p->c[32 * i]);
-}
-
-static inline void store(cs_mlkem_poly *p, unsigned i, __m512i v)
-{
-    _mm512_store_si512((void *)&p->c[32 * i], v);
-}
-
-/* The centred representative of a mod q (as ntt_avx512.c). */
-static inline __m512i barrett(__m512i a)
-{
-    __m512i t = _mm512_mulhi_epi16(a, _mm512_set1_epi16(20159));
-    t = _mm512_mulhrs_epi16(t, _mm512_set1_epi16(32));
-    return _mm512_sub_epi16(a, _mm512_mullo_epi16(t, _mm512_set1_epi16(CS_MLKEM_Q)));
-}
+#define VEC_W 512
+#define VEC_SFX avx512
+#include "vec16.h"
 
 /* x mod q in [0, q) for |x| < q. */
 static inline __m512i canon(__m512i x)
 {
     return _mm512_add_epi16(x, _mm512_and_si512(_mm512_srai_epi16(x, 15),
                                                 _mm512_set1_epi16(CS_MLKEM_Q)));
-}
-
-/* r = Barrett(a + b). */
-void cs_mlkem_add_reduce_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
-                                const cs_mlkem_poly *b)
-{
-    for (unsigned i = 0; i < 8; i++)
-        store(r, i, barrett(_mm512_add_epi16(load(a, i), load(b, i))));
-}
-
-/* r = Barrett(a - b). */
-void cs_mlkem_sub_reduce_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *a,
-                                const cs_mlkem_poly *b)
-{
-    for (unsigned i = 0; i < 8; i++)
-        store(r, i, barrett(_mm512_sub_epi16(load(a, i), load(b, i))));
-}
-
-/* r = Barrett(r * 1353 * 2^-16 + e) (1353 = 2^32 mod q). */
-void cs_mlkem_tomont_add_avx512(cs_mlkem_poly *r, const cs_mlkem_poly *e)
-{
-    const __m512i z = _mm512_set1_epi16(1353), zq = _mm512_set1_epi16((int16_t)(1353 * QINV));
-    const __m512i q = _mm512_set1_epi16(CS_MLKEM_Q);
-    for (unsigned i = 0; i < 8; i++) {
-        __m512i a = load(r, i);
-        __m512i m = _mm512_sub_epi16(_mm512_mulhi_epi16(a, z),
-                                     _mm512_mulhi_epi16(_mm512_mullo_epi16(a, zq), q));
-        store(r, i, barrett(_mm512_add_epi16(m, load(e, i))));
-    }
 }
 
 /* ByteEncode_12 of p mod q (|c| < q): per 32 values, a madd joins pairs into 24 bits,

@@ -479,78 +479,44 @@ static void g_noise_j(const cs_keccak_impl *kt, cs_mlkem_poly *r, unsigned n, un
     cs_wipe(&hj, sizeof hj);
 }
 
-/* The ops entries on the AVX2 Keccak table. */
-void cs_mlkem_gen_matrix_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                              int transposed)
-{
-    gen_matrix(&cs_keccak_avx2, cs_mlkem_rej_uniform_avx2, a, k, rho, transposed, NULL);
-}
+/* The ops entries of the same names (mlkem_x86.h) on Keccak table KECCAK with the
+ * rejection step REJ, for the table suffix SFX. */
+#define SAMPLER_ENTRIES(SFX, KECCAK, REJ)                                                      \
+    void cs_mlkem_gen_matrix_##SFX(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],        \
+                                   int transposed)                                             \
+    {                                                                                          \
+        gen_matrix(&KECCAK, REJ, a, k, rho, transposed, NULL);                                 \
+    }                                                                                          \
+    void cs_mlkem_gen_matrix_hash_##SFX(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],   \
+                                        int transposed, int shake, const uint8_t *m1,          \
+                                        size_t l1, const uint8_t *m2, size_t l2,               \
+                                        uint8_t out[32])                                       \
+    {                                                                                          \
+        hash_job h = job(shake, m1, l1, m2, l2, out);                                          \
+        gen_matrix(&KECCAK, REJ, a, k, rho, transposed, &h);                                   \
+        cs_wipe(&h, sizeof h);                                                                 \
+    }                                                                                          \
+    void cs_mlkem_gen_matrix_rows_hash_##SFX(cs_mlkem_poly *a, unsigned k,                     \
+                                             const uint8_t rho[32], const uint8_t *ek,         \
+                                             size_t ek_bytes, uint8_t h[32],                   \
+                                             void (*row_done)(void *ctx, unsigned row),        \
+                                             void *ctx)                                        \
+    {                                                                                          \
+        gen_matrix_rows_hash(&KECCAK, REJ, a, k, rho, ek, ek_bytes, h, row_done, ctx);         \
+    }                                                                                          \
+    void cs_mlkem_g_noise_j_##SFX(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,    \
+                                  unsigned eta2, uint8_t kr[64], const uint8_t m[32],          \
+                                  const uint8_t h[32], const uint8_t z[32], const uint8_t *ct, \
+                                  size_t ctlen, uint8_t kbar[32])                              \
+    {                                                                                          \
+        g_noise_j(&KECCAK, r, n, n1, eta1, eta2, kr, m, h, z, ct, ctlen, kbar);                \
+    }                                                                                          \
+    void cs_mlkem_sample_noise_##SFX(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1, \
+                                     unsigned eta2, const uint8_t seed[32], uint8_t nonce)     \
+    {                                                                                          \
+        sample_noise(&KECCAK, r, n, n1, eta1, eta2, seed, nonce, NULL);                        \
+    }
 
-void cs_mlkem_gen_matrix_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                                   int transposed, int shake, const uint8_t *m1, size_t l1,
-                                   const uint8_t *m2, size_t l2, uint8_t out[32])
-{
-    hash_job h = job(shake, m1, l1, m2, l2, out);
-    gen_matrix(&cs_keccak_avx2, cs_mlkem_rej_uniform_avx2, a, k, rho, transposed, &h);
-    cs_wipe(&h, sizeof h);
-}
-
-void cs_mlkem_gen_matrix_rows_hash_avx2(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                                        const uint8_t *ek, size_t ek_bytes, uint8_t h[32],
-                                        void (*row_done)(void *ctx, unsigned row), void *ctx)
-{
-    gen_matrix_rows_hash(&cs_keccak_avx2, cs_mlkem_rej_uniform_avx2, a, k, rho, ek, ek_bytes, h,
-                         row_done, ctx);
-}
-
-void cs_mlkem_g_noise_j_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
-                             unsigned eta2, uint8_t kr[64], const uint8_t m[32],
-                             const uint8_t h[32], const uint8_t z[32], const uint8_t *ct,
-                             size_t ctlen, uint8_t kbar[32])
-{
-    g_noise_j(&cs_keccak_avx2, r, n, n1, eta1, eta2, kr, m, h, z, ct, ctlen, kbar);
-}
-
-void cs_mlkem_sample_noise_avx2(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
-                                unsigned eta2, const uint8_t seed[32], uint8_t nonce)
-{
-    sample_noise(&cs_keccak_avx2, r, n, n1, eta1, eta2, seed, nonce, NULL);
-}
-
+SAMPLER_ENTRIES(avx2, cs_keccak_avx2, cs_mlkem_rej_uniform_avx2)
 /* The same on the AVX-512 Keccak table (8-way and 8+1-way permutations). */
-void cs_mlkem_gen_matrix_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                                int transposed)
-{
-    gen_matrix(&cs_keccak_avx512, cs_mlkem_rej_uniform_avx512, a, k, rho, transposed, NULL);
-}
-
-void cs_mlkem_gen_matrix_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                                     int transposed, int shake, const uint8_t *m1, size_t l1,
-                                     const uint8_t *m2, size_t l2, uint8_t out[32])
-{
-    hash_job h = job(shake, m1, l1, m2, l2, out);
-    gen_matrix(&cs_keccak_avx512, cs_mlkem_rej_uniform_avx512, a, k, rho, transposed, &h);
-    cs_wipe(&h, sizeof h);
-}
-
-void cs_mlkem_gen_matrix_rows_hash_avx512(cs_mlkem_poly *a, unsigned k, const uint8_t rho[32],
-                                          const uint8_t *ek, size_t ek_bytes, uint8_t h[32],
-                                          void (*row_done)(void *ctx, unsigned row), void *ctx)
-{
-    gen_matrix_rows_hash(&cs_keccak_avx512, cs_mlkem_rej_uniform_avx512, a, k, rho, ek, ek_bytes,
-                         h, row_done, ctx);
-}
-
-void cs_mlkem_g_noise_j_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
-                               unsigned eta2, uint8_t kr[64], const uint8_t m[32],
-                               const uint8_t h[32], const uint8_t z[32], const uint8_t *ct,
-                               size_t ctlen, uint8_t kbar[32])
-{
-    g_noise_j(&cs_keccak_avx512, r, n, n1, eta1, eta2, kr, m, h, z, ct, ctlen, kbar);
-}
-
-void cs_mlkem_sample_noise_avx512(cs_mlkem_poly *r, unsigned n, unsigned n1, unsigned eta1,
-                                  unsigned eta2, const uint8_t seed[32], uint8_t nonce)
-{
-    sample_noise(&cs_keccak_avx512, r, n, n1, eta1, eta2, seed, nonce, NULL);
-}
+SAMPLER_ENTRIES(avx512, cs_keccak_avx512, cs_mlkem_rej_uniform_avx512)
