@@ -24,6 +24,19 @@ typedef struct cs_bn_pair_ops {
     cs_bn_select_fn *select; /* idx[0] for half 0, idx[1] for half 1 */
 } cs_bn_pair_ops;
 
+/* Defines VAR, a cs_bn_pair_ops over the paired context type CTX and the
+ * functions PREPARE, JOIN, SPLIT, MUL, SQR and SELECT. */
+#define CS_BN_PAIR_OPS(VAR, CTX, PREPARE, JOIN, SPLIT, MUL, SQR, SELECT)                      \
+    const cs_bn_pair_ops VAR = {                                                          \
+        .ctx_bytes = sizeof(CTX),                                                         \
+        .prepare = PREPARE,                                                               \
+        .join = JOIN,                                                                     \
+        .split = SPLIT,                                                                   \
+        .mul = MUL,                                                                       \
+        .sqr = SQR,                                                                       \
+        .select = SELECT,                                                                 \
+    }
+
 /* A kernel's primitives. */
 typedef struct cs_bn_ops {
     /* Fills p (all but p->kernel) for mont, whose size is within the
@@ -104,5 +117,17 @@ extern const cs_limb cs_bn_one[CS_BN_MAX_WORDS];
         .exp2 = (EXP2) ? VAR##_exp2 : NULL,                                               \
         .exp_x2 = (X2) ? VAR##_exp_x2 : NULL,                                             \
     }
+
+/* CS_BN_KERNEL with its ops (VAR##_ops) made here from the primitives
+ * PREPARE, LOAD, STORE and PAIR (a cs_bn_pair_ops pointer, or NULL and X2 0). */
+#define CS_BN_KERNEL_OPS(VAR, NAME, FEATURES, MIN_BITS, MAX_BITS, PREPARE, LOAD, STORE, PAIR,    \
+                         EXP2, X2)                                                        \
+    static const cs_bn_ops VAR##_ops = {                                                  \
+        .prepare = PREPARE,                                                               \
+        .load = LOAD,                                                                     \
+        .store = STORE,                                                                   \
+        .pair = PAIR,                                                                     \
+    };                                                                                    \
+    CS_BN_KERNEL(VAR, NAME, FEATURES, MIN_BITS, MAX_BITS, VAR##_ops, EXP2, X2)
 
 #endif

@@ -183,10 +183,5 @@ static int portable_prepare(cs_bn_prep *p, const cs_mont *mont)
     return 0;
 }
 
-static const cs_bn_ops portable_ops = {
-    .prepare = portable_prepare,
-    .load = cs_bn_copy_limbs,
-    .store = cs_bn_copy_limbs,
-};
-
-CS_BN_KERNEL(cs_bn_portable, "portable", 0, 1, CS_BN_MAX_BITS, portable_ops, 0, 0);
+CS_BN_KERNEL_OPS(cs_bn_portable, "portable", 0, 1, CS_BN_MAX_BITS, portable_prepare,
+                 cs_bn_copy_limbs, cs_bn_copy_limbs, NULL, 0, 0);

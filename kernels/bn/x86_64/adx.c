@@ -79,18 +79,5 @@ static void adx_sqr(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *
     cs_adx_reduce(r, t + n, c->m, n);
 }
 
-static int adx_prepare(cs_bn_prep *p, const cs_mont *mont)
-{
-    cs_bn_prepare_limbs(p, mont, adx_mul, adx_sqr);
-    p->select = scalar_select;
-    return 0;
-}
-
-static const cs_bn_ops adx_ops = {
-    .prepare = adx_prepare,
-    .load = cs_bn_copy_limbs,
-    .store = cs_bn_copy_limbs,
-};
-
-CS_BN_KERNEL(cs_bn_x86_adx, "x86_64-adx", CS_CPU_BMI2 | CS_CPU_ADX, 256, SCALAR_MAX_BITS,
-             adx_ops, 1, 0);
+CS_BN_LIMB_KERNEL_SEL(cs_bn_x86_adx, "x86_64-adx", CS_CPU_BMI2 | CS_CPU_ADX, 256, SCALAR_MAX_BITS,
+                      adx_mul, adx_sqr, scalar_select, 1);

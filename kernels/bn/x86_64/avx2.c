@@ -93,15 +93,7 @@ static int prepare(cs_bn_prep *c, const cs_mont *mont)
     case 28: f = amm_28; break;
     }
     c->mul = c->sqr = f;
-    c->select = xv_select_avx2;
     return 0;
 }
 
-static const cs_bn_ops ops = {
-    .prepare = prepare,
-    .load = xv_load,
-    .store = xv_store,
-    .pair = NULL,
-};
-
-CS_BN_KERNEL(cs_bn_x86_avx2, "x86_64-avx2", CS_CPU_AVX2, 512, AVX2_MAX_BITS, ops, 1, 0);
+XV_KERNEL(cs_bn_x86_avx2, "x86_64-avx2", CS_CPU_AVX2, AVX2_MAX_BITS, prepare, NULL, 0);

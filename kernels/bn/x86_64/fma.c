@@ -206,15 +206,8 @@ static int prepare(cs_bn_prep *c, const cs_mont *mont)
             c->mul = fixed[i].mul, c->sqr = fixed[i].sqr;
             break;
         }
-    c->select = xv_select_avx2;
     return 0;
 }
 
-static const cs_bn_ops ops = {
-    .prepare = prepare,
-    .load = xv_load,
-    .store = xv_store,
-    .pair = &cs_fma_pair,
-};
-
-CS_BN_KERNEL(cs_bn_x86_fma, "x86_64-fma", CS_CPU_AVX2 | CS_CPU_FMA, 512, FMA_MAX_BITS, ops, 1, 1);
+XV_KERNEL(cs_bn_x86_fma, "x86_64-fma", CS_CPU_AVX2 | CS_CPU_FMA, FMA_MAX_BITS, prepare,
+          &cs_fma_pair, 1);

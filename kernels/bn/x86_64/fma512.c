@@ -46,16 +46,8 @@ static int prepare(cs_bn_prep *c, const cs_mont *mont)
         c->m[j] = c->rr[j] = c->rx[j] = 0;
     c->words = words;
     c->mul = c->sqr = muls[nv];
-    c->select = xv_select_avx2;
     return 0;
 }
 
-static const cs_bn_ops ops = {
-    .prepare = prepare,
-    .load = xv_load,
-    .store = xv_store,
-    .pair = &cs_fma512_pair,
-};
-
-CS_BN_KERNEL(cs_bn_x86_fma512, "x86_64-fma512", CS_CPU_AVX512F | CS_CPU_FMA | CS_CPU_BMI2, 512,
-             F5_MAX_BITS, ops, 1, 1);
+XV_KERNEL(cs_bn_x86_fma512, "x86_64-fma512", CS_CPU_AVX512F | CS_CPU_FMA | CS_CPU_BMI2,
+          F5_MAX_BITS, prepare, &cs_fma512_pair, 1);

@@ -59,17 +59,14 @@ static void select2(cs_limb *out, const cs_limb *tab, size_t entries, size_t wor
 /* Joined numbers: the halves' digits interleaved. */
 static void join(cs_limb *p, const cs_limb *d0, const cs_limb *d1, const void *ctx)
 {
-    const pair_ctx *pc = ctx;
-    for (size_t j = 0; j < pc->nd; j++)
-        p[2 * j] = d0[j], p[2 * j + 1] = d1[j];
+    xv_interleave(p, d0, d1, ((const pair_ctx *)ctx)->nd);
 }
 
 /* The halves of p, zero above the joined digits up to a half's words. */
 static void split(cs_limb *d0, cs_limb *d1, const cs_limb *p, const void *ctx)
 {
     const pair_ctx *pc = ctx;
-    for (size_t j = 0; j < pc->nd; j++)
-        d0[j] = p[2 * j], d1[j] = p[2 * j + 1];
+    xv_deinterleave(d0, d1, p, pc->nd);
     for (size_t j = pc->nd; j < pc->half; j++)
         d0[j] = d1[j] = 0;
 }
@@ -107,12 +104,4 @@ static size_t prepare2(void *ctx, const cs_bn_prep *p0, const cs_bn_prep *p1)
     return 2 * pc->nd;
 }
 
-const cs_bn_pair_ops cs_fma512_pair = {
-    .ctx_bytes = sizeof(pair_ctx),
-    .prepare = prepare2,
-    .join = join,
-    .split = split,
-    .mul = mul2,
-    .sqr = mul2,
-    .select = select2,
-};
+CS_BN_PAIR_OPS(cs_fma512_pair, pair_ctx, prepare2, join, split, mul2, mul2, select2);

@@ -137,12 +137,4 @@ static size_t prepare2(void *ctx, const cs_bn_prep *p0, const cs_bn_prep *p1)
     return 2 * p0->words;
 }
 
-const cs_bn_pair_ops cs_fma_pair = {
-    .ctx_bytes = sizeof(pair_ctx),
-    .prepare = prepare2,
-    .join = join,
-    .split = split,
-    .mul = mul2,
-    .sqr = sqr2,
-    .select = select2,
-};
+CS_BN_PAIR_OPS(cs_fma_pair, pair_ctx, prepare2, join, split, mul2, sqr2, select2);

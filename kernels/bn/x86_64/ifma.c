@@ -193,17 +193,9 @@ static int prepare(cs_bn_prep *c, const cs_mont *mont)
     }
     c->mul = f;
     c->sqr = sq ? sq : f;
-    c->select = xv_select_avx2;
     return 0;
 }
 
-static const cs_bn_ops ops = {
-    .prepare = prepare,
-    .load = xv_load,
-    .store = xv_store,
-    .pair = &cs_ifma_pair,
-};
-
-CS_BN_KERNEL(cs_bn_x86_ifma, "x86_64-ifma",
-             CS_CPU_AVX512IFMA | CS_CPU_AVX512F | CS_CPU_AVX512VL | CS_CPU_BMI2, 512, XV_MAX_BITS,
-             ops, 1, 1);
+XV_KERNEL(cs_bn_x86_ifma, "x86_64-ifma",
+          CS_CPU_AVX512IFMA | CS_CPU_AVX512F | CS_CPU_AVX512VL | CS_CPU_BMI2, XV_MAX_BITS, prepare,
+          &cs_ifma_pair, 1);

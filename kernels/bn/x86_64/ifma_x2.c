@@ -164,24 +164,22 @@ UNROLL(16)
  * memory: the compiler would otherwise hold the shifted vectors in
  * registers and spill the accumulators. The AVX-512 emulation for the
  * valgrind check (mk/ctemu.mk) takes the intrinsics. */
-static inline __m512i lo_m(__m512i acc, __m512i b, const uint64_t *mem)
-{
 #ifdef CS_CT_EMULATE_AVX512
-    return _mm512_madd52lo_epu64(acc, _mm512_loadu_si512((const __m512i *)mem), b);
+#define MADD52_M(NAME, INSN, INTRIN)                                                       \
+    static inline __m512i NAME(__m512i acc, __m512i b, const uint64_t *mem)                \
+    {                                                                                      \
+        return INTRIN(acc, _mm512_loadu_si512((const __m512i *)mem), b);                   \
+    }
 #else
-    __asm__("vpmadd52luq %2, %1, %0" : "+v"(acc) : "v"(b), "m"(*(const __m512i *)mem));
-    return acc;
+#define MADD52_M(NAME, INSN, INTRIN)                                                       \
+    static inline __m512i NAME(__m512i acc, __m512i b, const uint64_t *mem)                \
+    {                                                                                      \
+        __asm__(INSN " %2, %1, %0" : "+v"(acc) : "v"(b), "m"(*(const __m512i *)mem));      \
+        return acc;                                                                        \
+    }
 #endif
-}
-static inline __m512i hi_m(__m512i acc, __m512i b, const uint64_t *mem)
-{
-#ifdef CS_CT_EMULATE_AVX512
-    return _mm512_madd52hi_epu64(acc, _mm512_loadu_si512((const __m512i *)mem), b);
-#else
-    __asm__("vpmadd52huq %2, %1, %0" : "+v"(acc) : "v"(b), "m"(*(const __m512i *)mem));
-    return acc;
-#endif
-}
+MADD52_M(lo_m, "vpmadd52luq", _mm512_madd52lo_epu64)
+MADD52_M(hi_m, "vpmadd52huq", _mm512_madd52hi_epu64)
 
 /* Step i = 4u+s of a full product: x (IT digits) times digit i of the other
  * operand (in every lane pair of B), into acc. Columns i and i+1 are
@@ -499,16 +497,12 @@ static void select2(cs_limb *out, const cs_limb *tab, size_t entries, size_t wor
 /* The pair's numbers: joined by interleaving the halves' digits. */
 static void join(cs_limb *p, const cs_limb *d0, const cs_limb *d1, const void *ctx)
 {
-    const pair_ctx *pc = ctx;
-    for (size_t j = 0; j < pc->nd; j++)
-        p[2 * j] = d0[j], p[2 * j + 1] = d1[j];
+    xv_interleave(p, d0, d1, ((const pair_ctx *)ctx)->nd);
 }
 
 static void split(cs_limb *d0, cs_limb *d1, const cs_limb *p, const void *ctx)
 {
-    const pair_ctx *pc = ctx;
-    for (size_t j = 0; j < pc->nd; j++)
-        d0[j] = p[2 * j], d1[j] = p[2 * j + 1];
+    xv_deinterleave(d0, d1, p, ((const pair_ctx *)ctx)->nd);
 }
 
 /* One size's multiplication and squaring (pair_mul_fn): NV vectors, IT
@@ -590,12 +584,4 @@ static void sqr2(cs_limb *r, const cs_limb *a, const cs_limb *b, const void *ctx
     pc->sqr(r, a, b, pc);
 }
 
-const cs_bn_pair_ops cs_ifma_pair = {
-    .ctx_bytes = sizeof(pair_ctx),
-    .prepare = prepare2,
-    .join = join,
-    .split = split,
-    .mul = mul2,
-    .sqr = sqr2,
-    .select = select2,
-};
+CS_BN_PAIR_OPS(cs_ifma_pair, pair_ctx, prepare2, join, split, mul2, sqr2, select2);

@@ -104,17 +104,5 @@ static void mulx_mul(cs_limb *r, const cs_limb *a, const cs_limb *b, const void 
     scalar_mont(r, a, b, c->m, c->n0, c->n, row_c);
 }
 
-static int mulx_prepare(cs_bn_prep *p, const cs_mont *mont)
-{
-    cs_bn_prepare_limbs(p, mont, mulx_mul, mulx_mul);
-    p->select = scalar_select;
-    return 0;
-}
-
-static const cs_bn_ops mulx_ops = {
-    .prepare = mulx_prepare,
-    .load = cs_bn_copy_limbs,
-    .store = cs_bn_copy_limbs,
-};
-
-CS_BN_KERNEL(cs_bn_x86_mulx, "x86_64-mulx", CS_CPU_BMI2, 256, SCALAR_MAX_BITS, mulx_ops, 1, 0);
+CS_BN_LIMB_KERNEL_SEL(cs_bn_x86_mulx, "x86_64-mulx", CS_CPU_BMI2, 256, SCALAR_MAX_BITS, mulx_mul,
+                      mulx_mul, scalar_select, 1);

@@ -150,6 +150,7 @@ int xv_prepare(cs_bn_prep *c, const cs_mont *mont, unsigned w, cs_bn_mul_fn *amm
     c->n0 = w == 64 ? mont->n0 : mont->n0 & ((1ull << w) - 1);
     c->mul = amm;
     c->sqr = asqr;
+    c->select = xv_select_avx2;
     to_digits(c, c->m, mont->m, n);
     /* R'^2 = R^2 2^(2w iters - 128n) and R'^2/R = R 2^(same), mod m. */
     long shift = 2 * (long)(w * c->iters) - 128 * (long)n;
