@@ -29,6 +29,23 @@
 	.endr
 .endm
 
+/* A global function's entry and end: aligned to 2^align bytes, hidden
+ * (internal to the library), with its CFI and IBT landing pad. */
+.macro FUNC_BEGIN name, align=5
+	.p2align \align
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
+\name:
+	.cfi_startproc
+	endbr64
+.endm
+
+.macro FUNC_END name
+	.cfi_endproc
+	.size	\name, .-\name
+.endm
+
 /* The object's notes, at its end: IBT and SHSTK compatible (endbr64 at
  * every entry, no stack switching), as the C objects built with
  * -fcf-protection, so the library keeps both marks; and no executable

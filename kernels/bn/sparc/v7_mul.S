@@ -10,63 +10,39 @@
 	.section ".text"
 	.align	4
 
-/* .umul: %o0 * %o1 unsigned; low word in %o0, high word in %o1. */
-	.global	.umul
-	.hidden	.umul
-	.type	.umul, #function
-.umul:
+/* Function \name: p:Y = %o0 * %o1 by the 32 steps and the shift, the
+ * high word corrected by \fix (add or sub) of \oreg where \sreg is
+ * negative (a mask, no branch), then returned in \hi, the low word (Y) in
+ * \lo. */
+.macro MULFN name, sreg, oreg, fix, hi, lo
+	.global	\name
+	.hidden	\name
+	.type	\name, #function
+\name:
 	wr	%o0, %g0, %y
 	andcc	%g0, %g0, %o4		/* p = 0, N = V = 0 */
-	sra	%o1, 31, %o5
-	and	%o5, %o0, %o5		/* b < 0 as signed: add y to the high word */
-#define STEP mulscc %o4, %o1, %o4
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
+	sra	\sreg, 31, %o5
+	and	%o5, \oreg, %o5
+	.rept	32
+	mulscc	%o4, %o1, %o4
+	.endr
 	mulscc	%o4, %g0, %o4
-	add	%o4, %o5, %o1
+	\fix	%o4, %o5, \hi
 	retl
-	 rd	%y, %o0
-	.size	.umul, .-.umul
+	 rd	%y, \lo
+	.size	\name, .-\name
+.endm
 
-/* .mul: %o0 * %o1 signed; low word in %o0, high word in %o1. */
-	.global	.mul
-	.hidden	.mul
-	.type	.mul, #function
-.mul:
-	wr	%o0, %g0, %y
-	andcc	%g0, %g0, %o4
-	sra	%o0, 31, %o5
-	and	%o5, %o1, %o5		/* y < 0 as signed: subtract b from the high word */
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
-	mulscc	%o4, %g0, %o4
-	sub	%o4, %o5, %o1
-	retl
-	 rd	%y, %o0
-	.size	.mul, .-.mul
+/* .umul: %o0 * %o1 unsigned; low word in %o0, high word in %o1 (b < 0 as
+ * signed: add y to the high word). */
+	MULFN	.umul, %o1, %o0, add, %o1, %o0
+
+/* .mul: %o0 * %o1 signed; low word in %o0, high word in %o1 (y < 0 as
+ * signed: subtract b from the high word). */
+	MULFN	.mul, %o0, %o1, sub, %o1, %o0
 
 /* uint64_t cs_v7_umul64(uint32_t a, uint32_t b): the full product with C's
  * return convention (high word in %o0, low word in %o1). */
-	.global	cs_v7_umul64
-	.hidden	cs_v7_umul64
-	.type	cs_v7_umul64, #function
-cs_v7_umul64:
-	wr	%o0, %g0, %y
-	andcc	%g0, %g0, %o4
-	sra	%o1, 31, %o5
-	and	%o5, %o0, %o5
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
-	STEP; STEP; STEP; STEP; STEP; STEP; STEP; STEP
-	mulscc	%o4, %g0, %o4
-	add	%o4, %o5, %o0
-	retl
-	 rd	%y, %o1
-	.size	cs_v7_umul64, .-cs_v7_umul64
+	MULFN	cs_v7_umul64, %o1, %o0, add, %o0, %o1
 
 	.section .note.GNU-stack,"",@progbits

@@ -30,40 +30,72 @@
 #include "kernels/x86_64_asm.h"
 #include "adx_window.h"
 
+/* A block function's entry: \name's frame, each argument register \reg
+ * to its slot (then the pairs in \rest), BLEFT = n / 8 with n in \nreg,
+ * no carry word yet (TOPC). */
+.macro BLK_BEGIN name, nreg, reg, slot, rest:vararg
+	FUNC_BEGIN \name
+	SAVE	FRAME, rbx, rbp, r12, r13, r14, r15
+	ARGS	\reg, \slot, \rest
+	shr	$3, \nreg
+	mov	\nreg, BLEFT(%rsp)
+	movq	$0, TOPC(%rsp)
+.endm
+.macro ARGS reg, slot, rest:vararg
+	mov	\reg, \slot(%rsp)
+	.ifnb \rest
+	ARGS	\rest
+	.endif
+.endm
+
+/* The next block (back to \loop) while BLEFT counts down. */
+.macro BLK_NEXT loop
+	decq	BLEFT(%rsp)
+	jnz	\loop
+.endm
+
+/* A block function's exit. */
+.macro BLK_END name
+	RESTORE	FRAME, r15, r14, r13, r12, rbp, rbx
+	ret
+	FUNC_END \name
+.endm
+
+/* The block's eight multipliers (at \src) to the stack (XS). */
+.macro LOADXS src
+	.irp k, 0, 8, 16, 24, 32, 40, 48, 56
+	mov	\k(\src), %rdx
+	mov	%rdx, XS+\k(%rsp)
+	.endr
+.endm
+
 /* W0..W8 += %rdx * x (x: eight words at \x), the low halves on CF, the
  * high halves on OF, W8 taking the top high half and both carries; W0 is
  * first given \first (the memory word under it, on OF) when \first is not
  * empty. CF = OF = 0 on entry and, as the sum fits the window, on exit. */
-.macro ROW8 x, first, w0, w1, w2, w3, w4, w5, w6, w7, w8
-	mulx	0+\x, %rax, %r15
-	adcx	%rax, \w0
-	.ifnb \first
-	adox	\first, \w0
-	.endif
-	adox	%r15, \w1
-	mulx	8+\x, %rax, %r15
-	adcx	%rax, \w1
-	adox	%r15, \w2
-	mulx	16+\x, %rax, %r15
-	adcx	%rax, \w2
-	adox	%r15, \w3
-	mulx	24+\x, %rax, %r15
-	adcx	%rax, \w3
-	adox	%r15, \w4
-	mulx	32+\x, %rax, %r15
-	adcx	%rax, \w4
-	adox	%r15, \w5
-	mulx	40+\x, %rax, %r15
-	adcx	%rax, \w5
-	adox	%r15, \w6
-	mulx	48+\x, %rax, %r15
-	adcx	%rax, \w6
-	adox	%r15, \w7
-	mulx	56+\x, %rax, \w8
-	adcx	%rax, \w7
+.macro ROW8 x, first, w:vararg
+	ROWR	\x, 0, \first, \w
+.endm
+
+/* ROW8 from the word at \off+\x and window register \wk on: lo into wk
+ * on CF, hi into wk1 on OF; the last word's hi written to the top register
+ * with both carries. */
+.macro ROWR x, off, first, wk, wk1, ws:vararg
+	.ifb \ws
+	mulx	\off+\x, %rax, \wk1
+	adcx	%rax, \wk
 	mov	$0, %eax
-	adcx	%rax, \w8
-	adox	%rax, \w8
+	adcx	%rax, \wk1
+	adox	%rax, \wk1
+	.else
+	mulx	\off+\x, %rax, %r15
+	adcx	%rax, \wk
+	.ifnb \first
+	adox	\first, \wk
+	.endif
+	adox	%r15, \wk1
+	ROWR	\x, \off+8, , \wk1, \ws
+	.endif
 .endm
 
 /* One sweep step: v_j (at %rsi) times the eight multipliers into the
@@ -83,33 +115,11 @@
  * %rdi) added to what is there, with TOPC (the previous block's carry
  * word, whose place is t[0]) on OF; the carry word out of t[7] becomes
  * TOPC. CF = OF = 0 on entry. */
-.macro FLUSH done, w0, w1, w2, w3, w4, w5, w6, w7, w8
+.macro FLUSH done, w0, w1, ws:vararg
 	mov	TOPC(%rsp), %rax
-	adox	%rax, \w1
-	adcx	0(%rdi), \w1
-	mov	\w1, 0(%rdi)
+	ADDW	0, \w1
 	mov	$0, %eax
-	adox	%rax, \w2
-	adcx	8(%rdi), \w2
-	mov	\w2, 8(%rdi)
-	adox	%rax, \w3
-	adcx	16(%rdi), \w3
-	mov	\w3, 16(%rdi)
-	adox	%rax, \w4
-	adcx	24(%rdi), \w4
-	mov	\w4, 24(%rdi)
-	adox	%rax, \w5
-	adcx	32(%rdi), \w5
-	mov	\w5, 32(%rdi)
-	adox	%rax, \w6
-	adcx	40(%rdi), \w6
-	mov	\w6, 40(%rdi)
-	adox	%rax, \w7
-	adcx	48(%rdi), \w7
-	mov	\w7, 48(%rdi)
-	adox	%rax, \w8
-	adcx	56(%rdi), \w8
-	mov	\w8, 56(%rdi)
+	ADDW	8, \ws
 	mov	$0, %edx
 	adcx	%rdx, %rax		/* %rax = CF + OF */
 	adox	%rdx, %rax
@@ -117,29 +127,30 @@
 	jmp	\done
 .endm
 
+/* t words from \off (bytes, at %rdi) on = t + the registers \w, \ws, each
+ * given %rax on OF first, t's word on CF. */
+.macro ADDW off, w, ws:vararg
+	adox	%rax, \w
+	adcx	\off(%rdi), \w
+	mov	\w, \off(%rdi)
+	.ifnb \ws
+	ADDW	\off+8, \ws
+	.endif
+.endm
+
 /* The sweep: entered at \p\()s8 (the window in rotation 8), %rcx >= 1
  * steps; each exit flushes its rotation and jumps to \done. */
 .macro SWEEP p, done
 	.p2align 4
-\p\()s0: STEP \p\()x0, ROT0
-	STEP	\p\()x1, ROT1
-	STEP	\p\()x2, ROT2
-	STEP	\p\()x3, ROT3
-	STEP	\p\()x4, ROT4
-	STEP	\p\()x5, ROT5
-	STEP	\p\()x6, ROT6
-	STEP	\p\()x7, ROT7
+\p\()s0:
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
+	ROTCALL	\r, STEP, \p\()x\r
+	.endr
 \p\()s8: STEP \p\()x8, ROT8
 	jmp	\p\()s0
-\p\()x0: FLUSH \done, ROT0
-\p\()x1: FLUSH \done, ROT1
-\p\()x2: FLUSH \done, ROT2
-\p\()x3: FLUSH \done, ROT3
-\p\()x4: FLUSH \done, ROT4
-\p\()x5: FLUSH \done, ROT5
-\p\()x6: FLUSH \done, ROT6
-\p\()x7: FLUSH \done, ROT7
-\p\()x8: FLUSH \done, ROT8
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8
+\p\()x\r: ROTCALL \r, FLUSH, \done
+	.endr
 .endm
 
 /* void cs_adx_blk_mul(uint64_t *t, const uint64_t *a, const uint64_t *b, size_t n);
@@ -147,27 +158,10 @@
  * i0 (rows b_i0..b_i0+7) sweeps a_0..a_{n-1} into t[i0..], its top eight
  * words landing in t[i0+n..i0+n+7], which no earlier block reached. */
 	.text
-	.p2align 5
-	.globl	cs_adx_blk_mul
-	.hidden	cs_adx_blk_mul
-	.type	cs_adx_blk_mul, @function
-cs_adx_blk_mul:
-	.cfi_startproc
-	endbr64
-	SAVE	FRAME, rbx, rbp, r12, r13, r14, r15
-	mov	%rdi, TBASE(%rsp)
-	mov	%rsi, VBASE(%rsp)
-	mov	%rdx, XSRC(%rsp)
-	mov	%rcx, NW(%rsp)
-	shr	$3, %rcx
-	mov	%rcx, BLEFT(%rsp)
-	movq	$0, TOPC(%rsp)
+	BLK_BEGIN cs_adx_blk_mul, %rcx, %rdi, TBASE, %rsi, VBASE, %rdx, XSRC, %rcx, NW
 .Lmblock:
-	mov	XSRC(%rsp), %rax	/* the block's multipliers to the stack */
-	.irp k, 0, 8, 16, 24, 32, 40, 48, 56
-	mov	\k(%rax), %rdx
-	mov	%rdx, XS+\k(%rsp)
-	.endr
+	mov	XSRC(%rsp), %rax
+	LOADXS	%rax
 	lea	64(%rax), %rax
 	mov	%rax, XSRC(%rsp)
 	mov	TBASE(%rsp), %rdi
@@ -178,12 +172,8 @@ cs_adx_blk_mul:
 	SWEEP	.Lm_, .Lmdone
 .Lmdone:
 	addq	$64, TBASE(%rsp)
-	decq	BLEFT(%rsp)
-	jnz	.Lmblock
-	RESTORE	FRAME, r15, r14, r13, r12, rbp, rbx
-	ret
-	.cfi_endproc
-	.size	cs_adx_blk_mul, .-cs_adx_blk_mul
+	BLK_NEXT .Lmblock
+	BLK_END	cs_adx_blk_mul
 
 /* void cs_adx_blk_redc(uint64_t *t, const uint64_t *m, uint64_t n0, size_t n);
  * t: 2n+1 words, the value below m 2^(64n) in t[0..2n-1]; on return
@@ -200,21 +190,7 @@ cs_adx_blk_mul:
 	ROW8	0(%rsi), , \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, \w8
 .endm
 
-	.p2align 5
-	.globl	cs_adx_blk_redc
-	.hidden	cs_adx_blk_redc
-	.type	cs_adx_blk_redc, @function
-cs_adx_blk_redc:
-	.cfi_startproc
-	endbr64
-	SAVE	FRAME, rbx, rbp, r12, r13, r14, r15
-	mov	%rdi, TBASE(%rsp)
-	mov	%rsi, VBASE(%rsp)
-	mov	%rdx, N0(%rsp)
-	mov	%rcx, NW(%rsp)
-	shr	$3, %rcx
-	mov	%rcx, BLEFT(%rsp)
-	movq	$0, TOPC(%rsp)
+	BLK_BEGIN cs_adx_blk_redc, %rcx, %rdi, TBASE, %rsi, VBASE, %rdx, N0, %rcx, NW
 .Lrblock:
 	mov	TBASE(%rsp), %rdi
 	mov	VBASE(%rsp), %rsi
@@ -244,36 +220,40 @@ cs_adx_blk_redc:
 	SWEEP	.Lr_, .Lrdone
 .Lrdone:
 	addq	$64, TBASE(%rsp)
-	decq	BLEFT(%rsp)
-	jnz	.Lrblock
+	BLK_NEXT .Lrblock
 	mov	TOPC(%rsp), %rax	/* t[2n]: the last carry */
 	mov	%rax, 64(%rdi)
-	RESTORE	FRAME, r15, r14, r13, r12, rbp, rbx
-	ret
-	.cfi_endproc
-	.size	cs_adx_blk_redc, .-cs_adx_blk_redc
+	BLK_END	cs_adx_blk_redc
 
 /* Product k of a triangle step with j products (k < j): lo_k into W_k on
  * CF; for k = 0 the memory word under W0 on OF and W0 leaves; hi_k into
  * W_{k+1} on OF, or, for the top product (k = j-1), written to W_j (zero
  * until now) with both carries added. */
 .macro TPROD k, j, wk, wk1
-	.if \k == \j - 1
-	mulx	XS+8*\k(%rsp), %rax, \wk1
+	.if (\k) == \j - 1
+	mulx	XS+8*(\k)(%rsp), %rax, \wk1
 	.else
-	mulx	XS+8*\k(%rsp), %rax, %r15
+	mulx	XS+8*(\k)(%rsp), %rax, %r15
 	.endif
 	adcx	%rax, \wk
-	.if \k == 0
+	.if (\k) == 0
 	adox	(%rdi), \wk
 	mov	\wk, (%rdi)
 	.endif
-	.if \k == \j - 1
+	.if (\k) == \j - 1
 	mov	$0, %eax
 	adcx	%rax, \wk1
 	adox	%rax, \wk1
 	.else
 	adox	%r15, \wk1
+	.endif
+.endm
+
+/* Products k..j-1 of a triangle step (TPROD), window registers from W_k. */
+.macro TPRODS k, j, wk, wk1, ws:vararg
+	TPROD	\k, \j, \wk, \wk1
+	.if (\k) + 1 < \j
+	TPRODS	(\k)+1, \j, \wk1, \ws
 	.endif
 .endm
 
@@ -283,25 +263,7 @@ cs_adx_blk_redc:
  * serve as the next step's W8. */
 .macro TSTEP j, w0, w1, w2, w3, w4, w5, w6, w7, w8
 	mov	(%rsi), %rdx
-	TPROD	0, \j, \w0, \w1
-	.if \j > 1
-	TPROD	1, \j, \w1, \w2
-	.endif
-	.if \j > 2
-	TPROD	2, \j, \w2, \w3
-	.endif
-	.if \j > 3
-	TPROD	3, \j, \w3, \w4
-	.endif
-	.if \j > 4
-	TPROD	4, \j, \w4, \w5
-	.endif
-	.if \j > 5
-	TPROD	5, \j, \w5, \w6
-	.endif
-	.if \j > 6
-	TPROD	6, \j, \w6, \w7
-	.endif
+	TPRODS	0, \j, \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7
 	xor	\w0, \w0		/* CF = OF = 0 */
 	lea	8(%rsi), %rsi
 	lea	8(%rdi), %rdi
@@ -315,26 +277,11 @@ cs_adx_blk_redc:
  * word (the block's own triangle), the rest all eight; the top eight
  * words land in t[i0+n..i0+n+7], with the carry word (TOPC) passed to the
  * next block's flush as in the reduction. */
-	.p2align 5
-	.globl	cs_adx_blk_sqr_cross
-	.hidden	cs_adx_blk_sqr_cross
-	.type	cs_adx_blk_sqr_cross, @function
-cs_adx_blk_sqr_cross:
-	.cfi_startproc
-	endbr64
-	SAVE	FRAME, rbx, rbp, r12, r13, r14, r15
-	mov	%rdi, TBASE(%rsp)	/* &t[2 i0] */
-	mov	%rsi, XSRC(%rsp)	/* &a[i0] */
-	mov	%rdx, NW(%rsp)		/* full steps: n - i0 - 8 */
-	shr	$3, %rdx
-	mov	%rdx, BLEFT(%rsp)
-	movq	$0, TOPC(%rsp)
+	/* TBASE: &t[2 i0]; XSRC: &a[i0]; NW: full steps, n - i0 - 8 */
+	BLK_BEGIN cs_adx_blk_sqr_cross, %rdx, %rdi, TBASE, %rsi, XSRC, %rdx, NW
 .Lsblock:
 	mov	XSRC(%rsp), %rsi
-	.irp k, 0, 8, 16, 24, 32, 40, 48, 56
-	mov	\k(%rsi), %rdx
-	mov	%rdx, XS+\k(%rsp)
-	.endr
+	LOADXS	%rsi
 	lea	8(%rsi), %rsi		/* a_{i0+1} */
 	mov	TBASE(%rsp), %rdi
 	lea	8(%rdi), %rdi		/* t[2 i0 + 1] */
@@ -355,64 +302,20 @@ cs_adx_blk_sqr_cross:
 .Lsdone:
 	addq	$64, XSRC(%rsp)
 	addq	$128, TBASE(%rsp)
-	decq	BLEFT(%rsp)
-	jnz	.Lsblock
-	RESTORE	FRAME, r15, r14, r13, r12, rbp, rbx
-	ret
-	.cfi_endproc
-	.size	cs_adx_blk_sqr_cross, .-cs_adx_blk_sqr_cross
+	BLK_NEXT .Lsblock
+	BLK_END	cs_adx_blk_sqr_cross
 
 /* void cs_adx_blk_diag(uint64_t *t, const uint64_t *a, size_t n);
  * As cs_adx_sqr_diag (t = 2t + the squares a_i^2 2^(128i), the doubling on
  * CF, the squares on OF), four words of a a pass; n a multiple of 4. */
-.macro DIAG1 off
-	mov	\off(%rsi), %rdx
-	mulx	%rdx, %rax, %r9
-	mov	2*\off(%rdi), %r8
-	adcx	%r8, %r8
-	adox	%rax, %r8
-	mov	%r8, 2*\off(%rdi)
-	mov	2*\off+8(%rdi), %r10
-	adcx	%r10, %r10
-	adox	%r9, %r10
-	mov	%r10, 2*\off+8(%rdi)
-.endm
-
-	.p2align 5
-	.globl	cs_adx_blk_diag
-	.hidden	cs_adx_blk_diag
-	.type	cs_adx_blk_diag, @function
-cs_adx_blk_diag:
-	.cfi_startproc
-	endbr64
-	mov	%rdx, %rcx
-	shr	$2, %rcx		/* passes */
-	xor	%eax, %eax		/* CF = OF = 0 */
-1:	DIAG1	0
-	DIAG1	8
-	DIAG1	16
-	DIAG1	24
-	lea	32(%rsi), %rsi
-	lea	64(%rdi), %rdi
-	lea	-1(%rcx), %rcx
-	jrcxz	2f
-	jmp	1b
-2:	ret
-	.cfi_endproc
-	.size	cs_adx_blk_diag, .-cs_adx_blk_diag
+	DIAG_FN	cs_adx_blk_diag, 2, %eax, 0, 8, 16, 24
 
 /* void cs_adx_blk_reduce(uint64_t *r, const uint64_t *t, const uint64_t *m, size_t n);
  * As cs_adx_reduce (r = t mod m for t, n+1 words, below 2m; r apart from
  * t), n a multiple of 8: r = t - m by one sbb chain eight words a pass
  * (dec keeps CF), then r = t again where that borrowed out of t[n], by a
  * mask over 128-bit words: no branch or address on the values. */
-	.p2align 5
-	.globl	cs_adx_blk_reduce
-	.hidden	cs_adx_blk_reduce
-	.type	cs_adx_blk_reduce, @function
-cs_adx_blk_reduce:
-	.cfi_startproc
-	endbr64
+	FUNC_BEGIN cs_adx_blk_reduce
 	mov	%rdi, %r9		/* r */
 	mov	%rsi, %r10		/* t */
 	mov	%rcx, %r8
@@ -447,7 +350,6 @@ cs_adx_blk_reduce:
 	dec	%r11
 	jnz	2b
 	ret
-	.cfi_endproc
-	.size	cs_adx_blk_reduce, .-cs_adx_blk_reduce
+	FUNC_END cs_adx_blk_reduce
 
 	OBJECT_NOTES

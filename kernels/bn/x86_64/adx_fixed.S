@@ -44,30 +44,6 @@
 #define QW(k) (8 * (k))(%rsp)
 #define TW(w) (64 + 8 * (w))(%rsp)
 
-/* \mac \args, then the window registers in rotation (w mod 9): word w of
- * the double-length number is always in R[w mod 9], W0 of the rotation. */
-.macro ROTCALL w, mac, args:vararg
-	.if ((\w) % 9) == 0
-	\mac \args, ROT0
-	.elseif ((\w) % 9) == 1
-	\mac \args, ROT1
-	.elseif ((\w) % 9) == 2
-	\mac \args, ROT2
-	.elseif ((\w) % 9) == 3
-	\mac \args, ROT3
-	.elseif ((\w) % 9) == 4
-	\mac \args, ROT4
-	.elseif ((\w) % 9) == 5
-	\mac \args, ROT5
-	.elseif ((\w) % 9) == 6
-	\mac \args, ROT6
-	.elseif ((\w) % 9) == 7
-	\mac \args, ROT7
-	.else
-	\mac \args, ROT8
-	.endif
-.endm
-
 /* Product k (1..7) of a step with np products, multiplier at \src: lo into
  * wk on CF, hi into wk1 on OF; the top product (k = np - 1) writes its hi
  * to wk1 (not live before) and adds both carries there. */
@@ -123,13 +99,23 @@
 	.endif
 .endm
 
+/* \mac \i, \arg, then the window of word \base+i (ROTCALL), for i =
+ * from..to. */
+.macro FORW mac, from, to, base, arg
+	.irp i, IDX
+	.if \i >= (\from) && \i <= (\to)
+	ROTCALL	(\base)+\i, \mac, \i, \arg
+	.endif
+	.endr
+.endm
+
 /* Word w to the frame, from its register (W0 of its rotation); the frame
  * word into it; the frame word added to it on CF (\keep: left in the
- * register only). */
-.macro STW_ w, w0, rest:vararg
+ * register only). The words from..to: STWS, LDWS, ADWS. */
+.macro STW_ w, unused, w0, rest:vararg
 	mov	\w0, TW(\w)
 .endm
-.macro LDW_ w, w0, rest:vararg
+.macro LDW_ w, unused, w0, rest:vararg
 	mov	TW(\w), \w0
 .endm
 .macro ADW_ w, keep, w0, rest:vararg
@@ -139,87 +125,54 @@
 	.endif
 .endm
 .macro STWS from, to
-	.irp w, IDX
-	.if \w >= (\from) && \w <= (\to)
-	ROTCALL	\w, STW_, \w
-	.endif
-	.endr
+	FORW	STW_, \from, \to, 0,
 .endm
 .macro LDWS from, to
-	.irp w, IDX
-	.if \w >= (\from) && \w <= (\to)
-	ROTCALL	\w, LDW_, \w
-	.endif
-	.endr
+	FORW	LDW_, \from, \to, 0,
 .endm
 .macro ADWS from, to, keep
-	.irp w, IDX
-	.if \w >= (\from) && \w <= (\to)
-	ROTCALL	\w, ADW_, \w, \keep
-	.endif
-	.endr
+	FORW	ADW_, \from, \to, 0, \keep
 .endm
 
 /* Cross products, block b, step v = a_j: min(j - 8b, 8) products with
  * a_8b.., word 8b + j leaving (with the earlier blocks' word added from
  * block 1 on); a triangle step clears the leaving register. */
-.macro XSTEP b, j
+/* Block b, step v = a_j: np products with the multipliers at
+ * 64b(\xreg), word 8b + j leaving (with the earlier blocks' word added
+ * from block 1 on); \clr: clear the leaving register. */
+.macro BSTEP b, j, np, xreg, clr
 	mov	8*(\j)(%rsi), %rdx
-	.if (\j) - 8*(\b) < 8
-	  .if (\b) == 0
-	ROTCALL	8*(\b)+(\j), TSTEP, (\j)-8*(\b), 64*(\b), %rsi, , TW(8*(\b)+(\j)), 1
-	  .else
-	ROTCALL	8*(\b)+(\j), TSTEP, (\j)-8*(\b), 64*(\b), %rsi, TW(8*(\b)+(\j)), TW(8*(\b)+(\j)), 1
-	  .endif
+	.if (\b) == 0
+	ROTCALL	8*(\b)+(\j), TSTEP, \np, 64*(\b), \xreg, , TW(8*(\b)+(\j)), \clr
 	.else
-	  .if (\b) == 0
-	ROTCALL	8*(\b)+(\j), TSTEP, 8, 64*(\b), %rsi, , TW(8*(\b)+(\j)),
-	  .else
-	ROTCALL	8*(\b)+(\j), TSTEP, 8, 64*(\b), %rsi, TW(8*(\b)+(\j)), TW(8*(\b)+(\j)),
-	  .endif
+	ROTCALL	8*(\b)+(\j), TSTEP, \np, 64*(\b), \xreg, TW(8*(\b)+(\j)), TW(8*(\b)+(\j)), \clr
 	.endif
 .endm
 
-/* All cross blocks: block b takes v = a_8b+1..a_n-1, then its window's
- * words go to the frame (8b+n..8b+n+7, fresh; the last block's top word
- * is 2n-2). */
-.macro XBLOCKS n
+/* The blocks of the squaring's cross products (\cross 1: block b, x =
+ * a_8b..a_8b+7, takes v = a_8b+1..a_n-1, min(j - 8b, 8) products each,
+ * a triangle step clearing its leaving register) or of a*b (\cross 0:
+ * block b, x = b_8b..b_8b+7 at %rdi, takes all of a, eight products
+ * each); then the block's window words go to the frame: 8b+n..8b+n+7
+ * (fresh), except the last cross block's, 2n-8..2n-2. */
+.macro BLOCKS n, cross
 	.irp b, 0, 1, 2
 	.if 8*\b < (\n)
 	ZW
 	.irp j, IDX
-	.if \j > 8*\b && \j < (\n)
-	XSTEP	\b, \j
+	.if \cross == 0 && \j < (\n)
+	BSTEP	\b, \j, 8, %rdi,
+	.elseif \cross && \j > 8*\b && \j < (\n) && \j - 8*\b < 8
+	BSTEP	\b, \j, (\j)-8*(\b), %rsi, 1
+	.elseif \cross && \j > 8*\b && \j < (\n)
+	BSTEP	\b, \j, 8, %rsi,
 	.endif
 	.endr
-	.if 8*\b + 8 < (\n)
+	.if 8*\b + 8 < (\n) || \cross == 0
 	STWS	8*\b+(\n), 8*\b+(\n)+7
 	.else
 	STWS	2*(\n)-8, 2*(\n)-2
 	.endif
-	.endif
-	.endr
-.endm
-
-/* Product blocks: block b (x = b_8b..b_8b+7, at %rdi) takes v = a_0..
- * a_n-1, eight products each, word 8b + j leaving (with the earlier
- * block's word added from block 1 on); then its window's words
- * 8b+n..8b+n+7 (fresh) go to the frame. */
-.macro PBLOCKS n
-	.irp b, 0, 1, 2
-	.if 8*\b < (\n)
-	ZW
-	.irp j, IDX
-	.if \j < (\n)
-	mov	8*\j(%rsi), %rdx
-	  .if \b == 0
-	ROTCALL	8*\b+\j, TSTEP, 8, 64*\b, %rdi, , TW(8*\b+\j),
-	  .else
-	ROTCALL	8*\b+\j, TSTEP, 8, 64*\b, %rdi, TW(8*\b+\j), TW(8*\b+\j),
-	  .endif
-	.endif
-	.endr
-	STWS	8*\b+(\n), 8*\b+(\n)+7
 	.endif
 	.endr
 .endm
@@ -363,81 +316,40 @@
 	xor	\w0, 8*(\i)(%rsi)
 	.endif
 .endm
-.macro SUBS n
-	.irp i, IDX
-	.if \i < (\n)
-	ROTCALL	(\n)+\i, SUBM_, \i, \n
-	.endif
-	.endr
-.endm
-.macro KEEPS n
-	.irp i, IDX
-	.if \i < (\n)
-	ROTCALL	(\n)+\i, KEEP_, \i, \n
-	.endif
-	.endr
-.endm
 
-/* The function for n limbs (a multiple of 8, at least 16). */
-.macro SQRFN name, n
+/* The squaring (\mul 0) or the multiplication (\mul 1) for n limbs (a
+ * multiple of 8, at least 16): the cross products and the diagonal, or
+ * the product by blocks (m waiting in the frame while %rdi points at b);
+ * then the reduction and the final subtraction. */
+.macro ADXFN name, n, mul
 	.text
-	.p2align 6
-	.globl	\name
-	.hidden	\name
-	.type	\name, @function
-\name:
-	.cfi_startproc
-	endbr64
-	SAVE	(72+16*(\n)), rbx, rbp, r12, r13, r14, r15
+	FUNC_BEGIN \name, 6
+	SAVE	(72+8*(\mul)+16*(\n)), rbx, rbp, r12, r13, r14, r15
 	mov	%rdi, (64+16*(\n))(%rsp)	/* r */
-	mov	%rdx, %rdi		/* m; n0 stays in %rcx */
-	XBLOCKS	\n
-	DIAG	\n
-	RBLOCKS	\n, 0
-	mov	(64+16*(\n))(%rsp), %rsi
-	SUBS	\n
-	sbb	$0, %rax		/* CF: t < m */
-	sbb	%rax, %rax		/* keep */
-	KEEPS	\n
-	RESTORE	(72+16*(\n)), r15, r14, r13, r12, rbp, rbx
-	ret
-	.cfi_endproc
-	.size	\name, .-\name
-.endm
-
-/* The multiplication for n limbs (a multiple of 8, at least 16): the
- * product by blocks, then as the squaring. m waits in the frame while %rdi
- * points at b. */
-.macro MULFN name, n
-	.text
-	.p2align 6
-	.globl	\name
-	.hidden	\name
-	.type	\name, @function
-\name:
-	.cfi_startproc
-	endbr64
-	SAVE	(80+16*(\n)), rbx, rbp, r12, r13, r14, r15
-	mov	%rdi, (64+16*(\n))(%rsp)	/* r */
+	.if \mul
 	mov	%rcx, (72+16*(\n))(%rsp)	/* m */
 	mov	%rdx, %rdi		/* b */
 	mov	%r8, %rcx		/* n0 */
-	PBLOCKS	\n
+	BLOCKS	\n, 0
 	mov	(72+16*(\n))(%rsp), %rdi	/* m */
-	RBLOCKS	\n, 1
+	.else
+	mov	%rdx, %rdi		/* m; n0 stays in %rcx */
+	BLOCKS	\n, 1
+	DIAG	\n
+	.endif
+	RBLOCKS	\n, \mul
 	mov	(64+16*(\n))(%rsp), %rsi
-	SUBS	\n
+	FORW	SUBM_, 0, (\n)-1, \n, \n
 	sbb	$0, %rax		/* CF: t < m */
 	sbb	%rax, %rax		/* keep */
-	KEEPS	\n
-	RESTORE	(80+16*(\n)), r15, r14, r13, r12, rbp, rbx
+	FORW	KEEP_, 0, (\n)-1, \n, \n
+	RESTORE	(72+8*(\mul)+16*(\n)), r15, r14, r13, r12, rbp, rbx
 	ret
-	.cfi_endproc
-	.size	\name, .-\name
+	FUNC_END \name
 .endm
 
-	SQRFN	cs_adx_sqr16, 16
-	SQRFN	cs_adx_sqr24, 24
-	MULFN	cs_adx_mul16, 16
+	ADXFN	cs_adx_sqr16, 16, 0
+	ADXFN	cs_adx_sqr24, 24, 0
+	ADXFN	cs_adx_mul16, 16, 1
 
 	OBJECT_NOTES

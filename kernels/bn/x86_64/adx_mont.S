@@ -12,13 +12,8 @@
  * t: n+2 words, zero on entry; on return t[0..n] = a*b/2^(64n) (mod m,
  * below 2m), t[n+1] = 0. a, b < m, n >= 1. */
 
-	.text
-	.p2align 5
-	.globl	cs_adx_mont_rows
-	.hidden	cs_adx_mont_rows
-	.type	cs_adx_mont_rows, @function
-
 #include "kernels/x86_64_asm.h"
+#include "adx_window.h"
 
 /* Locals below the six saved registers. */
 #define SINGLES_A 0   /* n mod 4 */
@@ -26,25 +21,35 @@
 #define SINGLES_M 16  /* (n - 1) mod 4 */
 #define BLOCKS_M 24   /* 4 * ((n - 1) / 4) */
 
-/* t[j] += lo(a_j x) + hi(a_{j-1} x): %r10 at a_j, %r11 at t_j, %r8 the
- * previous high word, %rdx the multiplier. */
-.macro STEPA off
+/* \singles and \blocks (stack slots) = x mod 4 and 4 (x / 4) for the
+ * pass counts of PASS, x loaded into %rax by \load. */
+.macro COUNTS load, singles, blocks
+	\load, %rax
+	and	$3, %rax
+	mov	%rax, \singles
+	\load, %rax
+	and	$-4, %rax
+	mov	%rax, \blocks
+.endm
+
+/* t[j] += lo(a_j x) + hi(a_{j-1} x), stored \down bytes below t[j]: %r10
+ * at a_j, %r11 at t_j, %r8 the previous high word, %rdx the multiplier. */
+.macro STEPX off, down
 	mulx	\off(%r10), %rax, %r9
 	mov	\off(%r11), %rdi
 	adcx	%rax, %rdi
 	adox	%r8, %rdi
-	mov	%rdi, \off(%r11)
+	mov	%rdi, \off-\down(%r11)
 	mov	%r9, %r8
 .endm
 
-/* As STEPA with m and q, storing one word down: t[j-1] = t[j] + ... */
+/* STEPA: in place; STEPM: with m and q, storing one word down (t[j-1] =
+ * t[j] + ...). */
+.macro STEPA off
+	STEPX	\off, 0
+.endm
 .macro STEPM off
-	mulx	\off(%r10), %rax, %r9
-	mov	\off(%r11), %rdi
-	adcx	%rax, %rdi
-	adox	%r8, %rdi
-	mov	%rdi, \off-8(%r11)
-	mov	%r9, %r8
+	STEPX	\off, 8
 .endm
 
 /* One pass of STEP over SINGLES single steps, then BLOCKS/4 blocks; the
@@ -76,9 +81,8 @@
 4:
 .endm
 
-cs_adx_mont_rows:
-	.cfi_startproc
-	endbr64
+	.text
+	FUNC_BEGIN cs_adx_mont_rows
 	SAVE	32, rbx, rbp, r12, r13, r14, r15
 
 	mov	%rdi, %r13		/* t */
@@ -86,18 +90,8 @@ cs_adx_mont_rows:
 	mov	%rcx, %r12		/* m */
 	mov	%r8, %rbp		/* n0 */
 	mov	%r9, %r15		/* n */
-	mov	%r9, %rax
-	and	$3, %rax
-	mov	%rax, SINGLES_A(%rsp)
-	mov	%r9, %rax
-	and	$-4, %rax
-	mov	%rax, BLOCKS_A(%rsp)
-	lea	-1(%r9), %rax
-	and	$3, %rax
-	mov	%rax, SINGLES_M(%rsp)
-	lea	-1(%r9), %rax
-	and	$-4, %rax
-	mov	%rax, BLOCKS_M(%rsp)
+	COUNTS	"mov %r9", SINGLES_A(%rsp), BLOCKS_A(%rsp)
+	COUNTS	"lea -1(%r9)", SINGLES_M(%rsp), BLOCKS_M(%rsp)
 	mov	%r9, %r14		/* rows left */
 
 .Lrow:
@@ -147,8 +141,7 @@ cs_adx_mont_rows:
 
 	RESTORE	32, r15, r14, r13, r12, rbp, rbx
 	ret
-	.cfi_endproc
-	.size	cs_adx_mont_rows, .-cs_adx_mont_rows
+	FUNC_END cs_adx_mont_rows
 
 /* Squaring's cross products for the ADX kernel's squaring (adx.c):
  *
@@ -158,14 +151,7 @@ cs_adx_mont_rows:
  * a_{i+1..n-1} at word 2i+1 and writes its carry word to t[i+n], which no
  * earlier row reached. Only n steers control. */
 	.text
-	.p2align 5
-	.globl	cs_adx_sqr_cross
-	.hidden	cs_adx_sqr_cross
-	.type	cs_adx_sqr_cross, @function
-
-cs_adx_sqr_cross:
-	.cfi_startproc
-	endbr64
+	FUNC_BEGIN cs_adx_sqr_cross
 	SAVE	0, rbx, r13, r14, r15
 
 	mov	%rsi, %rbx		/* &a_i */
@@ -192,43 +178,14 @@ cs_adx_sqr_cross:
 
 	RESTORE	0, r15, r14, r13, rbx
 	ret
-	.cfi_endproc
-	.size	cs_adx_sqr_cross, .-cs_adx_sqr_cross
+	FUNC_END cs_adx_sqr_cross
 
 /* The squaring's diagonal: t = 2t + the sum of a_i^2 2^(128i), for t (2n
- * words) holding the cross products, so t becomes a^2 (it fits). The
- * doubling rides the CF chain (adcx of a word with itself), the squares the
- * OF chain (adox); the loop counter moves by lea and exits by jrcxz, so
- * neither flag is disturbed. Only n steers control.
+ * words) holding the cross products, so t becomes a^2 (it fits); one word
+ * of a a pass (adx_window.h).
  *
  * void cs_adx_sqr_diag(uint64_t *t, const uint64_t *a, size_t n); n >= 1. */
-	.p2align 5
-	.globl	cs_adx_sqr_diag
-	.hidden	cs_adx_sqr_diag
-	.type	cs_adx_sqr_diag, @function
-cs_adx_sqr_diag:
-	.cfi_startproc
-	endbr64
-	mov	%rdx, %rcx		/* words of a left */
-	xor	%r8d, %r8d		/* CF = OF = 0 */
-1:	mov	(%rsi), %rdx
-	mulx	%rdx, %rax, %r9		/* a_i^2 */
-	mov	(%rdi), %r8
-	adcx	%r8, %r8
-	adox	%rax, %r8
-	mov	%r8, (%rdi)
-	mov	8(%rdi), %r10
-	adcx	%r10, %r10
-	adox	%r9, %r10
-	mov	%r10, 8(%rdi)
-	lea	8(%rsi), %rsi
-	lea	16(%rdi), %rdi
-	lea	-1(%rcx), %rcx
-	jrcxz	2f
-	jmp	1b
-2:	ret
-	.cfi_endproc
-	.size	cs_adx_sqr_diag, .-cs_adx_sqr_diag
+	DIAG_FN	cs_adx_sqr_diag, 0, %r8d, 0
 
 /* Montgomery reduction of a double-length number for the ADX squaring:
  *
@@ -238,25 +195,14 @@ cs_adx_sqr_diag:
  * q = t_i n0 and t += q m 2^(64i) (word i becomes zero); the row's carry
  * word and the carry bit kept in %r15 go into t[i+n]. Only n steers
  * control. */
-	.p2align 5
-	.globl	cs_adx_redc
-	.hidden	cs_adx_redc
-	.type	cs_adx_redc, @function
-cs_adx_redc:
-	.cfi_startproc
-	endbr64
+	FUNC_BEGIN cs_adx_redc
 	SAVE	32, rbx, rbp, r12, r13, r14, r15
 
 	mov	%rdi, %r13		/* &t[i] */
 	mov	%rsi, %r12		/* m */
 	mov	%rdx, %rbp		/* n0 */
 	mov	%rcx, %r14		/* rows left */
-	mov	%rcx, %rax
-	and	$3, %rax
-	mov	%rax, SINGLES_A(%rsp)
-	mov	%rcx, %rax
-	and	$-4, %rax
-	mov	%rax, BLOCKS_A(%rsp)
+	COUNTS	"mov %rcx", SINGLES_A(%rsp), BLOCKS_A(%rsp)
 	xor	%r15d, %r15d		/* carry bit into t[i+n] */
 .Lrrow:
 	mov	(%r13), %rdx
@@ -283,8 +229,7 @@ cs_adx_redc:
 
 	RESTORE	32, r15, r14, r13, r12, rbp, rbx
 	ret
-	.cfi_endproc
-	.size	cs_adx_redc, .-cs_adx_redc
+	FUNC_END cs_adx_redc
 
 /* The final subtraction of the ADX kernel's products:
  *
@@ -292,13 +237,7 @@ cs_adx_redc:
  * t: n+1 words below 2m; r (n words, may not overlap t) = t mod m. r = t - m
  * by one sbb chain (dec keeps CF), then where that borrowed out of t[n]
  * too (t < m) r = t again, by mask: no branch on the values. n >= 1. */
-	.p2align 5
-	.globl	cs_adx_reduce
-	.hidden	cs_adx_reduce
-	.type	cs_adx_reduce, @function
-cs_adx_reduce:
-	.cfi_startproc
-	endbr64
+	FUNC_BEGIN cs_adx_reduce
 	xor	%r8d, %r8d		/* word index; CF = 0 */
 	mov	%rcx, %r9
 1:	mov	(%rsi,%r8,8), %rax
@@ -321,7 +260,6 @@ cs_adx_reduce:
 	cmp	%rcx, %r8
 	jne	2b
 	ret
-	.cfi_endproc
-	.size	cs_adx_reduce, .-cs_adx_reduce
+	FUNC_END cs_adx_reduce
 
 	OBJECT_NOTES
