@@ -9,6 +9,16 @@
 /* Keccak-f[1600] round constants (f1600.c), for every permutation. */
 extern const uint64_t cs_keccak_rc[24];
 
+/* X(xy, i) for the 25 lanes in order: x and y the lane's coordinates (two
+ * digits), i = x + 5y its index. For the round templates' loads, stores
+ * and declarations. */
+#define CS_KECCAK_LANES(X) \
+    X(00, 0) X(10, 1) X(20, 2) X(30, 3) X(40, 4) \
+    X(01, 5) X(11, 6) X(21, 7) X(31, 8) X(41, 9) \
+    X(02, 10) X(12, 11) X(22, 12) X(32, 13) X(42, 14) \
+    X(03, 15) X(13, 16) X(23, 17) X(33, 18) X(43, 19) \
+    X(04, 20) X(14, 21) X(24, 22) X(34, 23) X(44, 24)
+
 /* Portable (f1600.c, x2.c): the scalar permutation; four states one after
  * the other (the reference for the x4 forms in tests); two and four with
  * GCC/clang vector extensions (SSE2 on x86-64, VX on s390x z13+). */

@@ -1,58 +1,6 @@
-/* Keccak-f[1600] on two states at once with GCC/clang vector extensions
- * (two 64-bit lanes per 128-bit vector): SSE2 on any x86-64, VX on s390x
- * z13+, plain scalar pairs elsewhere. The 4-way form runs it on states 0,1
- * and 2,3 of the interleaved x4 layout (s[4*i + j]), whose lane i of each
- * pair already sits side by side, so no shuffling is needed. */
-#include <string.h>
-
-#include "keccak_internal.h"
-
-typedef uint64_t v2 __attribute__((vector_size(16)));
-
-/* Loads and stores two lanes at p (memcpy: p need not be 16-byte aligned). */
-static inline v2 ld2(const uint64_t *p)
-{
-    v2 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline void st2(uint64_t *p, v2 v)
-{
-    memcpy(p, &v, sizeof v);
-}
-
-/* Lane i of the pair at s[2 * i] (the 2-way layout). */
-#define KECCAK_ROUNDS_FN keccakf1600_pair
-#define KT v2
-#define KLD(i) ld2(s + 2 * (i))
-#define KST(i, v) st2(s + 2 * (i), (v))
-#define KRC(i) ((v2){cs_keccak_rc[i], cs_keccak_rc[i]})
-#include "f1600_rounds.h"
-
-/* The same rounds on a pair inside the 4-way layout (lane i at s[4 * i]). */
-#define KECCAK_ROUNDS_FN keccakf1600_pair_in4
-#define KT v2
-#define KLD(i) ld2(s + 4 * (i))
-#define KST(i, v) st2(s + 4 * (i), (v))
-#define KRC(i) ((v2){cs_keccak_rc[i], cs_keccak_rc[i]})
-#include "f1600_rounds.h"
-
-/* Two permutations, interleaved lanes (s[2*i + j] = lane i of state j). */
-void cs_keccakf1600_x2_vec(uint64_t s[50])
-{
-    keccakf1600_pair(s);
-}
-
-/* One 2-way pass on states 0 and 1 of a 4-way layout. */
-static void pair_in4(uint64_t *s)
-{
-    keccakf1600_pair_in4(s);
-}
-
-/* Four permutations, interleaved lanes (s[4*i + j] = lane i of state j). */
-void cs_keccakf1600_x4_vec(uint64_t s[100])
-{
-    pair_in4(s);
-    pair_in4(s + 2);
-}
+/* Keccak-f[1600] on two and four states at once with GCC/clang vector
+ * extensions (x2_vec.h): SSE2 on any x86-64, plain scalar pairs elsewhere
+ * (s390x z13+ builds the same template with VX, s390x/vx_keccak.c). */
+#define KECCAK_X2_FN cs_keccakf1600_x2_vec
+#define KECCAK_X4_FN cs_keccakf1600_x4_vec
+#include "x2_vec.h"

@@ -23,19 +23,9 @@
 
 static inline __attribute__((always_inline)) void KECCAK_SIMD_FN(uint64_t *sv)
 {
-    V a0 = VLD(0), a1 = VLD(1),
-            a2 = VLD(2), a3 = VLD(3),
-            a4 = VLD(4), a5 = VLD(5),
-            a6 = VLD(6), a7 = VLD(7),
-            a8 = VLD(8), a9 = VLD(9),
-            a10 = VLD(10), a11 = VLD(11),
-            a12 = VLD(12), a13 = VLD(13),
-            a14 = VLD(14), a15 = VLD(15),
-            a16 = VLD(16), a17 = VLD(17),
-            a18 = VLD(18), a19 = VLD(19),
-            a20 = VLD(20), a21 = VLD(21),
-            a22 = VLD(22), a23 = VLD(23),
-            a24 = VLD(24);
+#define KECCAK_SIMD_LD(xy, i) V a##i = VLD(i);
+    CS_KECCAK_LANES(KECCAK_SIMD_LD)
+#undef KECCAK_SIMD_LD
     V b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, b15, b16, b17, b18,
         b19, b20, b21, b22, b23, b24, c0, c1, c2, c3, c4, r0, r1, r2, r3, r4;
     for (unsigned i = 0; i < 24; i++) {
@@ -101,19 +91,9 @@ static inline __attribute__((always_inline)) void KECCAK_SIMD_FN(uint64_t *sv)
         a24 = CHI(b24, b20, b21);
         a0 = XOR(a0, VRC(i));
     }
-    VST(0, a0), VST(1, a1);
-    VST(2, a2), VST(3, a3);
-    VST(4, a4), VST(5, a5);
-    VST(6, a6), VST(7, a7);
-    VST(8, a8), VST(9, a9);
-    VST(10, a10), VST(11, a11);
-    VST(12, a12), VST(13, a13);
-    VST(14, a14), VST(15, a15);
-    VST(16, a16), VST(17, a17);
-    VST(18, a18), VST(19, a19);
-    VST(20, a20), VST(21, a21);
-    VST(22, a22), VST(23, a23);
-    VST(24, a24);
+#define KECCAK_SIMD_ST(xy, i) VST(i, a##i);
+    CS_KECCAK_LANES(KECCAK_SIMD_ST)
+#undef KECCAK_SIMD_ST
 }
 
 #undef KECCAK_SIMD_FN
