@@ -3,9 +3,7 @@
  * overflow: 2K products for K <= 112 digits, i.e. moduli up to 3072 bits).
  * Same column-serial almost-Montgomery shape as the IFMA kernel. Built with
  * AVX2 flags (mk/kernels_bn.mk); only called when the CPU has AVX2. */
-#include <immintrin.h>
-
-#include "xv.h"
+#include "xv_amm.h"
 
 #define M28 ((1ull << 28) - 1)
 #define AVX2_MAX_BITS 3072
@@ -50,35 +48,15 @@ amm_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
         x = y + c + m1 * q + a0 * bn;
     }
     uint64_t t[4 * nv] __attribute__((aligned(32)));
-#pragma GCC unroll 32
-    for (size_t v = 0; v < nv; v++)
-        _mm256_store_si256((__m256i *)(t + 4 * v), VL[v]);
-    t[0] = x;
-    uint64_t c = 0;
-    for (size_t j = 0; j < K; j++) {
-        uint64_t s = t[j] + c;
-        r[j] = s & M28;
-        c = s >> 28;
-    }
+    xv_amm_carry(r, t, VL, x, nv, K, 28);
 }
 
-#define AMM_FIXED(NV)                                                                      \
-    static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
-    {                                                                                      \
-        const cs_bn_prep *c = ctx;                                                         \
-        amm_core(r, a, b, c->m, c->n0, NV, c->iters);                                     \
-    }
-AMM_FIXED(10)  /* 1024 bits */
-AMM_FIXED(14)  /* 1536 */
-AMM_FIXED(19)  /* 2048 */
-AMM_FIXED(28)  /* 3072 */
-
+XV_AMM_FIXED(10)  /* 1024 bits */
+XV_AMM_FIXED(14)  /* 1536 */
+XV_AMM_FIXED(19)  /* 2048 */
+XV_AMM_FIXED(28)  /* 3072 */
 /* Any other size: the same code with a run-time vector count. */
-static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
-{
-    const cs_bn_prep *c = ctx;
-    amm_core(r, a, b, c->m, c->n0, c->words / 4, c->iters);
-}
+XV_AMM_ANY
 
 /* Sets up c for mont with the multiplication specialised to its size. */
 static int prepare(cs_bn_prep *c, const cs_mont *mont)

@@ -182,29 +182,30 @@ q_block(double *qd, const int64_t *L, const int64_t *H, int64_t carry, uint64_t 
         lo += (int64_t)((uint64_t)p_ >> (64 - W));                            \
         hi += (int64_t)(uint64_t)(p_ >> 64);                                  \
     } while (0)
-    int64_t t = L[0] + H[0] + carry;
-    uint64_t q = ((uint64_t)t * n0) & MW;
-    qd[0] = (double)(int64_t)q;
+/* Digit k's q (its column: L, H, the earlier digits' products ek and the
+ * carry), as a double to qd[k]. */
+#define QB_DIGIT(k, ek)                                                       \
+    t = L[k] + H[k] + (ek) + carry;                                           \
+    q = ((uint64_t)t * n0) & MW;                                              \
+    qd[k] = (double)(int64_t)q
+    int64_t t;
+    uint64_t q;
+    QB_DIGIT(0, 0);
     QB_ADD(q, 1, e1, e2);
     QB_ADD(q, 2, e2, e3);
     QB_ADD(q, 3, e3, e4);
     carry = carry_of(t, q, ms[0]);
-    t = L[1] + H[1] + e1 + carry;
-    q = ((uint64_t)t * n0) & MW;
-    qd[1] = (double)(int64_t)q;
+    QB_DIGIT(1, e1);
     QB_ADD(q, 1, e2, e3);
     QB_ADD(q, 2, e3, e4);
     carry = carry_of(t, q, ms[0]);
-    t = L[2] + H[2] + e2 + carry;
-    q = ((uint64_t)t * n0) & MW;
-    qd[2] = (double)(int64_t)q;
+    QB_DIGIT(2, e2);
     QB_ADD(q, 1, e3, e4);
     carry = carry_of(t, q, ms[0]);
-    t = L[3] + H[3] + e3 + carry;
-    q = ((uint64_t)t * n0) & MW;
-    qd[3] = (double)(int64_t)q;
+    QB_DIGIT(3, e3);
     return carry_of(t, q, ms[0]) + e4;
 #undef QB_ADD
+#undef QB_DIGIT
 }
 
 

@@ -3,10 +3,8 @@
  * operations as two 256-bit halves, so the narrow form loses nothing there
  * and keeps the lane shuffles cheap. Built with IFMA flags (mk/kernels_bn.mk);
  * only called when the CPU has AVX512IFMA. */
-#include <immintrin.h>
-
 #include "x86_kernels.h"
-#include "xv.h"
+#include "xv_amm.h"
 
 #define M52 ((1ull << 52) - 1)
 
@@ -61,16 +59,7 @@ amm_core(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
         x = y + c + hi52((unsigned __int128)m0 * q) + ((m1 * q) & M52) + ((a0 * bn) & M52);
     }
     uint64_t t[4 * nv] __attribute__((aligned(32)));
-#pragma GCC unroll 32
-    for (size_t v = 0; v < nv; v++)
-        _mm256_store_si256((__m256i *)(t + 4 * v), VL[v]);
-    t[0] = x;
-    uint64_t c = 0;
-    for (size_t j = 0; j < K; j++) {
-        uint64_t s = t[j] + c;
-        r[j] = s & M52;
-        c = s >> 52;
-    }
+    xv_amm_carry(r, t, VL, x, nv, K, 52);
 }
 
 /* Squaring in the same shape as amm_core: row i multiplies a_i only by the
@@ -136,25 +125,10 @@ asqr_core(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0, const 
             x = y + c + hi52((unsigned __int128)m0 * q) + ((m1 * q) & M52);
         }
     }
-    uint64_t tt[4 * nv] __attribute__((aligned(32)));
-#pragma GCC unroll 32
-    for (size_t v = 0; v < nv; v++)
-        _mm256_store_si256((__m256i *)(tt + 4 * v), VL[v]);
-    tt[0] = x;
-    uint64_t c = 0;
-    for (size_t j = 0; j < 4 * nv; j++) {
-        uint64_t sum = tt[j] + c;
-        r[j] = sum & M52;
-        c = sum >> 52;
-    }
+    uint64_t t[4 * nv] __attribute__((aligned(32)));
+    xv_amm_carry(r, t, VL, x, nv, 4 * nv, 52);
 }
 
-#define AMM_FIXED(NV)                                                                      \
-    static void amm_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
-    {                                                                                      \
-        const cs_bn_prep *c = ctx;                                                         \
-        amm_core(r, a, b, c->m, c->n0, NV, c->iters);                                     \
-    }
 /* Squaring entry for xv_amm_fn (b is a). */
 #define ASQR_FIXED(NV)                                                                      \
     static void asqr_##NV(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx) \
@@ -165,18 +139,14 @@ asqr_core(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t n0, const 
 /* Measured: the squaring wins at 1024 bits only (fully unrolled larger
  * sizes run out of registers). */
 ASQR_FIXED(5)
-AMM_FIXED(5)   /* 1024 bits */
-AMM_FIXED(8)   /* 1536 */
-AMM_FIXED(10)  /* 2048 */
-AMM_FIXED(15)  /* 3072 */
-AMM_FIXED(20)  /* 4096 */
+XV_AMM_FIXED(5)   /* 1024 bits */
+XV_AMM_FIXED(8)   /* 1536 */
+XV_AMM_FIXED(10)  /* 2048 */
+XV_AMM_FIXED(15)  /* 3072 */
+XV_AMM_FIXED(20)  /* 4096 */
 
 /* Any other size: the same code with a run-time vector count. */
-static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const void *ctx)
-{
-    const cs_bn_prep *c = ctx;
-    amm_core(r, a, b, c->m, c->n0, c->words / 4, c->iters);
-}
+XV_AMM_ANY
 
 /* Sets up c for mont with the multiplication specialised to its size. */
 static int prepare(cs_bn_prep *c, const cs_mont *mont)
