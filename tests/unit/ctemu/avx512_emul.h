@@ -92,21 +92,19 @@ CS_EMU __m256i cs_emu_mm256_madd52hi_epu64(__m256i a, __m256i b, __m256i c)
     return x.v;
 }
 
-/* vpmadd52luq zmm. */
-CS_EMU cs_emu_m512i cs_emu_mm512_madd52lo_epu64(cs_emu_m512i a, cs_emu_m512i b, cs_emu_m512i c)
-{
-    for (int i = 0; i < 8; i++)
-        a.q[i] = cs_emu_madd52lo_1(a.q[i], b.q[i], c.q[i]);
-    return a;
-}
+/* A three-operand instruction on eight lanes of type T (field F): lane i
+ * of the result is EXPR of a, b and c's lanes i. */
+#define CS_EMU_LANEWISE3(T, NAME, F, EXPR)                                             \
+    CS_EMU T cs_emu_mm512_##NAME(T a, T b, T c)                                        \
+    {                                                                                 \
+        for (int i = 0; i < 8; i++)                                                   \
+            a.F[i] = (EXPR);                                                          \
+        return a;                                                                     \
+    }
 
-/* vpmadd52huq zmm. */
-CS_EMU cs_emu_m512i cs_emu_mm512_madd52hi_epu64(cs_emu_m512i a, cs_emu_m512i b, cs_emu_m512i c)
-{
-    for (int i = 0; i < 8; i++)
-        a.q[i] = cs_emu_madd52hi_1(a.q[i], b.q[i], c.q[i]);
-    return a;
-}
+/* vpmadd52luq and vpmadd52huq zmm. */
+CS_EMU_LANEWISE3(cs_emu_m512i, madd52lo_epu64, q, cs_emu_madd52lo_1(a.q[i], b.q[i], c.q[i]))
+CS_EMU_LANEWISE3(cs_emu_m512i, madd52hi_epu64, q, cs_emu_madd52hi_1(a.q[i], b.q[i], c.q[i]))
 
 /* ---- double lanes (the 512-bit FMA kernel, kernels/bn/x86_64/fma512*) ---- */
 
@@ -145,24 +143,14 @@ CS_EMU cs_emu_m512d cs_emu_mm512_sub_pd(cs_emu_m512d a, cs_emu_m512d b)
     return a;
 }
 
-/* vfmadd: a*b + c rounded once, per lane. __builtin_fma is the scalar
- * vfmadd instruction where the including source is built with -mfma (the
- * FMA kernels' emulated objects are, mk/ctemu.mk), no library call and no
- * branch; elsewhere this is never called. */
-CS_EMU cs_emu_m512d cs_emu_mm512_fmadd_pd(cs_emu_m512d a, cs_emu_m512d b, cs_emu_m512d c)
-{
-    for (int i = 0; i < 8; i++)
-        a.f[i] = __builtin_fma(a.f[i], b.f[i], c.f[i]);
-    return a;
-}
-
-/* vfnmadd: -(a*b) + c rounded once, per lane (negating a is exact). */
-CS_EMU cs_emu_m512d cs_emu_mm512_fnmadd_pd(cs_emu_m512d a, cs_emu_m512d b, cs_emu_m512d c)
-{
-    for (int i = 0; i < 8; i++)
-        a.f[i] = __builtin_fma(-a.f[i], b.f[i], c.f[i]);
-    return a;
-}
+/* vfmadd: a*b + c rounded once, per lane; vfnmadd: -(a*b) + c (negating a
+ * is exact). __builtin_fma is the scalar vfmadd instruction where the
+ * including source is built with -mfma (the FMA kernels' emulated objects
+ * are, mk/ctemu.mk), no library call and no branch; elsewhere these are
+ * never called. */
+CS_EMU_LANEWISE3(cs_emu_m512d, fmadd_pd, f, __builtin_fma(a.f[i], b.f[i], c.f[i]))
+CS_EMU_LANEWISE3(cs_emu_m512d, fnmadd_pd, f, __builtin_fma(-a.f[i], b.f[i], c.f[i]))
+#undef CS_EMU_LANEWISE3
 
 /* ---- bitwise: three-input logic and rotations ---- */
 
@@ -342,27 +330,41 @@ CS_EMU_LANEWISE2(add_epi64, a.q[i] + b.q[i])
 CS_EMU_LANEWISE2(sub_epi64, a.q[i] - b.q[i])
 #undef CS_EMU_LANEWISE2
 
-/* Logical shifts by a constant; counts >= 64 give zero, as vpsllq does. */
-CS_EMU cs_emu_m512i cs_emu_mm512_slli_epi64(cs_emu_m512i a, unsigned n)
-{
-    for (int i = 0; i < 8; i++)
-        a.q[i] = n > 63 ? 0 : a.q[i] << n;
-    return a;
-}
-
-CS_EMU cs_emu_m512i cs_emu_mm512_srli_epi64(cs_emu_m512i a, unsigned n)
-{
-    for (int i = 0; i < 8; i++)
-        a.q[i] = n > 63 ? 0 : a.q[i] >> n;
-    return a;
-}
-
-CS_EMU cs_emu_m512i cs_emu_mm512_srai_epi64(cs_emu_m512i a, unsigned n)
-{
-    for (int i = 0; i < 8; i++)
-        a.q[i] = (uint64_t)((int64_t)a.q[i] >> (n > 63 ? 63 : n));
-    return a;
-}
+/* Shifts by a constant of every W-bit lane (field F, N lanes; U and S its
+ * unsigned and signed types), as vpsll, vpsrl and vpsra do: a count >= W
+ * gives zero (logical) or the sign (arithmetic). */
+#define CS_EMU_SLLI(SFX, F, N, W, U)                                                  \
+    CS_EMU cs_emu_m512i cs_emu_mm512_slli_##SFX(cs_emu_m512i a, unsigned n)         \
+    {                                                                               \
+        for (int i = 0; i < N; i++)                                                 \
+            a.F[i] = (U)(n > W - 1 ? 0 : a.F[i] << n);                              \
+        return a;                                                                   \
+    }
+#define CS_EMU_SRLI(SFX, F, N, W, U)                                                  \
+    CS_EMU cs_emu_m512i cs_emu_mm512_srli_##SFX(cs_emu_m512i a, unsigned n)         \
+    {                                                                               \
+        for (int i = 0; i < N; i++)                                                 \
+            a.F[i] = (U)(n > W - 1 ? 0 : a.F[i] >> n);                              \
+        return a;                                                                   \
+    }
+#define CS_EMU_SRAI(SFX, F, N, W, U, S)                                               \
+    CS_EMU cs_emu_m512i cs_emu_mm512_srai_##SFX(cs_emu_m512i a, unsigned n)         \
+    {                                                                               \
+        for (int i = 0; i < N; i++)                                                 \
+            a.F[i] = (U)((S)a.F[i] >> (n > W - 1 ? W - 1 : n));                     \
+        return a;                                                                   \
+    }
+CS_EMU_SLLI(epi64, q, 8, 64, uint64_t)
+CS_EMU_SRLI(epi64, q, 8, 64, uint64_t)
+CS_EMU_SRAI(epi64, q, 8, 64, uint64_t, int64_t)
+CS_EMU_SLLI(epi32, d, 16, 32, uint32_t)
+CS_EMU_SRLI(epi32, d, 16, 32, uint32_t)
+CS_EMU_SRAI(epi32, d, 16, 32, uint32_t, int32_t)
+CS_EMU_SLLI(epi16, w, 32, 16, uint16_t)
+CS_EMU_SRAI(epi16, w, 32, 16, uint16_t, int16_t)
+#undef CS_EMU_SLLI
+#undef CS_EMU_SRLI
+#undef CS_EMU_SRAI
 
 CS_EMU cs_emu_m512i cs_emu_mm512_setzero_si512(void)
 {
@@ -372,13 +374,19 @@ CS_EMU cs_emu_m512i cs_emu_mm512_setzero_si512(void)
     return r;
 }
 
-CS_EMU cs_emu_m512i cs_emu_mm512_set1_epi64(long long x)
-{
-    cs_emu_m512i r;
-    for (int i = 0; i < 8; i++)
-        r.q[i] = (uint64_t)x;
-    return r;
-}
+/* x in every lane of type T (field F, N lanes; U its unsigned type). */
+#define CS_EMU_SET1(SFX, T, F, N, U)                                                  \
+    CS_EMU cs_emu_m512i cs_emu_mm512_set1_##SFX(T x)                                  \
+    {                                                                                 \
+        cs_emu_m512i r;                                                               \
+        for (int i = 0; i < N; i++)                                                   \
+            r.F[i] = (U)x;                                                            \
+        return r;                                                                     \
+    }
+CS_EMU_SET1(epi64, long long, q, 8, uint64_t)
+CS_EMU_SET1(epi32, int, d, 16, uint32_t)
+CS_EMU_SET1(epi16, short, w, 32, uint16_t)
+#undef CS_EMU_SET1
 
 /* Arguments from the highest lane down, as _mm512_set_epi64. */
 CS_EMU cs_emu_m512i cs_emu_mm512_set_epi64(long long e7, long long e6, long long e5,
@@ -481,17 +489,23 @@ CS_EMU void cs_emu_mm512_mask_storeu_epi64(void *p, __mmask8 k, cs_emu_m512i a)
             __builtin_memcpy((char *)p + 8 * i, &a.q[i], 8);
 }
 
-/* Masked load, zeroing: lanes whose mask bit is clear are not read. */
-CS_EMU cs_emu_m512i cs_emu_mm512_maskz_loadu_epi64(__mmask8 k, const void *p)
-{
-    cs_emu_m512i r;
-    for (int i = 0; i < 8; i++) {
-        r.q[i] = 0;
-        if ((k >> i) & 1)
-            __builtin_memcpy(&r.q[i], (const char *)p + 8 * i, 8);
+/* Masked load, zeroing, of N lanes of W bytes (field F, mask type K):
+ * lanes whose mask bit is clear are not read (a branch on the mask, as
+ * every masked load and store here). */
+#define CS_EMU_MASKZ_LOADU(SFX, K, F, N, W)                                           \
+    CS_EMU cs_emu_m512i cs_emu_mm512_maskz_loadu_##SFX(K k, const void *p)            \
+    {                                                                                 \
+        cs_emu_m512i r;                                                               \
+        for (int i = 0; i < N; i++) {                                                 \
+            r.F[i] = 0;                                                               \
+            if ((k >> i) & 1)                                                         \
+                __builtin_memcpy(&r.F[i], (const char *)p + W * i, W);                \
+        }                                                                             \
+        return r;                                                                     \
     }
-    return r;
-}
+CS_EMU_MASKZ_LOADU(epi64, __mmask8, q, 8, 8)
+CS_EMU_MASKZ_LOADU(epi32, __mmask16, d, 16, 4)
+#undef CS_EMU_MASKZ_LOADU
 
 /* ---- masked moves and logic on 64-bit lanes (AVX-512F/DQ) ---- */
 
@@ -563,14 +577,6 @@ CS_EMU cs_emu_m512i cs_emu_mm512_broadcast_i32x4(__m128i a)
 }
 
 /* ---- 32-bit and 8-bit lanes (AVX-512F/BW) ---- */
-
-CS_EMU cs_emu_m512i cs_emu_mm512_set1_epi32(int x)
-{
-    cs_emu_m512i r;
-    for (int i = 0; i < 16; i++)
-        r.d[i] = (uint32_t)x;
-    return r;
-}
 
 /* Arguments from lane 0 up, as _mm512_setr_epi32. */
 CS_EMU cs_emu_m512i cs_emu_mm512_setr_epi32(int e0, int e1, int e2, int e3, int e4, int e5,
@@ -726,28 +732,6 @@ CS_EMU cs_emu_m512i cs_emu_mm512_mullo_epi16(cs_emu_m512i a, cs_emu_m512i b)
     return a;
 }
 
-/* Dword shifts by a constant; counts >= 32 give zero (logical) or the sign. */
-CS_EMU cs_emu_m512i cs_emu_mm512_slli_epi32(cs_emu_m512i a, unsigned n)
-{
-    for (int i = 0; i < 16; i++)
-        a.d[i] = n > 31 ? 0 : a.d[i] << n;
-    return a;
-}
-
-CS_EMU cs_emu_m512i cs_emu_mm512_srli_epi32(cs_emu_m512i a, unsigned n)
-{
-    for (int i = 0; i < 16; i++)
-        a.d[i] = n > 31 ? 0 : a.d[i] >> n;
-    return a;
-}
-
-CS_EMU cs_emu_m512i cs_emu_mm512_srai_epi32(cs_emu_m512i a, unsigned n)
-{
-    for (int i = 0; i < 16; i++)
-        a.d[i] = (uint32_t)((int32_t)a.d[i] >> (n > 31 ? 31 : n));
-    return a;
-}
-
 /* vpabsd, branch-free (|INT32_MIN| wraps to itself, as the instruction). */
 CS_EMU cs_emu_m512i cs_emu_mm512_abs_epi32(cs_emu_m512i a)
 {
@@ -873,47 +857,18 @@ CS_EMU_LANEWISE16(mulhrs_epi16, ((((int32_t)(int16_t)a.w[i] * (int16_t)b.w[i]) >
 CS_EMU_LANEWISE16(srlv_epi16, (a.w[i] >> (b.w[i] & 15)) & (0 - (uint32_t)(b.w[i] < 16)))
 #undef CS_EMU_LANEWISE16
 
-CS_EMU cs_emu_m512i cs_emu_mm512_set1_epi16(short x)
-{
-    cs_emu_m512i r;
-    for (int i = 0; i < 32; i++)
-        r.w[i] = (uint16_t)x;
-    return r;
-}
-
 /* Arguments from lane 0 up. */
 CS_EMU cs_emu_m512i cs_emu_mm512_setr_epi64(long long e0, long long e1, long long e2,
                                             long long e3, long long e4, long long e5,
                                             long long e6, long long e7)
 {
-    cs_emu_m512i r;
-    r.q[0] = (uint64_t)e0, r.q[1] = (uint64_t)e1, r.q[2] = (uint64_t)e2, r.q[3] = (uint64_t)e3;
-    r.q[4] = (uint64_t)e4, r.q[5] = (uint64_t)e5, r.q[6] = (uint64_t)e6, r.q[7] = (uint64_t)e7;
-    return r;
+    return cs_emu_mm512_set_epi64(e7, e6, e5, e4, e3, e2, e1, e0);
 }
 
-/* The upper half is undefined for the instruction; zero here. */
+/* The upper half is undefined for the instruction; zero here (zext). */
 CS_EMU cs_emu_m512i cs_emu_mm512_castsi256_si512(__m256i a)
 {
-    cs_emu_m512i r;
-    r.y[0] = a;
-    r.y[1] = _mm256_setzero_si256();
-    return r;
-}
-
-/* Word shifts by a constant; counts >= 16 give zero (logical) or the sign. */
-CS_EMU cs_emu_m512i cs_emu_mm512_slli_epi16(cs_emu_m512i a, unsigned n)
-{
-    for (int i = 0; i < 32; i++)
-        a.w[i] = (uint16_t)(n > 15 ? 0 : a.w[i] << n);
-    return a;
-}
-
-CS_EMU cs_emu_m512i cs_emu_mm512_srai_epi16(cs_emu_m512i a, unsigned n)
-{
-    for (int i = 0; i < 32; i++)
-        a.w[i] = (uint16_t)((int16_t)a.w[i] >> (n > 15 ? 15 : n));
-    return a;
+    return cs_emu_mm512_zextsi256_si512(a);
 }
 
 /* vpsllvd: each dword shifted left by its own count (>= 32 gives 0). */
@@ -1003,17 +958,6 @@ CS_EMU __m128i cs_emu_mm512_cvtepi32_epi8(cs_emu_m512i a)
     return r.v;
 }
 
-/* Masked dword load (branches on the mask, as the other masked loads). */
-CS_EMU cs_emu_m512i cs_emu_mm512_maskz_loadu_epi32(__mmask16 k, const void *p)
-{
-    cs_emu_m512i r;
-    for (int i = 0; i < 16; i++) {
-        r.d[i] = 0;
-        if ((k >> i) & 1)
-            __builtin_memcpy(&r.d[i], (const char *)p + 4 * i, 4);
-    }
-    return r;
-}
 
 #ifdef CS_CT_EMULATE_AVX512
 /* Redirect the intrinsic names to the emulations (#undef first: some
