@@ -74,16 +74,18 @@ run() {
     # shellcheck disable=SC2086
     env -u LD_PRELOAD -u CRYPTOSHIM_KERNELS -u CRYPTOSHIM_POLICY -u CRYPTOSHIM_CPU \
         -u OPENSSL_ia32cap "${envs[@]}" $(ossl "$1") speed -mr -seconds "$secs" $(algs_of "$1") 2>&1 |
-        awk -v pre="$1 $2 $3 $4" -F: '
+        awk -v pre="$1 $2 $3 $4" -v v4="$([ "$1" = 40 ] && echo 1)" -F: '
         # +F2:K:BITS:SIGN/S:VERIFY/S[:ENC/S:DEC/S] (RSA), +F3:K:BITS:SIGN/S:VERIFY/S (DSA),
-        # +F5:K:BITS:DERIVE/S:SECONDS (ECDH; 253 bits is X25519),
-        # +F6:K:BITS:NAME:SIGN/S:VERIFY/S (EdDSA), +F8:K:BITS:DERIVE/S:SECONDS (FFDH).
+        # +F5:K:BITS:DERIVE/S:SECONDS (ECDH; 253 bits is X25519); EdDSA and FFDH moved in
+        # 4.0: +F6:K:BITS:NAME:SIGN/S:VERIFY/S and +F8:K:BITS:DERIVE/S:SECONDS before,
+        # +F4:K:BITS:SIGN/S:VERIFY/S and +F7:K:BITS:DERIVE/S:SECONDS from 4.0 on.
         function out(op, r) { if (r + 0 > 0 && r + 0 < 1e9) printf "%s %s %.1f\n", pre, op, r }
         $1 == "+F2" { out("rsa" $3 "_sign", $4); out("rsa" $3 "_verify", $5) }
         $1 == "+F3" { out("dsa" $3 "_sign", $4); out("dsa" $3 "_verify", $5) }
         $1 == "+F5" && $3 == 253 { out("x25519_derive", $4) }
-        $1 == "+F6" && $4 == "Ed25519" { out("ed25519_sign", $5); out("ed25519_verify", $6) }
-        $1 == "+F8" { out("ffdh" $3, $4) }'
+        !v4 && $1 == "+F6" && $4 == "Ed25519" { out("ed25519_sign", $5); out("ed25519_verify", $6) }
+        v4 && $1 == "+F4" && $3 == 253 { out("ed25519_sign", $4); out("ed25519_verify", $5) }
+        $1 == (v4 ? "+F7" : "+F8") && $3 ~ /^[0-9]+$/ { out("ffdh" $3, $4) }'
 }
 
 cells=()
