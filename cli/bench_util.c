@@ -73,12 +73,14 @@ int cli_bench_rounds(cli_bench_fn fn, void *arg, unsigned nimpl, unsigned rounds
     double secs[CLI_BENCH_MAX_IMPLS] = {0};
     int failed = 0;
     for (unsigned k = 0; k < nimpl; k++)
-        rows[k].failed = 0;
+        rows[k].failed = 0, rows[k].best = UINT64_MAX;
     for (unsigned r = 0; r < rounds; r++)
         for (unsigned k = 0; k < nimpl; k++) {
             double sec = 0;
             rows[k].failed |= fn(arg, k, n, t, &sec) != 0;
-            med[k][r] = cli_median(t, n);
+            med[k][r] = cli_median(t, n); /* sorts t: t[0] is the round's fastest */
+            if (t[0] < rows[k].best)
+                rows[k].best = t[0];
             secs[k] += sec;
         }
     for (unsigned k = 0; k < nimpl; k++) {

@@ -76,10 +76,11 @@ uint64_t cli_rounds_median(uint64_t *med, unsigned rounds, char *range, size_t s
 #define CLI_BENCH_MAX_IMPLS 9
 #define CLI_BENCH_MAX_ROUNDS 15
 /* What one implementation measured: the median of its rounds' medians
- * (ticks), their range, calls per second of thread CPU time (0 when the
- * bench does not time the CPU), whether a call failed or answered wrong. */
+ * (ticks), their range, its fastest single call (ticks), calls per second
+ * of thread CPU time (0 when the bench does not time the CPU), whether a
+ * call failed or answered wrong. */
 typedef struct cli_bench_row {
-    uint64_t median;
+    uint64_t median, best;
     char range[48];
     double per_sec;
     int failed;

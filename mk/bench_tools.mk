@@ -10,10 +10,13 @@
 #   mlkem_peer   ML-KEM against a peer library from outside the tree: only
 #                compiled here ($(BUILD)/bench/mlkem_peer.o); link it with
 #                the peer's objects and the core archive by hand (its header)
+#   c25519_peer  X25519/Ed25519 against stock and s2n-bignum (x86-64): only
+#                compiled here ($(BUILD)/bench/c25519_peer.o); linked and run
+#                by tools/bench/c25519-peer.sh with the peer's objects
 ifeq ($(CROSS),)
 BENCH_TOOLS := $(addprefix $(BUILD)/bench/,kernel_rate mldsa_loop mlkem_peer.o)
 ifeq ($(ARCH),x86_64)
-BENCH_TOOLS += $(BUILD)/bench/bn_rate $(BUILD)/bench/pair_rate
+BENCH_TOOLS += $(BUILD)/bench/bn_rate $(BUILD)/bench/pair_rate $(BUILD)/bench/c25519_peer.o
 endif
 
 .PHONY: bench-tools
