@@ -11,8 +11,8 @@
 ifeq ($(ARCH),x86_64)
 C25519_X86_FLAGS := -mbmi2
 $(BUILD)/obj/kernels/c25519/x86_64/%.o: OBJ_CFLAGS += $(C25519_X86_FLAGS)
-$(BUILD)/obj/kernels/c25519/x86_64/adx.o $(BUILD)/obj/kernels/c25519/x86_64/ladder_adx.o: \
-    OBJ_CFLAGS += -madx
+$(BUILD)/obj/kernels/c25519/x86_64/adx.o $(BUILD)/obj/kernels/c25519/x86_64/ladder_adx.o \
+    $(BUILD)/obj/kernels/c25519/x86_64/comb_adx.o: OBJ_CFLAGS += -madx
 endif
 
 # ---- Generated table ---------------------------------------------------

@@ -87,7 +87,8 @@ typedef struct {
     fe Z;
 } ed_cached;
 
-static void ed_p3_0(ed_p3 *h)
+/* (unused where the field header's fe_base_mul does the fixed base) */
+static __attribute__((unused)) void ed_p3_0(ed_p3 *h)
 {
     fe_0(&h->X);
     fe_1(&h->Y);
@@ -249,15 +250,19 @@ static inline __attribute__((always_inline)) void ed_comb_select(ed_niels *t, ui
 
 /* h = a * B for a 32-byte scalar a < 2^255 (a clamped or reduced scalar),
  * constant time in a: 64 signed radix-16 digits, the odd ones summed from
- * the table, multiplied by 16, then the even ones added. */
+ * the table, multiplied by 16, then the even ones added; all of it after
+ * the recoding by the field header's fe_base_mul(X, Y, Z, T, e, table)
+ * where it defines FE_HAVE_BASE_MUL. */
 static void ed_base_mul(ed_p3 *h, const uint8_t a[32])
 {
     int8_t e[64];
     int8_t carry = 0;
+#ifndef FE_HAVE_BASE_MUL
     uint8_t buf[CS_ED25519_NIELS_BYTES] __attribute__((aligned(16)));
     ed_niels t;
     ed_p1 r;
     ed_p2 s;
+#endif
     for (unsigned i = 0; i < 32; i++) {
         e[2 * i] = (int8_t)(a[i] & 15);
         e[2 * i + 1] = (int8_t)(a[i] >> 4);
@@ -270,6 +275,10 @@ static void ed_base_mul(ed_p3 *h, const uint8_t a[32])
     }
     e[63] = (int8_t)(e[63] + carry);
 
+#ifdef FE_HAVE_BASE_MUL
+    fe_base_mul(&h->X, &h->Y, &h->Z, &h->T, e, cs_ed25519_comb);
+    cs_wipe(e, sizeof(e));
+#else
     ed_p3_0(h);
     for (unsigned i = 1; i < 64; i += 2) {
         ed_comb_select(&t, buf, i / 2, e[i]);
@@ -294,6 +303,7 @@ static void ed_base_mul(ed_p3 *h, const uint8_t a[32])
     cs_wipe(&t, sizeof(t));
     cs_wipe(&r, sizeof(r));
     cs_wipe(&s, sizeof(s));
+#endif
 }
 
 /* out = X25519(scalar, 9): the clamped scalar times the Edwards base

@@ -1,9 +1,12 @@
 /* The rest of an x86-64 table's source (adx.c, mulx.c), after fe64.h with
  * its carry chains: the curve templates over that field, the X25519 ladder
  * replaced by the whole-ladder function LADDER_FN (ladder_body.h, built
- * by ladder_adx.S or ladder_mulx.S with the same chains). */
+ * by ladder_adx.S or ladder_mulx.S with the same chains) and Ed25519's
+ * fixed-base loop by COMB_FN (comb_body.h). */
 #ifndef CRYPTOSHIM_C25519_TABLE64_H
 #define CRYPTOSHIM_C25519_TABLE64_H
+
+#include "../../ct.h"
 
 /* Bits 254..0 of the clamped k on x1; x2 to xz[0..3], z2 to xz[4..7]. */
 void LADDER_FN(uint64_t xz[8], const uint64_t x1[4], const uint8_t k[32]);
@@ -15,6 +18,24 @@ static inline void fe_ladder(fe *x2, fe *z2, const fe *x1, const uint8_t k[32])
     LADDER_FN(xz, x1->v, k);
     memcpy(x2->v, xz, 32);
     memcpy(z2->v, xz + 4, 32);
+}
+
+/* Ed25519's fixed-base loop, COMB_FN (comb_body.h, built by comb_adx.S or
+ * comb_mulx.S with the same chains): X, Y, Z, T of sum e[i] 16^i B for
+ * digits e[i] in [-8, 8] over the comb table tab, to xyzt[0..15]. */
+void COMB_FN(uint64_t xyzt[16], const int8_t e[64], const uint8_t tab[32][8][96]);
+
+#define FE_HAVE_BASE_MUL 1
+static inline void fe_base_mul(fe *X, fe *Y, fe *Z, fe *T, const int8_t e[64],
+                               const uint8_t tab[32][8][96])
+{
+    uint64_t o[16];
+    COMB_FN(o, e, tab);
+    memcpy(X->v, o, 32);
+    memcpy(Y->v, o + 4, 32);
+    memcpy(Z->v, o + 8, 32);
+    memcpy(T->v, o + 12, 32);
+    cs_wipe(o, sizeof(o));
 }
 
 #include "../curve_impl.h"

@@ -1,0 +1,299 @@
+/* Ed25519's fixed-base multiplication (ed25519_ops.h's ed_base_mul after
+ * the recoding) in one function over the field of frame_field.h, for the
+ * x86-64 tables; included by comb_adx.S and comb_mulx.S (through the C
+ * preprocessor), which first define COMB_FN, the function's name, and
+ * include their carry-chain set (ladder_chains_adx.h or
+ * ladder_chains_mulx.h), as the ladder does (ladder_body.h).
+ *
+ * void COMB_FN(uint64_t xyzt[16], const int8_t e[64],
+ *              const uint8_t tab[32][8][96]);
+ * For the signed radix-16 digits e (e[i] in [-8, 8], secret) and the comb
+ * table tab (ed25519_table.h: tab[i][j] = (j + 1) 256^i B as canonical
+ * (y + x, y - x, 2dxy)), writes sum e[i] 16^i B in extended coordinates:
+ * X, Y, Z, T (xyzt[0..3], [4..7], [8..11], [12..15]), each below 2^256.
+ * The order of ed_base_mul: the odd digits summed (e[2k+1] 256^k B, k = 0
+ * .. 31), times 16 by four doublings, then the even ones.
+ *
+ * Each digit: all 8 entries of its position are read (SSE2, 96 bytes
+ * each) and the one for |digit| kept by masks, the neutral (1, 1, 0)
+ * when the digit is 0; a negative digit swaps y + x and y - x and negates
+ * 2dxy, again by masks and CMOV. Then the mixed addition (madd-2008-hwcd,
+ * a = -1) and the products back to extended coordinates, 7 FMUL. The digit
+ * only ever feeds arithmetic (masks, CMOV flags); every address and branch
+ * depends on the loop position alone.
+ *
+ * Bounds (frame_field.h's rules): at the top of every step X, Y, Z, T are
+ * product-bounded (FMUL outputs; the neutral (0, 1, 1, 0) at the start),
+ * and so is the selected entry (canonical, or p - 2dxy <= p). The
+ * step's sums and differences each have a product as the operand the rule
+ * asks for (see MADD). The doubling's E = 2XY is (X^2 + Y^2) - (X - Y)^2,
+ * whose subtrahend is a square; its -F = 2Z^2 - (Y^2 - X^2) subtracts a
+ * difference from a sum, so it folds fully (FSUB2). */
+
+#include "frame_field.h"
+
+/* Frame: field elements (32 bytes each, 16-aligned: FRAME leaves rsp
+ * 16-aligned after the six pushes), then the loop state. */
+#define PX 0
+#define PY 32
+#define PZ 64
+#define PT 96
+#define QP 128
+#define QM 160
+#define QT 192
+#define TA 224
+#define TB 256
+#define TC 288
+#define TD 320
+#define TE 352
+#define TF 384
+#define TG 416
+#define TH 448
+#define DIG 480
+#define TAB 488
+#define CNT 496
+#define BASE 504
+#define DIGS 512
+#define OUT 520
+#define PASS 528
+#define FRAME 536
+
+#ifdef COMB_AVX2
+/* (QP, QM, QT) = the entry for the digit rax (sign-extended) among the 8
+ * at rsi, negated when the digit is negative: AVX2, one register per
+ * coordinate (ymm0..2), ymm8 |digit| in every dword, ymm9 the sign mask,
+ * ymm11 counts j + 1; rcx keeps the sign mask for NEG2DXY. */
+.macro SELECT
+	mov	%rax, %rcx
+	sar	$63, %rcx
+	xor	%rcx, %rax
+	sub	%rcx, %rax
+	vmovd	%eax, %xmm8
+	vpbroadcastd %xmm8, %ymm8
+	vmovq	%rcx, %xmm9
+	vpbroadcastq %xmm9, %ymm9
+	vpcmpeqd %ymm10, %ymm10, %ymm10
+	vpsrld	$31, %ymm10, %ymm10
+	vmovdqa	%ymm10, %ymm11
+	vpxor	%xmm0, %xmm0, %xmm0
+	vpxor	%xmm1, %xmm1, %xmm1
+	vpxor	%xmm2, %xmm2, %xmm2
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7
+	vpcmpeqd %ymm8, %ymm11, %ymm12
+	vpaddd	%ymm10, %ymm11, %ymm11
+	.irp k, 0, 1, 2
+	vpand	96*\j+32*\k(%rsi), %ymm12, %ymm13
+	vpor	%ymm13, %ymm\k, %ymm\k
+	.endr
+	.endr
+	/* the neutral's ones: (y + x, y - x) = (1, 1) for the digit 0 */
+	xor	%edx, %edx
+	test	%rax, %rax
+	sete	%dl
+	vmovq	%rdx, %xmm12
+	vpor	%ymm12, %ymm0, %ymm0
+	vpor	%ymm12, %ymm1, %ymm1
+	/* a negative digit: y + x and y - x swapped */
+	vpxor	%ymm0, %ymm1, %ymm12
+	vpand	%ymm9, %ymm12, %ymm12
+	vpxor	%ymm12, %ymm0, %ymm0
+	vpxor	%ymm12, %ymm1, %ymm1
+	vmovdqu	%ymm0, QP(%rsp)
+	vmovdqu	%ymm1, QM(%rsp)
+	vmovdqu	%ymm2, QT(%rsp)
+	NEG2DXY
+.endm
+
+/* Upper halves cleared before SSE code (WIPE_FRAME) and every vector
+ * register wiped. */
+.macro WIPE_VECTORS
+	vzeroall
+.endm
+#else
+/* (QP, QM, QT) = the entry for the digit rax (sign-extended) among the 8
+ * at rsi, negated when the digit is negative: SSE2, xmm0..5 gather the
+ * entry, xmm8 holds |digit| in every dword, xmm9 the sign mask, xmm11
+ * counts j + 1; rcx keeps the sign mask for NEG2DXY. */
+.macro SELECT
+	mov	%rax, %rcx
+	sar	$63, %rcx
+	xor	%rcx, %rax
+	sub	%rcx, %rax
+	movd	%eax, %xmm8
+	pshufd	$0, %xmm8, %xmm8
+	movq	%rcx, %xmm9
+	punpcklqdq %xmm9, %xmm9
+	pcmpeqd	%xmm10, %xmm10
+	psrld	$31, %xmm10
+	movdqa	%xmm10, %xmm11
+	pxor	%xmm0, %xmm0
+	pxor	%xmm1, %xmm1
+	pxor	%xmm2, %xmm2
+	pxor	%xmm3, %xmm3
+	pxor	%xmm4, %xmm4
+	pxor	%xmm5, %xmm5
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7
+	movdqa	%xmm11, %xmm12
+	pcmpeqd	%xmm8, %xmm12
+	paddd	%xmm10, %xmm11
+	.irp k, 0, 1, 2, 3, 4, 5
+	movdqu	96*\j+16*\k(%rsi), %xmm13
+	pand	%xmm12, %xmm13
+	por	%xmm13, %xmm\k
+	.endr
+	.endr
+	/* the neutral's ones: (y + x, y - x) = (1, 1) for the digit 0 */
+	xor	%edx, %edx
+	test	%rax, %rax
+	sete	%dl
+	movq	%rdx, %xmm12
+	por	%xmm12, %xmm0
+	por	%xmm12, %xmm2
+	/* a negative digit: y + x and y - x swapped */
+	movdqa	%xmm0, %xmm12
+	pxor	%xmm2, %xmm12
+	pand	%xmm9, %xmm12
+	pxor	%xmm12, %xmm0
+	pxor	%xmm12, %xmm2
+	movdqa	%xmm1, %xmm13
+	pxor	%xmm3, %xmm13
+	pand	%xmm9, %xmm13
+	pxor	%xmm13, %xmm1
+	pxor	%xmm13, %xmm3
+	movdqa	%xmm0, QP(%rsp)
+	movdqa	%xmm1, QP+16(%rsp)
+	movdqa	%xmm2, QM(%rsp)
+	movdqa	%xmm3, QM+16(%rsp)
+	movdqa	%xmm4, QT(%rsp)
+	movdqa	%xmm5, QT+16(%rsp)
+	NEG2DXY
+.endm
+
+.macro WIPE_VECTORS
+	.irp r, 0, 1, 2, 3, 4, 5, 8, 9, 11, 12, 13
+	pxor	%xmm\r, %xmm\r
+	.endr
+.endm
+#endif
+
+/* QT = p - QT when rcx is all ones (QT < p: no borrow, and p - QT <= p). */
+.macro NEG2DXY
+	mov	QT(%rsp), %r8
+	mov	QT+8(%rsp), %r9
+	mov	QT+16(%rsp), %r10
+	mov	QT+24(%rsp), %r11
+	mov	$-19, %r12
+	sub	%r8, %r12
+	mov	$-1, %r13
+	sbb	%r9, %r13
+	mov	$-1, %r14
+	sbb	%r10, %r14
+	movabs	$0x7fffffffffffffff, %r15
+	sbb	%r11, %r15
+	test	%rcx, %rcx
+	cmovnz	%r12, %r8
+	cmovnz	%r13, %r9
+	cmovnz	%r14, %r10
+	cmovnz	%r15, %r11
+	STORE	QT
+.endm
+
+/* (X, Y, Z, T) += (QP, QM, QT): madd-2008-hwcd, then E*F, G*H, F*G, E*H.
+ * Y - X, Y + X: X product-bounded; D = 2Z: Z is; E = B - A, H = B + A: A
+ * is a product; F = D - C, G = D + C: C is. */
+.macro MADD
+	FSUB	TA, PY, PX
+	FADD	TB, PY, PX
+	FMUL	TA, TA, QM
+	FMUL	TB, TB, QP
+	FMUL	TC, PT, QT
+	FADD	TD, PZ, PZ
+	FSUB	TE, TB, TA
+	FADD	TH, TB, TA
+	FSUB	TF, TD, TC
+	FADD	TG, TD, TC
+	FMUL	PX, TE, TF
+	FMUL	PY, TG, TH
+	FMUL	PZ, TF, TG
+	FMUL	PT, TE, TH
+.endm
+
+/* (TE, TF, TG, TH) = 2 (X, Y, Z) before its products (ed_dbl: F and H
+ * negated, which negates all four coordinates, the same point). */
+.macro DOUBLE
+	FSQ	TA, PX
+	FSQ	TB, PY
+	FSQ	TC, PZ
+	FSUB	TD, PX, PY	/* Y product-bounded */
+	FSQ	TD, TD
+	FADD	TC, TC, TC	/* 2Z^2: both squares */
+	FADD	TH, TA, TB	/* -H = X^2 + Y^2: both squares */
+	FSUB	TE, TH, TD	/* E = 2XY: (X - Y)^2 a square */
+	FSUB	TG, TB, TA	/* G = Y^2 - X^2: X^2 a square */
+	FSUB2	TF, TC, TG	/* -F = 2Z^2 - G: neither a product */
+.endm
+
+	.text
+	FUNC_BEGIN COMB_FN
+	SAVE	FRAME, rbx, rbp, r12, r13, r14, r15
+	mov	%rdi, OUT(%rsp)
+	mov	%rsi, DIGS(%rsp)
+	mov	%rdx, BASE(%rsp)
+	/* the neutral point (0, 1, 1, 0); the odd digits first */
+	pxor	%xmm0, %xmm0
+	.irp o, PX, PX+16, PY, PY+16, PZ, PZ+16, PT, PT+16
+	movdqa	%xmm0, \o(%rsp)
+	.endr
+	movq	$1, PY(%rsp)
+	movq	$1, PZ(%rsp)
+	lea	1(%rsi), %rax
+	mov	%rax, DIG(%rsp)
+	movq	$0, PASS(%rsp)
+.Lpass:
+	mov	BASE(%rsp), %rax
+	mov	%rax, TAB(%rsp)
+	movq	$32, CNT(%rsp)
+	.p2align 6
+.Lstep:
+	mov	DIG(%rsp), %rax
+	movsbq	(%rax), %rax
+	mov	TAB(%rsp), %rsi
+	SELECT
+	MADD
+	addq	$2, DIG(%rsp)
+	addq	$768, TAB(%rsp)
+	decq	CNT(%rsp)
+	jnz	.Lstep
+	cmpq	$0, PASS(%rsp)
+	jne	.Ldone
+
+	/* times 16: four doublings, the last to extended coordinates; then
+	 * the even digits */
+	movq	$1, PASS(%rsp)
+	movq	$4, CNT(%rsp)
+.Ldouble:
+	DOUBLE
+	FMUL	PX, TE, TF
+	FMUL	PY, TG, TH
+	FMUL	PZ, TF, TG
+	decq	CNT(%rsp)
+	jnz	.Ldouble
+	FMUL	PT, TE, TH
+	mov	DIGS(%rsp), %rax
+	mov	%rax, DIG(%rsp)
+	jmp	.Lpass
+
+.Ldone:
+	mov	OUT(%rsp), %rdi
+	.irp o, 0, 16, 32, 48, 64, 80, 96, 112
+	movdqa	PX+\o(%rsp), %xmm1
+	movdqu	%xmm1, \o(%rdi)
+	.endr
+	/* leave no secret in the frame or the vector registers */
+	WIPE_VECTORS
+	WIPE_FRAME FRAME
+	RESTORE	FRAME, r15, r14, r13, r12, rbp, rbx
+	ret
+	FUNC_END COMB_FN
+
+	OBJECT_NOTES
