@@ -6,7 +6,8 @@
 # kernels/c25519/x86_64: MULX code (inline assembly, and whatever the
 # compiler makes of the C around it), with ADX in the x86_64-adx table's
 # objects only; each runs only where the dispatcher saw its features
-# (cs_c25519_x86_64_adx: CS_CPU_BMI2 | CS_CPU_ADX; cs_c25519_x86_64_mulx:
+# (cs_c25519_x86_64_adx: CS_CPU_BMI2 | CS_CPU_ADX | CS_CPU_AVX2, its comb_adx.S
+# scanning with AVX2 (assembly: no flag needed); cs_c25519_x86_64_mulx:
 # CS_CPU_BMI2).
 ifeq ($(ARCH),x86_64)
 C25519_X86_FLAGS := -mbmi2

@@ -251,8 +251,9 @@ static inline __attribute__((always_inline)) void ed_comb_select(ed_niels *t, ui
 /* h = a * B for a 32-byte scalar a < 2^255 (a clamped or reduced scalar),
  * constant time in a: 64 signed radix-16 digits, the odd ones summed from
  * the table, multiplied by 16, then the even ones added; all of it after
- * the recoding by the field header's fe_base_mul(X, Y, Z, T, e, table)
- * where it defines FE_HAVE_BASE_MUL. */
+ * the recoding by the field header's fe_base_mul(X, Y, Z, T, e, comb,
+ * comb16) where it defines FE_HAVE_BASE_MUL (with the second table, 16
+ * times the first, it needs no doubling). */
 static void ed_base_mul(ed_p3 *h, const uint8_t a[32])
 {
     int8_t e[64];
@@ -276,7 +277,7 @@ static void ed_base_mul(ed_p3 *h, const uint8_t a[32])
     e[63] = (int8_t)(e[63] + carry);
 
 #ifdef FE_HAVE_BASE_MUL
-    fe_base_mul(&h->X, &h->Y, &h->Z, &h->T, e, cs_ed25519_comb);
+    fe_base_mul(&h->X, &h->Y, &h->Z, &h->T, e, cs_ed25519_comb, cs_ed25519_comb16);
     cs_wipe(e, sizeof(e));
 #else
     ed_p3_0(h);

@@ -15,6 +15,11 @@
 /* cs_ed25519_comb[i][j] = (j + 1) * 256^i * B: the fixed-base table,
  * read by a constant-time scan of its 8 entries per position. */
 extern const uint8_t cs_ed25519_comb[32][8][CS_ED25519_NIELS_BYTES];
+/* cs_ed25519_comb16[i][j] = 16 (j + 1) 256^i B: the odd radix-16 digits'
+ * positions, for the x86-64 fixed-base loop (comb_body.h), which so needs
+ * no doublings. Both comb tables start on a 64-byte boundary (a position's
+ * 768 bytes are 12 cache lines). */
+extern const uint8_t cs_ed25519_comb16[32][8][CS_ED25519_NIELS_BYTES];
 /* cs_ed25519_odd[k] = (2k + 1) * B: verification's odd multiples, read
  * by public index. */
 extern const uint8_t cs_ed25519_odd[64][CS_ED25519_NIELS_BYTES];

@@ -215,6 +215,28 @@ static int base_point(ed_p3 *B)
     return ed_decode(B, enc);
 }
 
+/* How many entries of the comb table c differ from (j + 1) 256^i P. */
+static unsigned comb_bad(const uint8_t c[32][8][96], ed_p3 P)
+{
+    ed_p3 Q;
+    ed_p1 s;
+    uint8_t e[96];
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 32; i++) {
+        Q = P;
+        for (unsigned j = 0; j < 8; j++) {
+            niels_bytes(e, &Q);
+            bad += memcmp(e, c[i][j], 96) != 0;
+            p3_add(&Q, &Q, &P);
+        }
+        for (unsigned k = 0; k < 8; k++) { /* P *= 256 */
+            ed_dbl(&s, &P.X, &P.Y, &P.Z);
+            ed_p1_to_p3(&P, &s);
+        }
+    }
+    return bad;
+}
+
 static void tables(void)
 {
     ed_p3 B, P, Q, B2;
@@ -225,20 +247,18 @@ static void tables(void)
         tap_ok(0, "tables: decode the base point");
         return;
     }
-    P = B;
-    for (unsigned i = 0; i < 32; i++) {
-        Q = P;
-        for (unsigned j = 0; j < 8; j++) {
-            niels_bytes(e, &Q);
-            bad += memcmp(e, cs_ed25519_comb[i][j], 96) != 0;
-            p3_add(&Q, &Q, &P);
-        }
-        for (unsigned k = 0; k < 8; k++) { /* P *= 256 */
-            ed_dbl(&s, &P.X, &P.Y, &P.Z);
-            ed_p1_to_p3(&P, &s);
-        }
-    }
+    bad = comb_bad(cs_ed25519_comb, B);
     tap_ok(bad == 0, "tables: cs_ed25519_comb[i][j] = (j+1) 256^i B (%u of 256 differ)", bad);
+    P = B;
+    for (unsigned k = 0; k < 4; k++) { /* P = 16 B */
+        ed_dbl(&s, &P.X, &P.Y, &P.Z);
+        ed_p1_to_p3(&P, &s);
+    }
+    bad = comb_bad(cs_ed25519_comb16, P);
+    tap_ok(bad == 0, "tables: cs_ed25519_comb16[i][j] = 16 (j+1) 256^i B (%u of 256 differ)",
+           bad);
+    tap_ok(((uintptr_t)cs_ed25519_comb | (uintptr_t)cs_ed25519_comb16) % 64 == 0,
+           "tables: both comb tables 64-byte aligned");
     bad = 0;
     ed_dbl(&s, &B.X, &B.Y, &B.Z);
     ed_p1_to_p3(&B2, &s);

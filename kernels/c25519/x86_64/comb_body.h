@@ -3,32 +3,31 @@
  * x86-64 tables; included by comb_adx.S and comb_mulx.S (through the C
  * preprocessor), which first define COMB_FN, the function's name, and
  * include their carry-chain set (ladder_chains_adx.h or
- * ladder_chains_mulx.h), as the ladder does (ladder_body.h).
+ * ladder_chains_mulx.h), as the ladder does (ladder_body.h); COMB_AVX2
+ * picks the AVX2 table scan (else SSE2).
  *
  * void COMB_FN(uint64_t xyzt[16], const int8_t e[64],
- *              const uint8_t tab[32][8][96]);
+ *              const uint8_t tab[32][8][96], const uint8_t tab16[32][8][96]);
  * For the signed radix-16 digits e (e[i] in [-8, 8], secret) and the comb
- * table tab (ed25519_table.h: tab[i][j] = (j + 1) 256^i B as canonical
- * (y + x, y - x, 2dxy)), writes sum e[i] 16^i B in extended coordinates:
- * X, Y, Z, T (xyzt[0..3], [4..7], [8..11], [12..15]), each below 2^256.
- * The order of ed_base_mul: the odd digits summed (e[2k+1] 256^k B, k = 0
- * .. 31), times 16 by four doublings, then the even ones.
+ * tables (ed25519_table.h: tab[i][j] = (j + 1) 256^i B, tab16[i][j] = 16
+ * (j + 1) 256^i B, each entry canonical (y + x, y - x, 2dxy)), writes
+ * sum e[i] 16^i B in extended coordinates: X, Y, Z, T (xyzt[0..3], [4..7],
+ * [8..11], [12..15]), each below 2^256. The odd digits are added from
+ * tab16, the even ones from tab: 64 additions, no doubling.
  *
- * Each digit: all 8 entries of its position are read (SSE2, 96 bytes
- * each) and the one for |digit| kept by masks, the neutral (1, 1, 0)
- * when the digit is 0; a negative digit swaps y + x and y - x and negates
- * 2dxy, again by masks and CMOV. Then the mixed addition (madd-2008-hwcd,
- * a = -1) and the products back to extended coordinates, 7 FMUL. The digit
- * only ever feeds arithmetic (masks, CMOV flags); every address and branch
- * depends on the loop position alone.
+ * Each digit: all 8 entries of its position are read and the one for
+ * |digit| kept by masks, the neutral (1, 1, 0) when the digit is 0; a
+ * negative digit swaps y + x and y - x and negates 2dxy, again by masks
+ * and CMOV. Then the mixed addition (madd-2008-hwcd, a = -1) and the
+ * products back to extended coordinates, 7 FMUL. The digit only ever
+ * feeds arithmetic (masks, CMOV flags); every address and branch depends
+ * on the loop position alone.
  *
  * Bounds (frame_field.h's rules): at the top of every step X, Y, Z, T are
  * product-bounded (FMUL outputs; the neutral (0, 1, 1, 0) at the start),
  * and so is the selected entry (canonical, or p - 2dxy <= p). The
  * step's sums and differences each have a product as the operand the rule
- * asks for (see MADD). The doubling's E = 2XY is (X^2 + Y^2) - (X - Y)^2,
- * whose subtrahend is a square; its -F = 2Z^2 - (Y^2 - X^2) subtracts a
- * difference from a sum, so it folds fully (FSUB2). */
+ * asks for (see MADD). */
 
 #include "frame_field.h"
 
@@ -55,8 +54,7 @@
 #define BASE 504
 #define DIGS 512
 #define OUT 520
-#define PASS 528
-#define FRAME 536
+#define FRAME 536 /* 8 bytes of padding at 528 */
 
 #ifdef COMB_AVX2
 /* (QP, QM, QT) = the entry for the digit rax (sign-extended) among the 8
@@ -218,28 +216,13 @@
 	FMUL	PT, TE, TH
 .endm
 
-/* (TE, TF, TG, TH) = 2 (X, Y, Z) before its products (ed_dbl: F and H
- * negated, which negates all four coordinates, the same point). */
-.macro DOUBLE
-	FSQ	TA, PX
-	FSQ	TB, PY
-	FSQ	TC, PZ
-	FSUB	TD, PX, PY	/* Y product-bounded */
-	FSQ	TD, TD
-	FADD	TC, TC, TC	/* 2Z^2: both squares */
-	FADD	TH, TA, TB	/* -H = X^2 + Y^2: both squares */
-	FSUB	TE, TH, TD	/* E = 2XY: (X - Y)^2 a square */
-	FSUB	TG, TB, TA	/* G = Y^2 - X^2: X^2 a square */
-	FSUB2	TF, TC, TG	/* -F = 2Z^2 - G: neither a product */
-.endm
-
 	.text
 	FUNC_BEGIN COMB_FN
 	SAVE	FRAME, rbx, rbp, r12, r13, r14, r15
 	mov	%rdi, OUT(%rsp)
 	mov	%rsi, DIGS(%rsp)
 	mov	%rdx, BASE(%rsp)
-	/* the neutral point (0, 1, 1, 0); the odd digits first */
+	/* the neutral point (0, 1, 1, 0); the odd digits first, over tab16 */
 	pxor	%xmm0, %xmm0
 	.irp o, PX, PX+16, PY, PY+16, PZ, PZ+16, PT, PT+16
 	movdqa	%xmm0, \o(%rsp)
@@ -248,11 +231,8 @@
 	movq	$1, PZ(%rsp)
 	lea	1(%rsi), %rax
 	mov	%rax, DIG(%rsp)
-	movq	$0, PASS(%rsp)
-.Lpass:
-	mov	BASE(%rsp), %rax
-	mov	%rax, TAB(%rsp)
-	movq	$32, CNT(%rsp)
+	mov	%rcx, TAB(%rsp)
+	movq	$64, CNT(%rsp)
 	.p2align 6
 .Lstep:
 	mov	DIG(%rsp), %rax
@@ -263,25 +243,15 @@
 	addq	$2, DIG(%rsp)
 	addq	$768, TAB(%rsp)
 	decq	CNT(%rsp)
-	jnz	.Lstep
-	cmpq	$0, PASS(%rsp)
-	jne	.Ldone
-
-	/* times 16: four doublings, the last to extended coordinates; then
-	 * the even digits */
-	movq	$1, PASS(%rsp)
-	movq	$4, CNT(%rsp)
-.Ldouble:
-	DOUBLE
-	FMUL	PX, TE, TF
-	FMUL	PY, TG, TH
-	FMUL	PZ, TF, TG
-	decq	CNT(%rsp)
-	jnz	.Ldouble
-	FMUL	PT, TE, TH
+	jz	.Ldone
+	cmpq	$32, CNT(%rsp)
+	jne	.Lstep
+	/* then the even digits over tab */
 	mov	DIGS(%rsp), %rax
 	mov	%rax, DIG(%rsp)
-	jmp	.Lpass
+	mov	BASE(%rsp), %rax
+	mov	%rax, TAB(%rsp)
+	jmp	.Lstep
 
 .Ldone:
 	mov	OUT(%rsp), %rdi

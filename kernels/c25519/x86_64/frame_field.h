@@ -8,7 +8,7 @@
  * Bounds, which the bodies' comments argue step by step: a product or
  * square (FMUL, FSQ) ends below 2^255 + 2^11, "product-bounded". FADD is
  * exact when one operand is below 2^255 + 2^24; FSUB when the subtrahend
- * is; FSUB2 for any operands below 2^256. Every output is below 2^256.
+ * is. Every output is below 2^256.
  * Registers inside a macro: r8..r15 the value, rdx the MULX multiplier,
  * rax, rbx, rcx, rsi, rdi and rbp free. */
 
@@ -64,11 +64,8 @@
  * a borrow leaves 2^256 (= 38) too much. With b below 2^255 + 2^24 (or,
  * adding, a) one correction is exact: a sum that carried is below 2^255 +
  * 2^25 after it, so adding 38 carries no more; a difference that borrowed
- * holds at least 2^256 - b > 2^255 - 2^24 to take 38 from. With twice set
- * (any operands below 2^256) a second carry or borrow is folded too: it
- * leaves the low word within 38 of 0 (adding) or of 2^64 (subtracting), so
- * the second 38 goes into that word alone. */
-.macro FADDSUB d, a, b, op, opc, twice=0
+ * holds at least 2^256 - b > 2^255 - 2^24 to take 38 from. */
+.macro FADDSUB d, a, b, op, opc
 	mov	\a(%rsp), %r8
 	mov	\a+8(%rsp), %r9
 	mov	\a+16(%rsp), %r10
@@ -83,11 +80,6 @@
 	\opc	$0, %r9
 	\opc	$0, %r10
 	\opc	$0, %r11
-	.if \twice
-	sbb	%rax, %rax
-	and	$38, %eax
-	\op	%rax, %r8
-	.endif
 	STORE	\d
 .endm
 
@@ -97,10 +89,6 @@
 
 .macro FSUB d, a, b
 	FADDSUB	\d, \a, \b, sub, sbb
-.endm
-
-.macro FSUB2 d, a, b
-	FADDSUB	\d, \a, \b, sub, sbb, 1
 .endm
 
 /* Zeroes the frame's `frame` bytes from rsp (xmm0 zeroed; rcx, rdi used):
