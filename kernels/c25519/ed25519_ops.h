@@ -250,20 +250,21 @@ static inline __attribute__((always_inline)) void ed_comb_select(ed_niels *t, ui
 
 /* h = a * B for a 32-byte scalar a < 2^255 (a clamped or reduced scalar),
  * constant time in a: 64 signed radix-16 digits, the odd ones summed from
- * the table, multiplied by 16, then the even ones added; all of it after
- * the recoding by the field header's fe_base_mul(X, Y, Z, T, e, comb,
- * comb16) where it defines FE_HAVE_BASE_MUL (with the second table, 16
- * times the first, it needs no doubling). */
+ * the table, multiplied by 16, then the even ones added; all of it by the
+ * field header's fe_base_mul(X, Y, Z, T, a, comb, comb16) where it defines
+ * FE_HAVE_BASE_MUL (with the second table, 16 times the first, it needs no
+ * doubling). */
 static void ed_base_mul(ed_p3 *h, const uint8_t a[32])
 {
+#ifdef FE_HAVE_BASE_MUL
+    fe_base_mul(&h->X, &h->Y, &h->Z, &h->T, a, cs_ed25519_comb, cs_ed25519_comb16);
+#else
     int8_t e[64];
     int8_t carry = 0;
-#ifndef FE_HAVE_BASE_MUL
     uint8_t buf[CS_ED25519_NIELS_BYTES] __attribute__((aligned(16)));
     ed_niels t;
     ed_p1 r;
     ed_p2 s;
-#endif
     for (unsigned i = 0; i < 32; i++) {
         e[2 * i] = (int8_t)(a[i] & 15);
         e[2 * i + 1] = (int8_t)(a[i] >> 4);
@@ -276,10 +277,6 @@ static void ed_base_mul(ed_p3 *h, const uint8_t a[32])
     }
     e[63] = (int8_t)(e[63] + carry);
 
-#ifdef FE_HAVE_BASE_MUL
-    fe_base_mul(&h->X, &h->Y, &h->Z, &h->T, e, cs_ed25519_comb, cs_ed25519_comb16);
-    cs_wipe(e, sizeof(e));
-#else
     ed_p3_0(h);
     for (unsigned i = 1; i < 64; i += 2) {
         ed_comb_select(&t, buf, i / 2, e[i]);

@@ -6,14 +6,15 @@
  * ladder_chains_mulx.h), as the ladder does (ladder_body.h); COMB_AVX2
  * picks the AVX2 table scan (else SSE2).
  *
- * void COMB_FN(uint64_t xyzt[16], const int8_t e[64],
+ * void COMB_FN(uint64_t xyzt[16], const uint8_t a[32],
  *              const uint8_t tab[32][8][96], const uint8_t tab16[32][8][96]);
- * For the signed radix-16 digits e (e[i] in [-8, 8], secret) and the comb
- * tables (ed25519_table.h: tab[i][j] = (j + 1) 256^i B, tab16[i][j] = 16
- * (j + 1) 256^i B, each entry canonical (y + x, y - x, 2dxy)), writes
- * sum e[i] 16^i B in extended coordinates: X, Y, Z, T (xyzt[0..3], [4..7],
- * [8..11], [12..15]), each below 2^256. The odd digits are added from
- * tab16, the even ones from tab: 64 additions, no doubling.
+ * For the secret scalar a < 2^255 (little-endian) and the comb tables
+ * (ed25519_table.h: tab[i][j] = (j + 1) 256^i B, tab16[i][j] = 16 (j + 1)
+ * 256^i B, each entry canonical (y + x, y - x, 2dxy)), writes a B in
+ * extended coordinates: X, Y, Z, T (xyzt[0..3], [4..7], [8..11],
+ * [12..15]), each below 2^256. a = sum e[i] 16^i with signed digits e[i]
+ * in [-8, 8) (e[63] in [0, 8]); the odd digits are added from tab16, the
+ * even ones from tab: 64 additions, no doubling.
  *
  * Each digit: all 8 entries of its position are read and the one for
  * |digit| kept by masks, the neutral (1, 1, 0) when the digit is 0; a
@@ -24,7 +25,7 @@
  * on the loop position alone.
  *
  * Bounds (frame_field.h's rules): at the top of every step X, Y, Z, T are
- * product-bounded (FMUL outputs; the neutral (0, 1, 1, 0) at the start),
+ * product-bounded (FMUL outputs, Z = 4 after the first digit's FIRST),
  * and so is the selected entry (canonical, or p - 2dxy <= p). The
  * step's sums and differences each have a product as the operand the rule
  * asks for (see MADD). */
@@ -48,13 +49,13 @@
 #define TF 384
 #define TG 416
 #define TH 448
-#define DIG 480
-#define TAB 488
-#define CNT 496
-#define BASE 504
-#define DIGS 512
-#define OUT 520
-#define FRAME 536 /* 8 bytes of padding at 528 */
+#define DIGITS 480 /* 64 signed bytes */
+#define DIG 544
+#define TAB 552
+#define CNT 560
+#define BASE 568
+#define OUT 576
+#define FRAME 584
 
 #ifdef COMB_AVX2
 /* (QP, QM, QT) = the entry for the digit rax (sign-extended) among the 8
@@ -216,23 +217,98 @@
 	FMUL	PT, TE, TH
 .endm
 
+/* (X, Y, Z, T) = the entry (QP, QM): MADD's result from the neutral (0, 1,
+ * 1, 0), where A = y - x, B = y + x, C = 0 and F = G = 2, so E = QP - QM,
+ * H = QP + QM (QM canonical), X = 2E, Y = 2H, Z = 4, T = EH, the
+ * products by FMUL (so product-bounded, as MADD's are). */
+.macro FIRST
+	FSUB	TE, QP, QM
+	FADD	TH, QP, QM
+	movq	$2, TF(%rsp)
+	movq	$4, PZ(%rsp)
+	.irp o, 8, 16, 24
+	movq	$0, TF+\o(%rsp)
+	movq	$0, PZ+\o(%rsp)
+	.endr
+	FMUL	PX, TE, TF
+	FMUL	PY, TF, TH
+	FMUL	PT, TE, TH
+.endm
+
+/* DIGITS = the signed radix-16 digits of the scalar at rsi (below 2^255):
+ * the nibbles of a + 0x0888...88 (63 eights: no carry out), less 8 but
+ * the top one (ed_base_mul's recoding, without its serial carry chain).
+ * r8..r11 and xmm0..4 hold the secret scalar. */
+.macro RECODE
+	mov	(%rsi), %r8
+	mov	8(%rsi), %r9
+	mov	16(%rsi), %r10
+	mov	24(%rsi), %r11
+	movabs	$0x8888888888888888, %rax
+	movabs	$0x0888888888888888, %rbx
+	add	%rax, %r8
+	adc	%rax, %r9
+	adc	%rax, %r10
+	adc	%rbx, %r11
+	movq	%r8, %xmm0
+	movq	%r9, %xmm4
+	punpcklqdq %xmm4, %xmm0
+	movq	%r10, %xmm1
+	movq	%r11, %xmm4
+	punpcklqdq %xmm4, %xmm1
+	movdqa	.Lnibble(%rip), %xmm4
+	movdqa	%xmm0, %xmm2
+	psrlw	$4, %xmm2
+	pand	%xmm4, %xmm0
+	pand	%xmm4, %xmm2
+	movdqa	%xmm0, %xmm3
+	punpcklbw %xmm2, %xmm0
+	punpckhbw %xmm2, %xmm3
+	movdqa	.Leight(%rip), %xmm4
+	psubb	%xmm4, %xmm0
+	psubb	%xmm4, %xmm3
+	movdqa	%xmm0, DIGITS(%rsp)
+	movdqa	%xmm3, DIGITS+16(%rsp)
+	movdqa	%xmm1, %xmm2
+	psrlw	$4, %xmm2
+	pand	.Lnibble(%rip), %xmm1
+	pand	.Lnibble(%rip), %xmm2
+	movdqa	%xmm1, %xmm3
+	punpcklbw %xmm2, %xmm1
+	punpckhbw %xmm2, %xmm3
+	psubb	%xmm4, %xmm1
+	psubb	.Leight_last(%rip), %xmm3
+	movdqa	%xmm1, DIGITS+32(%rsp)
+	movdqa	%xmm3, DIGITS+48(%rsp)
+.endm
+
+	.section .rodata
+	.p2align 4
+.Lnibble:
+	.fill	16, 1, 0x0f
+.Leight:
+	.fill	16, 1, 8
+.Leight_last: /* the top digit keeps its nibble */
+	.fill	15, 1, 8
+	.byte	0
+
 	.text
 	FUNC_BEGIN COMB_FN
 	SAVE	FRAME, rbx, rbp, r12, r13, r14, r15
 	mov	%rdi, OUT(%rsp)
-	mov	%rsi, DIGS(%rsp)
 	mov	%rdx, BASE(%rsp)
-	/* the neutral point (0, 1, 1, 0); the odd digits first, over tab16 */
-	pxor	%xmm0, %xmm0
-	.irp o, PX, PX+16, PY, PY+16, PZ, PZ+16, PT, PT+16
-	movdqa	%xmm0, \o(%rsp)
-	.endr
-	movq	$1, PY(%rsp)
-	movq	$1, PZ(%rsp)
-	lea	1(%rsi), %rax
+	RECODE
+	/* the odd digits first, over tab16; the first one's entry is the
+	 * start */
+	lea	DIGITS+3(%rsp), %rax
 	mov	%rax, DIG(%rsp)
-	mov	%rcx, TAB(%rsp)
-	movq	$64, CNT(%rsp)
+	lea	768(%rcx), %rax
+	mov	%rax, TAB(%rsp)
+	movq	$63, CNT(%rsp)
+	movsbq	DIGITS+1(%rsp), %rax
+	mov	%rcx, %rsi
+	SELECT
+	FIRST
 	.p2align 6
 .Lstep:
 	mov	DIG(%rsp), %rax
@@ -247,7 +323,7 @@
 	cmpq	$32, CNT(%rsp)
 	jne	.Lstep
 	/* then the even digits over tab */
-	mov	DIGS(%rsp), %rax
+	lea	DIGITS(%rsp), %rax
 	mov	%rax, DIG(%rsp)
 	mov	BASE(%rsp), %rax
 	mov	%rax, TAB(%rsp)

@@ -20,19 +20,19 @@ static inline void fe_ladder(fe *x2, fe *z2, const fe *x1, const uint8_t k[32])
     memcpy(z2->v, xz + 4, 32);
 }
 
-/* Ed25519's fixed-base loop, COMB_FN (comb_body.h, built by comb_adx.S or
- * comb_mulx.S with the same chains): X, Y, Z, T of sum e[i] 16^i B for
- * digits e[i] in [-8, 8] over the comb tables tab and tab16, to
+/* Ed25519's fixed-base multiplication, COMB_FN (comb_body.h, built by
+ * comb_adx.S or comb_mulx.S with the same chains): X, Y, Z, T of a B for a
+ * secret scalar a < 2^255 over the comb tables tab and tab16, to
  * xyzt[0..15]. */
-void COMB_FN(uint64_t xyzt[16], const int8_t e[64], const uint8_t tab[32][8][96],
+void COMB_FN(uint64_t xyzt[16], const uint8_t a[32], const uint8_t tab[32][8][96],
              const uint8_t tab16[32][8][96]);
 
 #define FE_HAVE_BASE_MUL 1
-static inline void fe_base_mul(fe *X, fe *Y, fe *Z, fe *T, const int8_t e[64],
+static inline void fe_base_mul(fe *X, fe *Y, fe *Z, fe *T, const uint8_t a[32],
                                const uint8_t tab[32][8][96], const uint8_t tab16[32][8][96])
 {
     uint64_t o[16];
-    COMB_FN(o, e, tab, tab16);
+    COMB_FN(o, a, tab, tab16);
     memcpy(X->v, o, 32);
     memcpy(Y->v, o + 4, 32);
     memcpy(Z->v, o + 8, 32);
