@@ -18,15 +18,15 @@
  *
  * Each digit: all 8 entries of its position are read and the one for
  * |digit| kept by masks, the neutral (1, 1, 0) when the digit is 0; a
- * negative digit swaps y + x and y - x and negates 2dxy, again by masks
- * and CMOV. Then the mixed addition (madd-2008-hwcd, a = -1) and the
+ * negative digit swaps y + x and y - x, again by masks, and 2dxy's sign
+ * by swapping two sums by CMOV (MADD). Then the mixed addition (madd-2008-hwcd, a = -1) and the
  * products back to extended coordinates, 7 FMUL. The digit only ever
  * feeds arithmetic (masks, CMOV flags); every address and branch depends
  * on the loop position alone.
  *
  * Bounds (frame_field.h's rules): at the top of every step X, Y, Z, T are
  * product-bounded (FMUL outputs, Z = 4 after the first digit's FIRST),
- * and so is the selected entry (canonical, or p - 2dxy <= p). The
+ * and so is the selected entry (canonical). The
  * step's sums and differences each have a product as the operand the rule
  * asks for (see MADD). */
 
@@ -55,13 +55,14 @@
 #define CNT 560
 #define BASE 568
 #define OUT 576
-#define FRAME 584
+#define SIGN 584
+#define FRAME 600 /* 8 bytes of padding at 592 */
 
 #ifdef COMB_AVX2
 /* (QP, QM, QT) = the entry for the digit rax (sign-extended) among the 8
  * at rsi, negated when the digit is negative: AVX2, one register per
  * coordinate (ymm0..2), ymm8 |digit| in every dword, ymm9 the sign mask,
- * ymm11 counts j + 1; rcx keeps the sign mask for NEG2DXY. */
+ * ymm11 counts j + 1; the sign mask to SIGN for MADD. */
 .macro SELECT
 	mov	%rax, %rcx
 	sar	$63, %rcx
@@ -100,7 +101,7 @@
 	vmovdqu	%ymm0, QP(%rsp)
 	vmovdqu	%ymm1, QM(%rsp)
 	vmovdqu	%ymm2, QT(%rsp)
-	NEG2DXY
+	mov	%rcx, SIGN(%rsp)
 .endm
 
 /* Upper halves cleared before SSE code (WIPE_FRAME) and every vector
@@ -112,7 +113,7 @@
 /* (QP, QM, QT) = the entry for the digit rax (sign-extended) among the 8
  * at rsi, negated when the digit is negative: SSE2, xmm0..5 gather the
  * entry, xmm8 holds |digit| in every dword, xmm9 the sign mask, xmm11
- * counts j + 1; rcx keeps the sign mask for NEG2DXY. */
+ * counts j + 1; the sign mask to SIGN for MADD. */
 .macro SELECT
 	mov	%rax, %rcx
 	sar	$63, %rcx
@@ -165,7 +166,7 @@
 	movdqa	%xmm3, QM+16(%rsp)
 	movdqa	%xmm4, QT(%rsp)
 	movdqa	%xmm5, QT+16(%rsp)
-	NEG2DXY
+	mov	%rcx, SIGN(%rsp)
 .endm
 
 .macro WIPE_VECTORS
@@ -175,42 +176,81 @@
 .endm
 #endif
 
-/* QT = p - QT when rcx is all ones (QT < p: no borrow, and p - QT <= p). */
-.macro NEG2DXY
-	mov	QT(%rsp), %r8
-	mov	QT+8(%rsp), %r9
-	mov	QT+16(%rsp), %r10
-	mov	QT+24(%rsp), %r11
-	mov	$-19, %r12
-	sub	%r8, %r12
-	mov	$-1, %r13
-	sbb	%r9, %r13
-	mov	$-1, %r14
-	sbb	%r10, %r14
-	movabs	$0x7fffffffffffffff, %r15
-	sbb	%r11, %r15
-	test	%rcx, %rcx
-	cmovnz	%r12, %r8
-	cmovnz	%r13, %r9
-	cmovnz	%r14, %r10
-	cmovnz	%r15, %r11
-	STORE	QT
+/* d = the four words w0..w3. */
+.macro STORE4 d, w0, w1, w2, w3
+	mov	\w0, \d(%rsp)
+	mov	\w1, \d+8(%rsp)
+	mov	\w2, \d+16(%rsp)
+	mov	\w3, \d+24(%rsp)
 .endm
 
-/* (X, Y, Z, T) += (QP, QM, QT): madd-2008-hwcd, then E*F, G*H, F*G, E*H.
- * Y - X, Y + X: X product-bounded; D = 2Z: Z is; E = B - A, H = B + A: A
- * is a product; F = D - C, G = D + C: C is. */
+/* r12..r15 = t + (r8..r11), rax..rdx = t - (r8..r11) (r8..r11 after an
+ * FMULR: product-bounded, so each folds once), rsi scratch. */
+.macro SUMDIFF t
+	mov	\t(%rsp), %rax
+	mov	\t+8(%rsp), %rbx
+	mov	\t+16(%rsp), %rcx
+	mov	\t+24(%rsp), %rdx
+	mov	%rax, %r12
+	mov	%rbx, %r13
+	mov	%rcx, %r14
+	mov	%rdx, %r15
+	sub	%r8, %rax
+	sbb	%r9, %rbx
+	sbb	%r10, %rcx
+	sbb	%r11, %rdx
+	sbb	%rsi, %rsi
+	and	$38, %esi
+	sub	%rsi, %rax
+	sbb	$0, %rbx
+	sbb	$0, %rcx
+	sbb	$0, %rdx
+	add	%r8, %r12
+	adc	%r9, %r13
+	adc	%r10, %r14
+	adc	%r11, %r15
+	sbb	%rsi, %rsi
+	and	$38, %esi
+	add	%rsi, %r12
+	adc	$0, %r13
+	adc	$0, %r14
+	adc	$0, %r15
+.endm
+
+/* (X, Y, Z, T) += (QP, QM, QT), 2dxy's sign in SIGN: madd-2008-hwcd, then
+ * E*F, G*H, F*G, E*H. Y - X, Y + X: X product-bounded; D = 2Z: Z is; E =
+ * B - A, H = B + A: A a product (in registers); F = D - C, G = D + C: C
+ * = T * 2dxy a product (in registers), F and G swapped by CMOV for a
+ * negative digit (2dxy is left positive, so C is the negation of the
+ * signed entry's, and swapping F and G is adding -C instead). */
 .macro MADD
 	FSUB	TA, PY, PX
 	FADD	TB, PY, PX
-	FMUL	TA, TA, QM
 	FMUL	TB, TB, QP
-	FMUL	TC, PT, QT
+	FMULR	TA, QM
+	SUMDIFF	TB
+	STORE4	TE, %rax, %rbx, %rcx, %rdx
+	STORE4	TH, %r12, %r13, %r14, %r15
 	FADD	TD, PZ, PZ
-	FSUB	TE, TB, TA
-	FADD	TH, TB, TA
-	FSUB	TF, TD, TC
-	FADD	TG, TD, TC
+	FMULR	PT, QT
+	SUMDIFF	TD
+	/* F = D - C (rax..rdx), G = D + C (r12..r15), swapped when SIGN */
+	mov	SIGN(%rsp), %rdi
+	test	%rdi, %rdi
+	mov	%rax, %rsi
+	cmovnz	%r12, %rax
+	cmovnz	%rsi, %r12
+	mov	%rbx, %rsi
+	cmovnz	%r13, %rbx
+	cmovnz	%rsi, %r13
+	mov	%rcx, %rsi
+	cmovnz	%r14, %rcx
+	cmovnz	%rsi, %r14
+	mov	%rdx, %rsi
+	cmovnz	%r15, %rdx
+	cmovnz	%rsi, %r15
+	STORE4	TF, %rax, %rbx, %rcx, %rdx
+	STORE4	TG, %r12, %r13, %r14, %r15
 	FMUL	PX, TE, TF
 	FMUL	PY, TG, TH
 	FMUL	PZ, TF, TG

@@ -49,14 +49,19 @@
 	adc	$0, %r12
 .endm
 
-/* d = a * b mod p (d may be a or b: written last). */
-.macro FMUL d, a, b
+/* r8..r11 = a * b mod p, product-bounded. */
+.macro FMULR a, b
 	mov	\b(%rsp), %rdx
 	MUL1	\a
 	ROW	\a, \b+8, %r9, %r10, %r11, %r12, %r13
 	ROW	\a, \b+16, %r10, %r11, %r12, %r13, %r14
 	ROW	\a, \b+24, %r11, %r12, %r13, %r14, %r15
 	REDUCE
+.endm
+
+/* d = a * b mod p (d may be a or b: written last). */
+.macro FMUL d, a, b
+	FMULR	\a, \b
 	STORE	\d
 .endm
 
