@@ -41,14 +41,8 @@ trap 'rm -rf "$out"' EXIT
 
 # run VER SIDE ROUND: one `openssl speed -mr`; lines "VER SIDE ROUND OP RATE".
 run() {
-    local ver=$1 side=$2 round=$3 env=(env -u LD_PRELOAD -u CRYPTOSHIM_KERNELS -u CRYPTOSHIM_POLICY) c
-    if [ "$side" != stock ]; then
-        for c in "${configs[@]}"; do
-            [ "${c%%=*}" = "$side" ] || continue
-            [ -n "${c#*=}" ] && IFS=, read -r -a extra <<<"${c#*=}" && env+=("${extra[@]}")
-        done
-        env+=("LD_PRELOAD=$lib")
-    fi
+    local ver=$1 side=$2 round=$3 env
+    side_env "$side" "${configs[@]}"
     # shellcheck disable=SC2086
     "${env[@]}" $(ossl "$ver") speed -mr -seconds "$secs" $algs 2>&1 | awk -v pre="$ver $side $round" -F: '
         /^\+DTP:/ {

@@ -20,3 +20,18 @@ need_builds() {
 ossl() {
     if [ "$1" = 30 ]; then echo openssl; else echo "$BUILD/openssl$1/bin/openssl"; fi
 }
+
+# side_env SIDE CONFIG...: sets the array `env` to the command prefix of one
+# side: stock (the shim's variables removed), or the shim configuration named
+# SIDE among the CONFIGs (NAME=ENV[,ENV...], as the scripts' -c takes them).
+side_env() {
+    local side=$1 c extra
+    shift
+    env=(env -u LD_PRELOAD -u CRYPTOSHIM_KERNELS -u CRYPTOSHIM_POLICY)
+    [ "$side" != stock ] || return 0
+    for c in "$@"; do
+        [ "${c%%=*}" = "$side" ] || continue
+        [ -n "${c#*=}" ] && IFS=, read -r -a extra <<<"${c#*=}" && env+=("${extra[@]}")
+    done
+    env+=("LD_PRELOAD=$lib")
+}
