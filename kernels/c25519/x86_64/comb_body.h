@@ -19,16 +19,19 @@
  * Each digit: all 8 entries of its position are read and the one for
  * |digit| kept by masks, the neutral (1, 1, 0) when the digit is 0; a
  * negative digit swaps y + x and y - x, again by masks, and 2dxy's sign
- * by swapping two sums by CMOV (MADD). Then the mixed addition (madd-2008-hwcd, a = -1) and the
- * products back to extended coordinates, 7 FMUL. The digit only ever
- * feeds arithmetic (masks, CMOV flags); every address and branch depends
- * on the loop position alone.
+ * by swapping two sums by CMOV (MADD1). Then the mixed addition
+ * (madd-2008-hwcd, a = -1) and the products back to extended coordinates,
+ * 7 FMUL; the next digit's scan sits between the two groups of products,
+ * where it overlaps with their carry chains (faster there than before
+ * them: docs/benchmarks.md). The digit only ever feeds arithmetic (masks,
+ * CMOV flags); every address and branch depends on the loop position
+ * alone.
  *
  * Bounds (frame_field.h's rules): at the top of every step X, Y, Z, T are
  * product-bounded (FMUL outputs, Z = 4 after the first digit's FIRST),
- * and so is the selected entry (canonical). The
- * step's sums and differences each have a product as the operand the rule
- * asks for (see MADD). */
+ * and so is the selected entry (canonical). The step's sums and
+ * differences each have a product as the operand the rule asks for (see
+ * MADD1). */
 
 #include "frame_field.h"
 
@@ -62,7 +65,7 @@
 /* (QP, QM, QT) = the entry for the digit rax (sign-extended) among the 8
  * at rsi, negated when the digit is negative: AVX2, one register per
  * coordinate (ymm0..2), ymm8 |digit| in every dword, ymm9 the sign mask,
- * ymm11 counts j + 1; the sign mask to SIGN for MADD. */
+ * ymm11 counts j + 1; the sign mask to SIGN for MADD1. */
 .macro SELECT
 	mov	%rax, %rcx
 	sar	$63, %rcx
@@ -113,7 +116,7 @@
 /* (QP, QM, QT) = the entry for the digit rax (sign-extended) among the 8
  * at rsi, negated when the digit is negative: SSE2, xmm0..5 gather the
  * entry, xmm8 holds |digit| in every dword, xmm9 the sign mask, xmm11
- * counts j + 1; the sign mask to SIGN for MADD. */
+ * counts j + 1; the sign mask to SIGN for MADD1. */
 .macro SELECT
 	mov	%rax, %rcx
 	sar	$63, %rcx
@@ -217,13 +220,36 @@
 	adc	$0, %r15
 .endm
 
-/* (X, Y, Z, T) += (QP, QM, QT), 2dxy's sign in SIGN: madd-2008-hwcd, then
- * E*F, G*H, F*G, E*H. Y - X, Y + X: X product-bounded; D = 2Z: Z is; E =
+/* (X, Y, Z, T) += (QP, QM, QT), 2dxy's sign in SIGN: madd-2008-hwcd to E,
+ * F, G, H (MADD1, the last read of QP, QM, QT, SIGN), then E*F, G*H, F*G,
+ * E*H (MADD2). Y - X, Y + X: X product-bounded; D = 2Z: Z is; E =
  * B - A, H = B + A: A a product (in registers); F = D - C, G = D + C: C
  * = T * 2dxy a product (in registers), F and G swapped by CMOV for a
  * negative digit (2dxy is left positive, so C is the negation of the
  * signed entry's, and swapping F and G is adding -C instead). */
-.macro MADD
+/* (QP, QM, QT, SIGN) = the entry of the digit at DIG from the table
+ * position at TAB, then both moved on: by 2 digits and a position, from
+ * past e[63] (tab16's last) to e[0] and tab's first. */
+.macro NEXT
+	mov	DIG(%rsp), %rax
+	movsbq	(%rax), %rax
+	mov	TAB(%rsp), %rsi
+	SELECT
+	mov	DIG(%rsp), %rax
+	mov	TAB(%rsp), %rsi
+	add	$2, %rax
+	add	$768, %rsi
+	lea	DIGITS+65(%rsp), %rdx
+	cmp	%rdx, %rax
+	jne	1f
+	lea	DIGITS(%rsp), %rax
+	mov	BASE(%rsp), %rsi
+1:
+	mov	%rax, DIG(%rsp)
+	mov	%rsi, TAB(%rsp)
+.endm
+
+.macro MADD1
 	FSUB	TA, PY, PX
 	FADD	TB, PY, PX
 	FMUL	TB, TB, QP
@@ -251,16 +277,19 @@
 	cmovnz	%rsi, %r15
 	STORE4	TF, %rax, %rbx, %rcx, %rdx
 	STORE4	TG, %r12, %r13, %r14, %r15
+.endm
+
+.macro MADD2
 	FMUL	PX, TE, TF
 	FMUL	PY, TG, TH
 	FMUL	PZ, TF, TG
 	FMUL	PT, TE, TH
 .endm
 
-/* (X, Y, Z, T) = the entry (QP, QM): MADD's result from the neutral (0, 1,
+/* (X, Y, Z, T) = the entry (QP, QM): MADD1/2's result from the neutral (0, 1,
  * 1, 0), where A = y - x, B = y + x, C = 0 and F = G = 2, so E = QP - QM,
  * H = QP + QM (QM canonical), X = 2E, Y = 2H, Z = 4, T = EH, the
- * products by FMUL (so product-bounded, as MADD's are). */
+ * products by FMUL (so product-bounded, as MADD2's are). */
 .macro FIRST
 	FSUB	TE, QP, QM
 	FADD	TH, QP, QM
@@ -339,35 +368,25 @@
 	mov	%rdx, BASE(%rsp)
 	RECODE
 	/* the odd digits first, over tab16; the first one's entry is the
-	 * start */
-	lea	DIGITS+3(%rsp), %rax
+	 * start; each step selects the next digit's entry between its two
+	 * groups of products, where the scan overlaps with their chains */
+	lea	DIGITS+1(%rsp), %rax
 	mov	%rax, DIG(%rsp)
-	lea	768(%rcx), %rax
-	mov	%rax, TAB(%rsp)
+	mov	%rcx, TAB(%rsp)
 	movq	$63, CNT(%rsp)
-	movsbq	DIGITS+1(%rsp), %rax
-	mov	%rcx, %rsi
-	SELECT
+	NEXT
 	FIRST
+	NEXT
 	.p2align 6
 .Lstep:
-	mov	DIG(%rsp), %rax
-	movsbq	(%rax), %rax
-	mov	TAB(%rsp), %rsi
-	SELECT
-	MADD
-	addq	$2, DIG(%rsp)
-	addq	$768, TAB(%rsp)
+	MADD1
+	cmpq	$1, CNT(%rsp)
+	je	1f
+	NEXT
+1:
+	MADD2
 	decq	CNT(%rsp)
-	jz	.Ldone
-	cmpq	$32, CNT(%rsp)
-	jne	.Lstep
-	/* then the even digits over tab */
-	lea	DIGITS(%rsp), %rax
-	mov	%rax, DIG(%rsp)
-	mov	BASE(%rsp), %rax
-	mov	%rax, TAB(%rsp)
-	jmp	.Lstep
+	jnz	.Lstep
 
 .Ldone:
 	mov	OUT(%rsp), %rdi
