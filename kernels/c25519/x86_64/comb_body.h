@@ -220,13 +220,6 @@
 	adc	$0, %r15
 .endm
 
-/* (X, Y, Z, T) += (QP, QM, QT), 2dxy's sign in SIGN: madd-2008-hwcd to E,
- * F, G, H (MADD1, the last read of QP, QM, QT, SIGN), then E*F, G*H, F*G,
- * E*H (MADD2). Y - X, Y + X: X product-bounded; D = 2Z: Z is; E =
- * B - A, H = B + A: A a product (in registers); F = D - C, G = D + C: C
- * = T * 2dxy a product (in registers), F and G swapped by CMOV for a
- * negative digit (2dxy is left positive, so C is the negation of the
- * signed entry's, and swapping F and G is adding -C instead). */
 /* (QP, QM, QT, SIGN) = the entry of the digit at DIG from the table
  * position at TAB, then both moved on: by 2 digits and a position, from
  * past e[63] (tab16's last) to e[0] and tab's first. */
@@ -249,15 +242,19 @@
 	mov	%rsi, TAB(%rsp)
 .endm
 
+/* (X, Y, Z, T) += (QP, QM, QT), 2dxy's sign in SIGN: madd-2008-hwcd to E,
+ * F, G, H (MADD1, the last read of QP, QM, QT, SIGN), then E*F, G*H, F*G,
+ * E*H (MADD2), from TA = Y - X, TB = Y + X, TD = 2Z (SUMS_XY). E = B - A,
+ * H = B + A: A = TA * QM a product (in registers); F = D - C, G = D + C:
+ * C = T * 2dxy a product (in registers), F and G swapped by CMOV for a
+ * negative digit (2dxy is left positive, so C is the negation of the
+ * signed entry's, and swapping F and G is adding -C instead). */
 .macro MADD1
-	FSUB	TA, PY, PX
-	FADD	TB, PY, PX
 	FMUL	TB, TB, QP
 	FMULR	TA, QM
 	SUMDIFF	TB
 	STORE4	TE, %rax, %rbx, %rcx, %rdx
 	STORE4	TH, %r12, %r13, %r14, %r15
-	FADD	TD, PZ, PZ
 	FMULR	PT, QT
 	SUMDIFF	TD
 	/* F = D - C (rax..rdx), G = D + C (r12..r15), swapped when SIGN */
@@ -282,8 +279,19 @@
 .macro MADD2
 	FMUL	PX, TE, TF
 	FMUL	PY, TG, TH
+	SUMS_XY
 	FMUL	PZ, TF, TG
+	FADD	TD, PZ, PZ
 	FMUL	PT, TE, TH
+.endm
+
+/* Two of the next MADD1's sums of the new point: TA = Y - X, TB = Y + X
+ * (X product-bounded); MADD2 and FIRST place them, and TD = 2Z (Z
+ * product-bounded), as soon as their inputs are there, so that they run
+ * beside the products still in flight. */
+.macro SUMS_XY
+	FSUB	TA, PY, PX
+	FADD	TB, PY, PX
 .endm
 
 /* (X, Y, Z, T) = the entry (QP, QM): MADD1/2's result from the neutral (0, 1,
@@ -302,6 +310,8 @@
 	FMUL	PX, TE, TF
 	FMUL	PY, TF, TH
 	FMUL	PT, TE, TH
+	SUMS_XY
+	FADD	TD, PZ, PZ
 .endm
 
 /* DIGITS = the signed radix-16 digits of the scalar at rsi (below 2^255):
