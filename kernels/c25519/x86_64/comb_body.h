@@ -21,9 +21,10 @@
  * negative digit swaps y + x and y - x, again by masks, and 2dxy's sign
  * by swapping two sums by CMOV (MADD1). Then the mixed addition
  * (madd-2008-hwcd, a = -1) and the products back to extended coordinates,
- * 7 FMUL; the next digit's scan sits between the two groups of products,
- * where it overlaps with their carry chains (faster there than before
- * them: docs/benchmarks.md). The digit only ever feeds arithmetic (masks,
+ * 7 FMUL; the next digit's scan is spread over the step's first products
+ * (half the entries before the first, half after it, the rest after the
+ * last read of the current entry), where it overlaps with their carry
+ * chains (faster there than before them: docs/benchmarks.md). The digit only ever feeds arithmetic (masks,
  * CMOV flags); every address and branch depends on the loop position
  * alone.
  *
@@ -62,11 +63,13 @@
 #define FRAME 600 /* 8 bytes of padding at 592 */
 
 #ifdef COMB_AVX2
-/* (QP, QM, QT) = the entry for the digit rax (sign-extended) among the 8
- * at rsi, negated when the digit is negative: AVX2, one register per
- * coordinate (ymm0..2), ymm8 |digit| in every dword, ymm9 the sign mask,
- * ymm11 counts j + 1; the sign mask to SIGN for MADD1. */
-.macro SELECT
+/* The table scan in three parts (SELECT below), which MADD1's products
+ * leave alone: SCAN_INIT takes the digit rax (sign-extended), SCAN_PART
+ * the position at rsi, SCAN_END writes (QP, QM, QT) = the entry for
+ * |digit|, y + x and y - x swapped when the digit is negative, and the
+ * sign mask to SIGN. AVX2: one register per coordinate (ymm0..2), ymm8
+ * |digit| in every dword, ymm9 the sign mask, ymm11 counts j + 1. */
+.macro SCAN_INIT
 	mov	%rax, %rcx
 	sar	$63, %rcx
 	xor	%rcx, %rax
@@ -81,7 +84,11 @@
 	vpxor	%xmm0, %xmm0, %xmm0
 	vpxor	%xmm1, %xmm1, %xmm1
 	vpxor	%xmm2, %xmm2, %xmm2
-	.irp j, 0, 1, 2, 3, 4, 5, 6, 7
+.endm
+
+/* The entries js (of 0..7) of the position at rsi into the sums. */
+.macro SCAN_PART js:vararg
+	.irp j, \js
 	vpcmpeqd %ymm8, %ymm11, %ymm12
 	vpaddd	%ymm10, %ymm11, %ymm11
 	.irp k, 0, 1, 2
@@ -89,9 +96,14 @@
 	vpor	%ymm13, %ymm\k, %ymm\k
 	.endr
 	.endr
+.endm
+
+/* The selected entry, signed, to QP, QM, QT and its sign to SIGN. */
+.macro SCAN_END
 	/* the neutral's ones: (y + x, y - x) = (1, 1) for the digit 0 */
 	xor	%edx, %edx
-	test	%rax, %rax
+	vmovd	%xmm8, %eax
+	test	%eax, %eax
 	sete	%dl
 	vmovq	%rdx, %xmm12
 	vpor	%ymm12, %ymm0, %ymm0
@@ -104,7 +116,7 @@
 	vmovdqu	%ymm0, QP(%rsp)
 	vmovdqu	%ymm1, QM(%rsp)
 	vmovdqu	%ymm2, QT(%rsp)
-	mov	%rcx, SIGN(%rsp)
+	vmovq	%xmm9, SIGN(%rsp)
 .endm
 
 /* Upper halves cleared before SSE code (WIPE_FRAME) and every vector
@@ -113,11 +125,10 @@
 	vzeroall
 .endm
 #else
-/* (QP, QM, QT) = the entry for the digit rax (sign-extended) among the 8
- * at rsi, negated when the digit is negative: SSE2, xmm0..5 gather the
+/* The table scan in three parts as above; SSE2: xmm0..5 gather the
  * entry, xmm8 holds |digit| in every dword, xmm9 the sign mask, xmm11
- * counts j + 1; the sign mask to SIGN for MADD1. */
-.macro SELECT
+ * counts j + 1. */
+.macro SCAN_INIT
 	mov	%rax, %rcx
 	sar	$63, %rcx
 	xor	%rcx, %rax
@@ -135,7 +146,11 @@
 	pxor	%xmm3, %xmm3
 	pxor	%xmm4, %xmm4
 	pxor	%xmm5, %xmm5
-	.irp j, 0, 1, 2, 3, 4, 5, 6, 7
+.endm
+
+/* The entries js (of 0..7) of the position at rsi into the sums. */
+.macro SCAN_PART js:vararg
+	.irp j, \js
 	movdqa	%xmm11, %xmm12
 	pcmpeqd	%xmm8, %xmm12
 	paddd	%xmm10, %xmm11
@@ -145,9 +160,14 @@
 	por	%xmm13, %xmm\k
 	.endr
 	.endr
+.endm
+
+/* The selected entry, signed, to QP, QM, QT and its sign to SIGN. */
+.macro SCAN_END
 	/* the neutral's ones: (y + x, y - x) = (1, 1) for the digit 0 */
 	xor	%edx, %edx
-	test	%rax, %rax
+	movd	%xmm8, %eax
+	test	%eax, %eax
 	sete	%dl
 	movq	%rdx, %xmm12
 	por	%xmm12, %xmm0
@@ -169,7 +189,7 @@
 	movdqa	%xmm3, QM+16(%rsp)
 	movdqa	%xmm4, QT(%rsp)
 	movdqa	%xmm5, QT+16(%rsp)
-	mov	%rcx, SIGN(%rsp)
+	movq	%xmm9, SIGN(%rsp)
 .endm
 
 .macro WIPE_VECTORS
@@ -220,14 +240,24 @@
 	adc	$0, %r15
 .endm
 
-/* (QP, QM, QT, SIGN) = the entry of the digit at DIG from the table
- * position at TAB, then both moved on: by 2 digits and a position, from
- * past e[63] (tab16's last) to e[0] and tab's first. */
-.macro NEXT
+/* (QP, QM, QT, SIGN) = the entry of the digit rax (sign-extended) from
+ * the position at rsi. */
+.macro SELECT
+	SCAN_INIT
+	SCAN_PART 0, 1, 2, 3, 4, 5, 6, 7
+	SCAN_END
+.endm
+
+/* The digit at DIG and the position at TAB to rax, rsi. */
+.macro LOAD_DIGIT
 	mov	DIG(%rsp), %rax
 	movsbq	(%rax), %rax
 	mov	TAB(%rsp), %rsi
-	SELECT
+.endm
+
+/* DIG and TAB moved on by 2 digits and a position, from past e[63]
+ * (tab16's last) to e[0] and tab's first. */
+.macro ADVANCE
 	mov	DIG(%rsp), %rax
 	mov	TAB(%rsp), %rsi
 	add	$2, %rax
@@ -242,6 +272,13 @@
 	mov	%rsi, TAB(%rsp)
 .endm
 
+/* SELECT for the digit at DIG, then ADVANCE. */
+.macro NEXT
+	LOAD_DIGIT
+	SELECT
+	ADVANCE
+.endm
+
 /* (X, Y, Z, T) += (QP, QM, QT), 2dxy's sign in SIGN: madd-2008-hwcd to E,
  * F, G, H (MADD1, the last read of QP, QM, QT, SIGN), then E*F, G*H, F*G,
  * E*H (MADD2), from TA = Y - X, TB = Y + X, TD = 2Z (SUMS_XY). E = B - A,
@@ -249,8 +286,11 @@
  * C = T * 2dxy a product (in registers), F and G swapped by CMOV for a
  * negative digit (2dxy is left positive, so C is the negation of the
  * signed entry's, and swapping F and G is adding -C instead). */
-.macro MADD1
+.macro MADD1A
 	FMUL	TB, TB, QP
+.endm
+
+.macro MADD1B
 	FMULR	TA, QM
 	SUMDIFF	TB
 	STORE4	TE, %rax, %rbx, %rcx, %rdx
@@ -378,8 +418,8 @@
 	mov	%rdx, BASE(%rsp)
 	RECODE
 	/* the odd digits first, over tab16; the first one's entry is the
-	 * start; each step selects the next digit's entry between its two
-	 * groups of products, where the scan overlaps with their chains */
+	 * start; each step selects the next digit's entry beside its first
+	 * products (the last step none) */
 	lea	DIGITS+1(%rsp), %rax
 	mov	%rax, DIG(%rsp)
 	mov	%rcx, TAB(%rsp)
@@ -389,10 +429,23 @@
 	NEXT
 	.p2align 6
 .Lstep:
-	MADD1
 	cmpq	$1, CNT(%rsp)
 	je	1f
-	NEXT
+	LOAD_DIGIT
+	SCAN_INIT
+	SCAN_PART 0, 1, 2, 3
+1:
+	MADD1A
+	cmpq	$1, CNT(%rsp)
+	je	1f
+	mov	TAB(%rsp), %rsi
+	SCAN_PART 4, 5, 6, 7
+1:
+	MADD1B
+	cmpq	$1, CNT(%rsp)
+	je	1f
+	SCAN_END
+	ADVANCE
 1:
 	MADD2
 	decq	CNT(%rsp)
