@@ -87,15 +87,6 @@ typedef struct {
     fe Z;
 } ed_cached;
 
-/* (unused where the field header's fe_base_mul does the fixed base) */
-static __attribute__((unused)) void ed_p3_0(ed_p3 *h)
-{
-    fe_0(&h->X);
-    fe_1(&h->Y);
-    fe_1(&h->Z);
-    fe_0(&h->T);
-}
-
 static void ed_p1_to_p3(ed_p3 *r, const ed_p1 *p)
 {
     fe_mul(&r->X, &p->E, &p->F);
@@ -203,6 +194,17 @@ static void ed_niels_load(ed_niels *r, const uint8_t b[CS_ED25519_NIELS_BYTES])
 #define ED_WIPE_STACK 2048
 
 /* ---- Fixed-base multiplication (constant time) ----------------------- */
+
+#ifndef FE_HAVE_BASE_MUL /* the C path of ed_base_mul; fe_base_mul has its own start */
+/* h = the neutral point (0, 1) in extended coordinates. */
+static void ed_p3_0(ed_p3 *h)
+{
+    fe_0(&h->X);
+    fe_1(&h->Y);
+    fe_1(&h->Z);
+    fe_0(&h->T);
+}
+#endif
 
 /* 16 bytes as two words, for the select below: GCC's generic vectors are
  * SSE2 on x86-64 and plain word pairs elsewhere. */
