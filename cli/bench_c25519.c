@@ -21,6 +21,7 @@
 #include "runtime/registry.h"
 #include "runtime/cpu.h"
 #include "runtime/timer.h"
+#include "bench_stock_c25519.h"
 #include "cli.h"
 
 #define MAX_ROUNDS CLI_BENCH_MAX_ROUNDS
@@ -29,25 +30,9 @@
 enum { OP_DERIVE, OP_KEYGEN, OPS };
 static const char *const op_names[OPS] = {"derive", "keygen"};
 
-/* The libcrypto side: a derive context with a fixed peer, built once. */
-struct stock {
-    EVP_PKEY_CTX *derive;
-};
-
-static int stock_init(struct stock *s, const uint8_t priv[32], const uint8_t peer[32])
-{
-    EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL, priv, 32);
-    EVP_PKEY *p = EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, NULL, peer, 32);
-    s->derive = k ? EVP_PKEY_CTX_new(k, NULL) : NULL;
-    int ok = s->derive && p && EVP_PKEY_derive_init(s->derive) > 0 &&
-             EVP_PKEY_derive_set_peer(s->derive, p) > 0;
-    EVP_PKEY_free(k);
-    EVP_PKEY_free(p);
-    return ok;
-}
-
-/* One call of op; im NULL means libcrypto. Returns 0 on failure. */
-static int call(const cs_c25519_impl *im, struct stock *s, int op, uint8_t out[32],
+/* One call of op; im NULL means libcrypto (derive: on the context set up
+ * once with priv and peer). Returns 0 on failure. */
+static int call(const cs_c25519_impl *im, EVP_PKEY_CTX *derive, int op, uint8_t out[32],
                 const uint8_t priv[32], const uint8_t peer[32])
 {
     if (im) {
@@ -58,18 +43,15 @@ static int call(const cs_c25519_impl *im, struct stock *s, int op, uint8_t out[3
     }
     size_t len = 32;
     if (op == OP_DERIVE)
-        return EVP_PKEY_derive(s->derive, out, &len) > 0;
-    EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL, priv, 32);
-    int ok = k && EVP_PKEY_get_raw_public_key(k, out, &len) > 0;
-    EVP_PKEY_free(k);
-    return ok;
+        return EVP_PKEY_derive(derive, out, &len) > 0;
+    return cli_stock_public(EVP_PKEY_X25519, out, priv);
 }
 
 /* A table's set-up: the implementations (use[0] NULL: libcrypto), the
  * operation, the key, the peer and the secret derive must give. */
 struct bench {
     const void *use[MAX_IMPLS + 1];
-    struct stock s;
+    EVP_PKEY_CTX *derive;
     int op;
     const uint8_t *priv, *peer, *want;
 };
@@ -82,7 +64,6 @@ static int run(void *vb, unsigned ik, unsigned n, uint64_t *t, double *secs)
 {
     struct bench *b = vb;
     const cs_c25519_impl *im = b->use[ik];
-    struct stock *s = &b->s;
     int op = b->op;
     const uint8_t *peer = b->peer;
     uint8_t out[32], k[32];
@@ -95,7 +76,7 @@ static int run(void *vb, unsigned ik, unsigned n, uint64_t *t, double *secs)
             k[2] = (uint8_t)(i >> 8);
         }
         uint64_t t0 = cs_timer_ticks();
-        bad |= !call(im, s, op, out, k, peer);
+        bad |= !call(im, b->derive, op, out, k, peer);
         t[i] = cs_timer_ticks() - t0;
     }
     *secs = cs_timer_thread_cpu() - c0;
@@ -127,8 +108,10 @@ int cli_bench_c25519(int argc, char **argv)
     size_t wl = 32;
     uint64_t *t = malloc(n * sizeof *t);
     b.priv = priv, b.peer = peer, b.want = want;
-    if (!t || !stock_init(&b.s, priv, peer) || EVP_PKEY_derive(b.s.derive, want, &wl) <= 0) {
+    b.derive = cli_stock_x25519_derive_ctx(priv, peer);
+    if (!t || !b.derive || EVP_PKEY_derive(b.derive, want, &wl) <= 0) {
         fprintf(stderr, "bench x25519: libcrypto's X25519 is not available\n");
+        EVP_PKEY_CTX_free(b.derive);
         free(t);
         return 1;
     }
@@ -148,7 +131,7 @@ int cli_bench_c25519(int argc, char **argv)
                        (double)row[0].median / (double)row[k].median);
         }
     }
-    EVP_PKEY_CTX_free(b.s.derive);
+    EVP_PKEY_CTX_free(b.derive);
     free(t);
     return status;
 }

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_stock_c25519.h"
 #include "cli.h"
 #include "kernels/c25519/c25519.h"
 #include "kernels/c25519/sha512.h"
@@ -42,7 +43,6 @@ struct setup {
     uint8_t sk[32], pk[32], sig[64];
     uint8_t *msg;
     size_t mlen;
-    EVP_PKEY *priv, *pub, *xgen;
     EVP_MD_CTX *sctx, *vctx;
     EVP_PKEY_CTX *kctx;
 };
@@ -54,13 +54,8 @@ static int stock_op(struct setup *s, int op)
     size_t len = 64;
     int ok;
     switch (op) {
-    case OP_PUBKEY: {
-        EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, s->sk, 32);
-        len = 32;
-        ok = k && EVP_PKEY_get_raw_public_key(k, pk, &len) == 1;
-        EVP_PKEY_free(k);
-        return ok;
-    }
+    case OP_PUBKEY:
+        return cli_stock_public(EVP_PKEY_ED25519, pk, s->sk);
     case OP_SIGN:
         return EVP_DigestSign(s->sctx, sig, &len, s->msg, s->mlen) == 1;
     case OP_SIGNKEY: {
@@ -145,21 +140,14 @@ static int setup(struct setup *s, size_t mlen)
     memset(s, 0, sizeof *s);
     s->mlen = mlen;
     s->msg = malloc(mlen + 1);
-    if (!s->msg || RAND_bytes(s->sk, 32) != 1 || RAND_bytes(s->msg, (int)mlen + 1) != 1)
+    if (!s->msg || RAND_bytes(s->sk, 32) != 1 || RAND_bytes(s->msg, (int)mlen + 1) != 1 ||
+        !cli_stock_public(EVP_PKEY_ED25519, s->pk, s->sk))
         return 0;
-    len = 32;
-    s->priv = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, s->sk, 32);
-    if (!s->priv || EVP_PKEY_get_raw_public_key(s->priv, s->pk, &len) != 1)
-        return 0;
-    s->pub = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, s->pk, 32);
-    s->sctx = EVP_MD_CTX_new();
-    s->vctx = EVP_MD_CTX_new();
+    s->sctx = cli_stock_ed25519_md_ctx(1, s->sk);
+    s->vctx = cli_stock_ed25519_md_ctx(0, s->pk);
     s->kctx = EVP_PKEY_CTX_new_id(EVP_PKEY_X25519, NULL);
-    len = 64;
-    return s->pub && s->sctx && s->vctx && s->kctx &&
-           EVP_DigestSignInit(s->sctx, NULL, NULL, NULL, s->priv) == 1 &&
+    return s->sctx && s->vctx && s->kctx &&
            EVP_DigestSign(s->sctx, s->sig, &len, s->msg, mlen) == 1 &&
-           EVP_DigestVerifyInit(s->vctx, NULL, NULL, NULL, s->pub) == 1 &&
            EVP_PKEY_keygen_init(s->kctx) == 1;
 }
 
@@ -168,8 +156,6 @@ static void teardown(struct setup *s)
     EVP_MD_CTX_free(s->sctx);
     EVP_MD_CTX_free(s->vctx);
     EVP_PKEY_CTX_free(s->kctx);
-    EVP_PKEY_free(s->priv);
-    EVP_PKEY_free(s->pub);
     free(s->msg);
 }
 

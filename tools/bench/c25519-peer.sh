@@ -18,10 +18,11 @@ shift
 link_only=0
 if [ "${1:-}" = -l ]; then link_only=1; shift; fi
 [ "$(uname -m)" = x86_64 ] || { echo "s2n-bignum's objects here are x86-64 only" >&2; exit 1; }
-nice -n 19 make -s -j2 BUILD="$BUILD" "$BUILD/bench/c25519_peer.o" "$BUILD/obj/cli/bench_util.o" \
-    "$BUILD/obj/cli/args.o" "$BUILD/libcryptoshim_core.a" >&2
-nice -n 19 cc "$BUILD/bench/c25519_peer.o" "$BUILD/obj/cli/bench_util.o" "$BUILD/obj/cli/args.o" \
-    "$BUILD/libcryptoshim_core.a" "$objs"/*.o -lcrypto -ldl -pthread -o "$BUILD/c25519_peer"
+# the harness and the CLI objects it shares (bench loop, options, stock's calls)
+parts=("$BUILD/bench/c25519_peer.o" "$BUILD"/obj/cli/{bench_util,args,bench_stock_c25519}.o
+    "$BUILD/libcryptoshim_core.a")
+nice -n 19 make -s -j2 BUILD="$BUILD" "${parts[@]}" >&2
+nice -n 19 cc "${parts[@]}" "$objs"/*.o -lcrypto -ldl -pthread -o "$BUILD/c25519_peer"
 [ "$link_only" = 1 ] && { echo "$BUILD/c25519_peer"; exit 0; }
 [ $# -gt 0 ] || set -- -n 300 -r 9
 echo "$(date -u '+%F %T UTC'); $(uptime | sed 's/.*load/load/')"

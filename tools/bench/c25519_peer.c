@@ -29,7 +29,8 @@
  * `make bench-tools` compiles this file ($(BUILD)/bench/c25519_peer.o) and
  * `make` the CLI objects it shares; tools/bench/c25519-peer.sh links it:
  *   cc build/bench/c25519_peer.o build/obj/cli/bench_util.o build/obj/cli/args.o                  \
- *      build/libcryptoshim_core.a PEER_OBJECTS -lcrypto -ldl -pthread -o build/c25519_peer
+ *      build/obj/cli/bench_stock_c25519.o build/libcryptoshim_core.a PEER_OBJECTS                 \
+ *      -lcrypto -ldl -pthread -o build/c25519_peer
  * Usage: c25519_peer [-n N] [-r ROUNDS] [-m BYTES] [-p]; under
  * flock /tmp/cryptoshim-bench.lock. x86-64 only. */
 #define OPENSSL_SUPPRESS_DEPRECATED /* SHA512_Transform, the kernels' hash hook */
@@ -41,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/bench_stock_c25519.h"
 #include "cli/cli.h"
 #include "kernels/c25519/c25519.h"
 #include "kernels/c25519/scalar25519.h"
@@ -196,47 +198,6 @@ struct setup {
     EVP_MD_CTX *sctx, *vctx;
 };
 
-/* Stock's derive context for priv and peer, or NULL. */
-static EVP_PKEY_CTX *stock_derive_ctx(const uint8_t priv[32], const uint8_t peer[32])
-{
-    EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL, priv, 32);
-    EVP_PKEY *p = EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, NULL, peer, 32);
-    EVP_PKEY_CTX *c = k ? EVP_PKEY_CTX_new(k, NULL) : NULL;
-    if (c && (EVP_PKEY_derive_init(c) <= 0 || EVP_PKEY_derive_set_peer(c, p) <= 0)) {
-        EVP_PKEY_CTX_free(c);
-        c = NULL;
-    }
-    EVP_PKEY_free(k);
-    EVP_PKEY_free(p);
-    return c;
-}
-
-/* Stock's Ed25519 signing (sign 1, key: 32 private bytes) or verifying
- * (sign 0, key: the public key) context, or NULL. */
-static EVP_MD_CTX *stock_md_ctx(int sign, const uint8_t key[32])
-{
-    EVP_PKEY *k = sign ? EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, key, 32)
-                       : EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, key, 32);
-    EVP_MD_CTX *c = k ? EVP_MD_CTX_new() : NULL;
-    if (c && (sign ? EVP_DigestSignInit(c, NULL, NULL, NULL, k)
-                   : EVP_DigestVerifyInit(c, NULL, NULL, NULL, k)) != 1) {
-        EVP_MD_CTX_free(c);
-        c = NULL;
-    }
-    EVP_PKEY_free(k);
-    return c;
-}
-
-/* Stock's public value of a private key of type (X25519 or ED25519); 0 on failure. */
-static int stock_public(int type, uint8_t out[32], const uint8_t key[32])
-{
-    size_t len = 32;
-    EVP_PKEY *k = EVP_PKEY_new_raw_private_key(type, NULL, key, 32);
-    int ok = k && EVP_PKEY_get_raw_public_key(k, out, &len) == 1;
-    EVP_PKEY_free(k);
-    return ok;
-}
-
 /* One call of op by table im, or by stock when im is NULL: derive, sign and
  * verify on s's fixed inputs, keygen and pubkey on key. out: the secret,
  * public value or signature. 0 on failure or a refused signature. */
@@ -248,9 +209,10 @@ static int call(const cs_c25519_impl *im, struct setup *s, int op, uint8_t out[6
     case OP_DERIVE:
         return im ? im->x25519(out, s->xpriv, s->xpeer) : EVP_PKEY_derive(s->derive, out, &len) > 0;
     case OP_KEYGEN:
-        return im ? (im->x25519_base(out, key), 1) : stock_public(EVP_PKEY_X25519, out, key);
+        return im ? (im->x25519_base(out, key), 1) : cli_stock_public(EVP_PKEY_X25519, out, key);
     case OP_PUBKEY:
-        return im ? (im->ed25519_pubkey(out, key), 1) : stock_public(EVP_PKEY_ED25519, out, key);
+        return im ? (im->ed25519_pubkey(out, key), 1)
+                  : cli_stock_public(EVP_PKEY_ED25519, out, key);
     case OP_SIGN:
         if (!im)
             return EVP_DigestSign(s->sctx, out, &len, s->msg, s->mlen) == 1;
@@ -295,7 +257,7 @@ static int run(void *vb, unsigned k, unsigned n, uint64_t *t, double *secs)
 static int stock_verdict(const uint8_t sig[64], const uint8_t *msg, size_t mlen,
                          const uint8_t pk[32])
 {
-    EVP_MD_CTX *c = stock_md_ctx(0, pk);
+    EVP_MD_CTX *c = cli_stock_ed25519_md_ctx(0, pk);
     int v = c ? EVP_DigestVerify(c, sig, 64, msg, mlen) : -1;
     EVP_MD_CTX_free(c);
     return v < 0 ? -1 : v == 1;
@@ -327,11 +289,12 @@ static int agree(const cs_c25519_impl *const *use, unsigned nuse)
         size_t mlen = trial * 10;
         if (RAND_bytes(priv, 32) != 1 || RAND_bytes(peer, 32) != 1 || RAND_bytes(msg, 320) != 1)
             return 0;
-        EVP_MD_CTX *sc = stock_md_ctx(1, priv);
-        EVP_PKEY_CTX *dc = stock_derive_ctx(priv, peer);
+        EVP_MD_CTX *sc = cli_stock_ed25519_md_ctx(1, priv);
+        EVP_PKEY_CTX *dc = cli_stock_x25519_derive_ctx(priv, peer);
         size_t slen = 64, dlen = 32;
         int ok = sc && dc && EVP_DigestSign(sc, sig, &slen, msg, mlen) == 1 &&
-                 EVP_PKEY_derive(dc, want, &dlen) > 0 && stock_public(EVP_PKEY_ED25519, pk, priv);
+                 EVP_PKEY_derive(dc, want, &dlen) > 0 &&
+                 cli_stock_public(EVP_PKEY_ED25519, pk, priv);
         EVP_MD_CTX_free(sc);
         EVP_PKEY_CTX_free(dc);
         if (!ok)
@@ -342,7 +305,7 @@ static int agree(const cs_c25519_impl *const *use, unsigned nuse)
             if (!im->x25519(got, priv, peer) || memcmp(got, want, 32))
                 bad = "X25519 secret";
             im->x25519_base(got, priv);
-            if (!stock_public(EVP_PKEY_X25519, got + 32, priv) || memcmp(got, got + 32, 32))
+            if (!cli_stock_public(EVP_PKEY_X25519, got + 32, priv) || memcmp(got, got + 32, 32))
                 bad = "X25519 public value";
             if (im->ed25519_pubkey) {
                 im->ed25519_pubkey(got, priv);
@@ -383,11 +346,11 @@ static int setup(struct setup *s, size_t mlen)
     s->msg = malloc(mlen + 1);
     if (!s->msg || RAND_bytes(s->xpriv, 32) != 1 || RAND_bytes(s->xpeer, 32) != 1 ||
         RAND_bytes(s->sk, 32) != 1 || RAND_bytes(s->msg, (int)mlen + 1) != 1 ||
-        !stock_public(EVP_PKEY_ED25519, s->pk, s->sk))
+        !cli_stock_public(EVP_PKEY_ED25519, s->pk, s->sk))
         return 0;
-    s->derive = stock_derive_ctx(s->xpriv, s->xpeer);
-    s->sctx = stock_md_ctx(1, s->sk);
-    s->vctx = stock_md_ctx(0, s->pk);
+    s->derive = cli_stock_x25519_derive_ctx(s->xpriv, s->xpeer);
+    s->sctx = cli_stock_ed25519_md_ctx(1, s->sk);
+    s->vctx = cli_stock_ed25519_md_ctx(0, s->pk);
     return s->derive && s->sctx && s->vctx && EVP_PKEY_derive(s->derive, s->secret, &dlen) > 0 &&
            EVP_DigestSign(s->sctx, s->sig, &slen, s->msg, mlen) == 1;
 }
