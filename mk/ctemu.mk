@@ -14,7 +14,8 @@
 #       without AVX-512 IFMA.
 # Which files: every AVX-512 source, by name (kernels/bn/x86_64/ifma*.c,
 # kernels/bn/x86_64/fma512*.c,
-# kernels/mldsa/x86_64/*avx512*.c, kernels/keccak/x86_64/*avx512*.c); a new
+# kernels/mldsa/x86_64/*avx512*.c, kernels/keccak/x86_64/*avx512*.c,
+# kernels/mlkem/x86_64/*avx512*.c, kernels/c25519/x86_64/ladder_ifma*.c); a new
 # one is picked up automatically if it follows the naming and uses only
 # intrinsics the header provides.
 ifeq ($(ARCH)$(CROSS),x86_64)
@@ -23,7 +24,8 @@ NM ?= nm
 
 CTEMU_SRCS := $(wildcard kernels/bn/x86_64/ifma*.c kernels/bn/x86_64/fma512*.c \
                           kernels/mldsa/x86_64/*avx512*.c \
-                          kernels/keccak/x86_64/*avx512*.c kernels/mlkem/x86_64/*avx512*.c)
+                          kernels/keccak/x86_64/*avx512*.c kernels/mlkem/x86_64/*avx512*.c \
+                          kernels/c25519/x86_64/ladder_ifma*.c)
 CTEMU_NATIVE := $(call obj,$(CTEMU_SRCS))
 CTEMU_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/obj/ctemu/%,$(CTEMU_NATIVE))
 # The kernel objects with the AVX-512 ones swapped for their emulations.
@@ -48,6 +50,7 @@ $(BUILD)/obj/ctemu/kernels/bn/x86_64/fma512_x2.o: OBJ_CFLAGS += -mfma
 $(BUILD)/obj/ctemu/kernels/mldsa/x86_64/%.o: OBJ_CFLAGS += $(MLDSA_X86_FLAGS)
 $(BUILD)/obj/ctemu/kernels/keccak/x86_64/%.o: OBJ_CFLAGS += $(KECCAK_X86_FLAGS)
 $(BUILD)/obj/ctemu/kernels/mlkem/x86_64/%.o: OBJ_CFLAGS += $(MLKEM_X86_FLAGS)
+$(BUILD)/obj/ctemu/kernels/c25519/x86_64/%.o: OBJ_CFLAGS += $(C25519_X86_FLAGS) -mavx2
 
 $(BUILD)/obj/ctemu/%.o: %.c tests/unit/ctemu/avx512_emul.h
 	@mkdir -p $(dir $@)
@@ -90,5 +93,21 @@ $(BUILD)/tests/ct_mlkem_avx512emu: tests/unit/ct_mlkem.c $(CTEMU_KERNEL_OBJS) $(
 	$(CC) $(ALL_CFLAGS) -DCT_AVX512_EMULATED -o $@ $^ -lm
 
 tests-build: $(BUILD)/tests/ct_mlkem_avx512emu
+
+# X25519: the x86_64-ifma table's ladder (kernels/c25519/x86_64/ladder_ifma.c)
+# emulated, under the ct test and the whole kernel suite (RFC 7748,
+# Wycheproof, against portable), both checking only the AVX-512 tables.
+# The kernel suite is a unit test: make check runs it too.
+$(BUILD)/tests/ct_c25519_x25519_avx512emu: tests/unit/ct_c25519_x25519.c $(CTEMU_KERNEL_OBJS) \
+                                           $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCT_AVX512_EMULATED -o $@ $^ -lm
+
+$(BUILD)/tests/kernel_c25519_avx512emu: tests/unit/kernel_c25519.c $(CTEMU_KERNEL_OBJS) $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCT_AVX512_EMULATED -o $@ $^ -lm
+
+tests-build: $(BUILD)/tests/ct_c25519_x25519_avx512emu
+unit-build: $(BUILD)/tests/kernel_c25519_avx512emu
 -include $(CTEMU_OBJS:.o=.d) $(CTEMU_IMPL:.o=.d) $(CTEMU_INTRIN:.o=.d)
 endif

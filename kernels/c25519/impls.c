@@ -9,6 +9,7 @@
 #if defined(__x86_64__)
 extern const cs_c25519_impl cs_c25519_x86_64_adx;
 extern const cs_c25519_impl cs_c25519_x86_64_mulx;
+extern const cs_c25519_impl cs_c25519_x86_64_ifma;
 #endif
 
 const cs_c25519_impl *const cs_c25519_impls[] = {
@@ -18,6 +19,7 @@ const cs_c25519_impl *const cs_c25519_impls[] = {
 #if defined(__x86_64__)
     &cs_c25519_x86_64_adx,
     &cs_c25519_x86_64_mulx,
+    &cs_c25519_x86_64_ifma,
 #endif
     NULL,
 };
