@@ -3,10 +3,10 @@
  * each emulated intrinsic against the instruction, then the emulated builds
  * of the AVX-512 kernels (global symbols prefixed ctemu_) against the native
  * builds on the same inputs: IFMA Montgomery products and exponentiations at
- * every size class, the 4-, 8- and 8+1-way Keccaks, and ML-DSA keygen and
- * signing through the "avx512" table. Same outputs means the code valgrind
- * checks in ct_*_avx512emu computes what the shipped code computes. Skips
- * elsewhere. Prints TAP. */
+ * every size class, the 4-, 8- and 8+1-way Keccaks, ML-DSA keygen and
+ * signing through the "avx512" table, and the X25519 IFMA ladder. Same
+ * outputs means the code valgrind checks in ct_*_avx512emu computes what
+ * the shipped code computes. Skips elsewhere. Prints TAP. */
 #include <string.h>
 
 #include "../../../kernels/bn/bn_kernel.h"
@@ -36,6 +36,10 @@ void ctemu_cs_keccakf1600_x8x1_avx512(uint64_t s8[200], uint64_t s1[25]);
 CS_MLKEM_DECLARE_ARITH(ctemu_, avx512);
 unsigned ctemu_cs_mlkem_rej_uniform_avx512(int16_t *r, unsigned have, const uint8_t *buf,
                                            size_t len);
+
+/* The x86_64-ifma X25519 ladder (kernels/c25519/x86_64/ladder_ifma.c). */
+void cs_c25519_ifma_ladder(uint64_t xz[8], const uint64_t x1[4], const uint8_t k[32]);
+void ctemu_cs_c25519_ifma_ladder(uint64_t xz[8], const uint64_t x1[4], const uint8_t k[32]);
 
 static cs_mont mont;
 
@@ -240,6 +244,30 @@ static int mlkem_cases(unsigned n)
     return ok;
 }
 
+/* The ladder, native and emulated, on n clamped random scalars and random
+ * x1 below 2^256 (every fourth at or above p); whether x2:z2 agree. */
+static int ladder_cases(unsigned n)
+{
+    int ok = 1;
+    for (unsigned t = 0; t < n; t++) {
+        uint64_t x1[4], xz1[8], xz2[8];
+        uint8_t k[32];
+        tap_rng_bytes((uint8_t *)x1, sizeof x1);
+        tap_rng_bytes(k, 32);
+        if (t % 4 == 1) {
+            x1[1] = x1[2] = ~0ULL;
+            x1[3] |= 0x7fffffffffffffffULL;
+            x1[0] |= 0xffffffffffffffe0ULL;
+        }
+        k[0] &= 248;
+        k[31] = (uint8_t)((k[31] & 127) | 64);
+        cs_c25519_ifma_ladder(xz1, x1, k);
+        ctemu_cs_c25519_ifma_ladder(xz2, x1, k);
+        ok &= !memcmp(xz1, xz2, sizeof xz1);
+    }
+    return ok;
+}
+
 int main(void)
 {
     tap_rng_seed(0x6374656d75ULL);
@@ -285,6 +313,8 @@ int main(void)
     tap_ok(rej_cases(3000), "rej_uniform/rej_eta avx512 emulated == native, 3000 buffers");
     tap_ok(mlkem_cases(500), "ML-KEM avx512 arithmetic emulated == native: NTTs, products, "
                              "sums, coders, Compress/Decompress, rejection step, 500 inputs");
+    tap_ok(ladder_cases(200), "X25519 ladder (c25519 x86_64-ifma) emulated == native, 200 "
+                              "scalars and u");
     static const int sets[3] = {44, 65, 87};
     for (int s = 0; s < 3; s++)
         tap_ok(mldsa_cases(sets[s], 40),
