@@ -15,7 +15,7 @@
 # Which files: every AVX-512 source, by name (kernels/bn/x86_64/ifma*.c,
 # kernels/bn/x86_64/fma512*.c,
 # kernels/mldsa/x86_64/*avx512*.c, kernels/keccak/x86_64/*avx512*.c,
-# kernels/mlkem/x86_64/*avx512*.c, kernels/c25519/x86_64/ladder_ifma*.c); a new
+# kernels/mlkem/x86_64/*avx512*.c, kernels/c25519/x86_64/*_ifma.c); a new
 # one is picked up automatically if it follows the naming and uses only
 # intrinsics the header provides.
 ifeq ($(ARCH)$(CROSS),x86_64)
@@ -25,7 +25,7 @@ NM ?= nm
 CTEMU_SRCS := $(wildcard kernels/bn/x86_64/ifma*.c kernels/bn/x86_64/fma512*.c \
                           kernels/mldsa/x86_64/*avx512*.c \
                           kernels/keccak/x86_64/*avx512*.c kernels/mlkem/x86_64/*avx512*.c \
-                          kernels/c25519/x86_64/ladder_ifma*.c)
+                          kernels/c25519/x86_64/*_ifma.c)
 CTEMU_NATIVE := $(call obj,$(CTEMU_SRCS))
 CTEMU_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/obj/ctemu/%,$(CTEMU_NATIVE))
 # The kernel objects with the AVX-512 ones swapped for their emulations.
@@ -107,7 +107,15 @@ $(BUILD)/tests/kernel_c25519_avx512emu: tests/unit/kernel_c25519.c $(CTEMU_KERNE
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DCT_AVX512_EMULATED -o $@ $^ -lm
 
+# Ed25519: the table's double-scalar multiplication (double_mul_ifma.c)
+# emulated under the whole Ed25519 kernel suite (RFC 8032, Wycheproof,
+# against portable). Verification is variable time: no ct test.
+$(BUILD)/tests/kernel_c25519_ed25519_avx512emu: tests/unit/kernel_c25519_ed25519.c \
+                                                $(CTEMU_KERNEL_OBJS) $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCT_AVX512_EMULATED -o $@ $^ -lm
+
 tests-build: $(BUILD)/tests/ct_c25519_x25519_avx512emu
-unit-build: $(BUILD)/tests/kernel_c25519_avx512emu
+unit-build: $(BUILD)/tests/kernel_c25519_avx512emu $(BUILD)/tests/kernel_c25519_ed25519_avx512emu
 -include $(CTEMU_OBJS:.o=.d) $(CTEMU_IMPL:.o=.d) $(CTEMU_INTRIN:.o=.d)
 endif

@@ -9,17 +9,19 @@
 # (cs_c25519_x86_64_adx: CS_CPU_BMI2 | CS_CPU_ADX | CS_CPU_AVX2, its comb_adx.S
 # scanning with AVX2 (assembly: no flag needed); cs_c25519_x86_64_mulx:
 # CS_CPU_BMI2; cs_c25519_x86_64_ifma: x86_64-adx's with the AVX-512 IFMA
-# ladder).
+# ladder and verification).
 ifeq ($(ARCH),x86_64)
 C25519_X86_FLAGS := -mbmi2
 $(BUILD)/obj/kernels/c25519/x86_64/%.o: OBJ_CFLAGS += $(C25519_X86_FLAGS)
 $(BUILD)/obj/kernels/c25519/x86_64/adx.o $(BUILD)/obj/kernels/c25519/x86_64/ladder_adx.o \
     $(BUILD)/obj/kernels/c25519/x86_64/comb_adx.o $(BUILD)/obj/kernels/c25519/x86_64/ifma.o: \
     OBJ_CFLAGS += -madx
-# The x86_64-ifma table's ladder (CS_CPU_AVX512F | CS_CPU_AVX512VL |
-# CS_CPU_AVX512IFMA on top of x86_64-adx's features): ymm IFMA intrinsics.
+# The x86_64-ifma table's ladder and double-scalar multiplication
+# (CS_CPU_AVX512F | CS_CPU_AVX512VL | CS_CPU_AVX512IFMA on top of
+# x86_64-adx's features): ymm IFMA intrinsics.
 C25519_IFMA_FLAGS := -mavx2 -mavx512f -mavx512vl -mavx512ifma
-$(BUILD)/obj/kernels/c25519/x86_64/ladder_ifma.o: OBJ_CFLAGS += $(C25519_IFMA_FLAGS)
+$(BUILD)/obj/kernels/c25519/x86_64/ladder_ifma.o \
+    $(BUILD)/obj/kernels/c25519/x86_64/double_mul_ifma.o: OBJ_CFLAGS += $(C25519_IFMA_FLAGS)
 endif
 
 # ---- Generated table ---------------------------------------------------

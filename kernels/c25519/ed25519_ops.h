@@ -87,6 +87,11 @@ typedef struct {
     fe Z;
 } ed_cached;
 
+/* The C group law below serves whichever of the fixed base and the
+ * double-scalar multiplication the field header leaves to C. */
+#if !defined(FE_HAVE_BASE_MUL) || !defined(FE_HAVE_DOUBLE_MUL)
+#define ED_C_GROUP_LAW 1
+
 static void ed_p1_to_p3(ed_p3 *r, const ed_p1 *p)
 {
     fe_mul(&r->X, &p->E, &p->F);
@@ -169,6 +174,8 @@ static void ed_to_cached(ed_cached *r, const ed_p3 *p, const fe *d2)
     fe_mul(&r->n.xy2d, &p->T, d2);
 }
 
+#endif /* ED_C_GROUP_LAW */
+
 /* The encoding of (X/Z, Y/Z): y with x's sign in the top bit. */
 static void ed_encode(uint8_t s[32], const fe *X, const fe *Y, const fe *Z)
 {
@@ -180,6 +187,7 @@ static void ed_encode(uint8_t s[32], const fe *X, const fe *Y, const fe *Z)
     s[31] ^= (uint8_t)(fe_isnegative(&x) << 7);
 }
 
+#ifdef ED_C_GROUP_LAW
 /* Converts a neutral table entry (ed25519_table.h) to the field's form. */
 static void ed_niels_load(ed_niels *r, const uint8_t b[CS_ED25519_NIELS_BYTES])
 {
@@ -187,6 +195,7 @@ static void ed_niels_load(ed_niels *r, const uint8_t b[CS_ED25519_NIELS_BYTES])
     fe_frombytes(&r->ymx, b + 32);
     fe_frombytes(&r->xy2d, b + 64);
 }
+#endif
 
 /* Stack zeroed after the secret work (cs_wipe_stack): at least the deepest
  * callee chain of pubkey, sign and x25519_base, 1.3-1.9 KB measured on
@@ -195,7 +204,7 @@ static void ed_niels_load(ed_niels *r, const uint8_t b[CS_ED25519_NIELS_BYTES])
 
 /* ---- Fixed-base multiplication (constant time) ----------------------- */
 
-#ifndef FE_HAVE_BASE_MUL /* the C path of ed_base_mul; fe_base_mul has its own start */
+#ifndef FE_HAVE_BASE_MUL /* the C path of ed_base_mul (fe_base_mul has its own) */
 /* h = the neutral point (0, 1) in extended coordinates. */
 static void ed_p3_0(ed_p3 *h)
 {
@@ -204,7 +213,6 @@ static void ed_p3_0(ed_p3 *h)
     fe_1(&h->Z);
     fe_0(&h->T);
 }
-#endif
 
 /* 16 bytes as two words, for the select below: GCC's generic vectors are
  * SSE2 on x86-64 and plain word pairs elsewhere. */
@@ -249,6 +257,7 @@ static inline __attribute__((always_inline)) void ed_comb_select(ed_niels *t, ui
     fe_cswap(&t->ypx, &t->ymx, (unsigned)neg);
     fe_cmov(&t->xy2d, &minus, (unsigned)neg);
 }
+#endif /* !FE_HAVE_BASE_MUL */
 
 /* h = a * B for a 32-byte scalar a < 2^255 (a clamped or reduced scalar),
  * constant time in a: 64 signed radix-16 digits, the odd ones summed from
@@ -460,11 +469,19 @@ static void ed_wnaf(int8_t r[256], const uint8_t s[32], unsigned w)
     }
 }
 
-/* r = a*A + b*B, variable time (public a, A, b). */
+/* r = a*A + b*B, variable time (public a, A, b). A field header may do
+ * the whole multiplication from the digits (FE_HAVE_DOUBLE_MUL:
+ * fe_double_mul(X, Y, Z, na, A's X, Y, Z, T, nb), with this function's
+ * digits and tables). */
 static void ed_double_mul_vartime(ed_p2 *r, const uint8_t a[32], const ed_p3 *A,
                                   const uint8_t b[32])
 {
     int8_t na[256], nb[256];
+#ifdef FE_HAVE_DOUBLE_MUL
+    ed_wnaf(na, a, 5);
+    ed_wnaf(nb, b, 8);
+    fe_double_mul(&r->X, &r->Y, &r->Z, na, &A->X, &A->Y, &A->Z, &A->T, nb);
+#else
     ed_cached Ai[8]; /* A, 3A, ..., 15A */
     ed_p3 t, A2;
     ed_p1 s;
@@ -500,6 +517,7 @@ static void ed_double_mul_vartime(ed_p2 *r, const uint8_t a[32], const ed_p3 *A,
         }
         ed_p1_to_p2(r, &s);
     }
+#endif
 }
 
 static int c25519_ed25519_verify(const uint8_t sig[64], const uint8_t *dom, size_t domlen,
