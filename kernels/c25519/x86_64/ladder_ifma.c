@@ -27,7 +27,11 @@
  * (RFC 7748's z2 = E (AA + 121665 E) equals E (BB + 121666 E).) Three
  * products per step, the last with two lanes in use. Constant time: the
  * scalar bit only forms the mask of one blend per limb (the conditional
- * swap); no branch or address depends on k or x1. */
+ * swap); no branch or address depends on k or x1. The limb loops carry
+ * `#pragma GCC unroll` because gcc otherwise keeps some rolled, with the
+ * limbs in memory. The static cost model of this loop against
+ * ladder_adx.S's (llvm-mca; no IFMA machine here) is in docs/benchmarks.md,
+ * "X25519 on AVX-512 IFMA". */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -59,12 +63,6 @@ IFMA_INLINE void fe4_carry(fe4 *h, const __m256i c[5])
     h->l[4] = _mm256_add_epi64(_mm256_and_si256(c[4], m), k3);
 }
 
-/* x * 19 for x below 2^60: 16x + 2x + x. */
-IFMA_INLINE __m256i mul19(__m256i x)
-{
-    return _mm256_add_epi64(_mm256_add_epi64(x, _mm256_slli_epi64(x, 4)), _mm256_add_epi64(x, x));
-}
-
 /* h = f * g + init, lane by lane (limbs of f, g below 2^52, of init below
  * 2^52), carried. f_i g_j = lo + 2^52 hi: lo goes to column i + j, 2 hi to
  * column i + j + 1, columns from 5 up fold into 0..4 times 19. Four
@@ -74,11 +72,14 @@ IFMA_INLINE __m256i mul19(__m256i x)
 IFMA_INLINE void fe4_mul(fe4 *h, const fe4 *f, const fe4 *g, const __m256i init[5])
 {
     __m256i x[5], y[5], w[5], v[5], c[5];
+    #pragma GCC unroll 5
     for (int m = 0; m < 5; m++) {
         x[m] = init[m];
         y[m] = w[m] = v[m] = _mm256_setzero_si256();
     }
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
+        #pragma GCC unroll 5
         for (int j = 0; j < 5; j++) {
             int k = i + j;
             if (k < 5)
@@ -91,27 +92,28 @@ IFMA_INLINE void fe4_mul(fe4 *h, const fe4 *f, const fe4 *g, const __m256i init[
                 v[k - 4] = _mm256_madd52hi_epu64(v[k - 4], f->l[i], g->l[j]);
         }
     }
+    #pragma GCC unroll 5
     for (int m = 0; m < 5; m++) {
+        /* t = w + 2v; x + 2y + 19t = x + t + 2(y + t + 8t) */
         __m256i t = _mm256_add_epi64(w[m], _mm256_add_epi64(v[m], v[m]));
-        c[m] = _mm256_add_epi64(_mm256_add_epi64(x[m], _mm256_add_epi64(y[m], y[m])), mul19(t));
+        __m256i u = _mm256_add_epi64(y[m], _mm256_add_epi64(t, _mm256_slli_epi64(t, 3)));
+        c[m] = _mm256_add_epi64(_mm256_add_epi64(x[m], t), _mm256_add_epi64(u, u));
     }
     fe4_carry(h, c);
 }
 
-/* The lanes' 2p, limb by limb. */
-static const uint64_t two_p[5] = {(1ULL << 52) - 38, (1ULL << 52) - 2, (1ULL << 52) - 2,
-                                  (1ULL << 52) - 2, (1ULL << 52) - 2};
-
-/* h = blend(f + g, g - f + 2p) taking the difference in the lanes of the
- * vpblendd mask dmask (two bits a lane), carried. */
-IFMA_INLINE void fe4_addsub(fe4 *h, const fe4 *f, const fe4 *g, int dmask)
+/* h = f + g in lanes 0 and 2, g - f + 2p in lanes 1 and 3, carried: in
+ * those lanes ~f = 2^64 - 1 - f, so g + (2p + 1) + ~f wraps to g - f + 2p
+ * (2p limb by limb: 2^52 - 38, then 2^52 - 2). */
+IFMA_INLINE void fe4_addsub(fe4 *h, const fe4 *f, const fe4 *g)
 {
+    const __m256i neg13 = _mm256_set_epi64x(-1, 0, -1, 0);
     __m256i c[5];
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
-        __m256i s = _mm256_add_epi64(f->l[i], g->l[i]);
-        __m256i d = _mm256_sub_epi64(_mm256_add_epi64(g->l[i], _mm256_set1_epi64x((long long)two_p[i])),
-                                     f->l[i]);
-        c[i] = _mm256_blend_epi32(s, d, dmask);
+        long long b = (i == 0 ? (1LL << 52) - 38 : (1LL << 52) - 2) + 1;
+        __m256i gb = _mm256_add_epi64(g->l[i], _mm256_set_epi64x(b, 0, b, 0));
+        c[i] = _mm256_add_epi64(gb, _mm256_xor_si256(f->l[i], neg13));
     }
     fe4_carry(h, c);
 }
@@ -126,18 +128,22 @@ IFMA_INLINE void ladder_step(fe4 *s, const fe4 *x1v)
 {
     fe4 p, abcd, l, r, q, mm, t, u;
     __m256i init[5], zero = _mm256_setzero_si256();
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         p.l[i] = PERM(s->l[i], 1, 0, 3, 2);
-    fe4_addsub(&abcd, s, &p, LANES13); /* [A, B, C, D] */
+    fe4_addsub(&abcd, s, &p); /* [A, B, C, D] */
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
         l.l[i] = PERM(abcd.l[i], 0, 1, 3, 2);
         r.l[i] = PERM(abcd.l[i], 0, 1, 0, 1);
         init[i] = zero;
     }
     fe4_mul(&q, &l, &r, init); /* [AA, BB, DA, CB] */
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         p.l[i] = PERM(q.l[i], 1, 0, 3, 2); /* [BB, AA, CB, DA] */
-    fe4_addsub(&mm, &q, &p, LANES13); /* [-, E, DA + CB, DA - CB] */
+    fe4_addsub(&mm, &q, &p); /* [-, E, DA + CB, DA - CB] */
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
         /* lane 1 of the right operand: 121666 (limb 0), else 0 */
         __m256i bb_a24 = _mm256_blend_epi32(p.l[i], _mm256_set1_epi64x(i == 0 ? 121666 : 0), 0x0c);
@@ -146,12 +152,14 @@ IFMA_INLINE void ladder_step(fe4 *s, const fe4 *x1v)
         init[i] = _mm256_blend_epi32(zero, q.l[i], 0x0c);
     }
     fe4_mul(&t, &l, &r, init); /* [x2', BB + 121666 E, x3', (DA - CB)^2] */
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
         l.l[i] = _mm256_blend_epi32(mm.l[i], t.l[i], 0xc0);
         r.l[i] = _mm256_blend_epi32(t.l[i], x1v->l[i], 0xc0);
         init[i] = zero;
     }
     fe4_mul(&u, &l, &r, init); /* [-, z2', -, z3'] */
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         s->l[i] = _mm256_blend_epi32(t.l[i], u.l[i], LANES13);
 }
@@ -161,6 +169,7 @@ IFMA_INLINE void ladder_step(fe4 *s, const fe4 *x1v)
 IFMA_INLINE void fe4_cswap(fe4 *s, uint64_t b)
 {
     __mmask8 k = (__mmask8)(cs_ct_opaque(0 - b) & 0xf);
+    #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         s->l[i] = _mm256_mask_blend_epi64(k, s->l[i], PERM(s->l[i], 2, 3, 0, 1));
 }
