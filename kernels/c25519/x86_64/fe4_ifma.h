@@ -7,11 +7,14 @@
  * (radix 2^51) of the four lanes' elements. IFMA reads only bits 0..51 of
  * each multiplicand, so every value that enters a product has all limbs
  * below 2^52:
- * - a product (fe4_mul) leaves limbs below 2^51 + 2^16 (limb 0; the others
- *   below 2^51 + 2^11): one parallel carry round over columns below 2^62;
+ * - a product's columns (fe4_mul_cols) are below 2^61; fe4_mul carries
+ *   them (one parallel round) to limbs below 2^51 + 2^16 (limb 0; the
+ *   others below 2^51 + 2^11);
  * - a sum, or a difference plus 2p (limbs 2^52 - 38, 2^52 - 2: above any
  *   subtrahend here), of two such values is below 2^53 and gets one carry
- *   round (fe4_addsub), ending below 2^52 again.
+ *   round (fe4_addsub), ending below 2^52 again; fe4_sumdiff13 adds 2^11 p
+ *   instead and so takes uncarried columns too (limbs below 2^61), its sums
+ *   and differences below 2^63 carried to limbs below 2^51 + 2^17.
  * Nothing here branches on or indexes by the values. */
 #ifndef CRYPTOSHIM_C25519_FE4_IFMA_H
 #define CRYPTOSHIM_C25519_FE4_IFMA_H
@@ -36,7 +39,8 @@ typedef struct {
 #define LANES(a, b, c, d) ((a) * 0x03 | (b) * 0x0c | (c) * 0x30 | (d) * 0xc0)
 
 /* h = c with one parallel carry round (2^255 = 19): columns c below 2^62 give
- * limbs below 2^51 + 2^11, limb 0 below 2^51 + 19 * 2^11. */
+ * limbs below 2^51 + 2^11, limb 0 below 2^51 + 19 * 2^11; below 2^63, limbs
+ * below 2^51 + 2^12, limb 0 below 2^51 + 19 * 2^12. */
 IFMA_INLINE void fe4_carry(fe4 *h, const __m256i c[5])
 {
     const __m256i m = _mm256_set1_epi64x((long long)M51);
@@ -56,15 +60,15 @@ IFMA_INLINE __m256i fe4_mul19(__m256i x)
     return _mm256_add_epi64(_mm256_add_epi64(x, _mm256_slli_epi64(x, 4)), _mm256_add_epi64(x, x));
 }
 
-/* h = f * g + init, lane by lane (limbs of f, g below 2^52, of init below
- * 2^52), carried. f_i g_j = lo + 2^52 hi: lo goes to column i + j, 2 hi to
- * column i + j + 1, columns from 5 up fold into 0..4 times 19. Four
+/* c = f * g + init, lane by lane (limbs of f, g below 2^52, of init below
+ * 2^52), not carried. f_i g_j = lo + 2^52 hi: lo goes to column i + j, 2 hi
+ * to column i + j + 1, columns from 5 up fold into 0..4 times 19. Four
  * accumulators per output limb m keep each IFMA chain at most five long:
  * x (lo, column m), y (hi, from column m - 1), w (lo, column m + 5), v (hi,
  * from column m + 4); limb m = x + 2y + 19 (w + 2v), below 2^60.2 + 2^52. */
-IFMA_INLINE void fe4_mul(fe4 *h, const fe4 *f, const fe4 *g, const __m256i init[5])
+IFMA_INLINE void fe4_mul_cols(__m256i c[5], const fe4 *f, const fe4 *g, const __m256i init[5])
 {
-    __m256i x[5], y[5], w[5], v[5], c[5];
+    __m256i x[5], y[5], w[5], v[5];
     #pragma GCC unroll 5
     for (int m = 0; m < 5; m++) {
         x[m] = init[m];
@@ -90,6 +94,13 @@ IFMA_INLINE void fe4_mul(fe4 *h, const fe4 *f, const fe4 *g, const __m256i init[
         __m256i t = _mm256_add_epi64(w[m], _mm256_add_epi64(v[m], v[m]));
         c[m] = _mm256_add_epi64(_mm256_add_epi64(x[m], _mm256_add_epi64(y[m], y[m])), fe4_mul19(t));
     }
+}
+
+/* h = f * g + init as fe4_mul_cols, carried. */
+IFMA_INLINE void fe4_mul(fe4 *h, const fe4 *f, const fe4 *g, const __m256i init[5])
+{
+    __m256i c[5];
+    fe4_mul_cols(c, f, g, init);
     fe4_carry(h, c);
 }
 
@@ -108,6 +119,24 @@ IFMA_INLINE void fe4_addsub(fe4 *h, const fe4 *f, const fe4 *g, int dmask)
         __m256i d = _mm256_sub_epi64(
             _mm256_add_epi64(g->l[i], _mm256_set1_epi64x((long long)fe4_two_p[i])), f->l[i]);
         c[i] = _mm256_blend_epi32(s, d, dmask);
+    }
+    fe4_carry(h, c);
+}
+
+/* h = f + g in lanes 0 and 2, g - f + 2^11 p in lanes 1 and 3, carried
+ * (limbs of f and g below 2^61): in those lanes ~f = 2^64 - 1 - f, so g +
+ * (2^11 p + 1) + ~f wraps to g - f + 2^11 p, whose limbs (2^62 - 19 * 2^11,
+ * then 2^62 - 2^11) exceed any f's; one add and one xor a limb where
+ * fe4_addsub spends a sub, two adds and a blend. */
+IFMA_INLINE void fe4_sumdiff13(fe4 *h, const fe4 *f, const fe4 *g)
+{
+    const __m256i neg13 = _mm256_set_epi64x(-1, 0, -1, 0);
+    __m256i c[5];
+    #pragma GCC unroll 5
+    for (int i = 0; i < 5; i++) {
+        long long b = (i == 0 ? (1LL << 62) - (19LL << 11) : (1LL << 62) - (1LL << 11)) + 1;
+        __m256i gb = _mm256_add_epi64(g->l[i], _mm256_set_epi64x(b, 0, b, 0));
+        c[i] = _mm256_add_epi64(gb, _mm256_xor_si256(f->l[i], neg13));
     }
     fe4_carry(h, c);
 }
@@ -142,8 +171,9 @@ IFMA_INLINE void fe4_set(fe4 *h, const uint64_t a[4], const uint64_t b[4], const
 }
 
 /* out (4x64, below 2^256) = the element in lane `lane` of s (limbs below
- * 2^52): one carry pass from limb 0 up leaves limb 4 below 2^52, so the
- * packed value is exact and below 2^256. */
+ * 2^61): a carry pass from limb 0 up with limb 4's top folded into limb 0
+ * (times 19), then one without the fold, leave limbs 0..3 below 2^51 and
+ * limb 4 below 2^52, so the packed value is below 2^256. */
 IFMA_INLINE void fe4_get(uint64_t out[4], const fe4 *s, int lane)
 {
     uint64_t t[5], q[4];
@@ -152,10 +182,15 @@ IFMA_INLINE void fe4_get(uint64_t out[4], const fe4 *s, int lane)
         _mm256_storeu_si256((__m256i *)q, s->l[i]);
         t[i] = q[lane];
     }
-    #pragma GCC unroll 4
-    for (int i = 0; i < 4; i++) {
-        t[i + 1] += t[i] >> 51;
-        t[i] &= M51;
+    #pragma GCC unroll 2
+    for (int pass = 0; pass < 2; pass++) {
+        #pragma GCC unroll 4
+        for (int i = 0; i < 4; i++) {
+            t[i + 1] += t[i] >> 51;
+            t[i] &= M51;
+        }
+        t[0] += pass == 0 ? 19 * (t[4] >> 51) : 0;
+        t[4] &= pass == 0 ? M51 : ~0ULL;
     }
     out[0] = t[0] | t[1] << 51;
     out[1] = t[1] >> 13 | t[2] << 38;
