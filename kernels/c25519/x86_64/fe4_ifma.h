@@ -10,11 +10,9 @@
  * - a product's columns (fe4_mul_cols) are below 2^61; fe4_mul carries
  *   them (one parallel round) to limbs below 2^51 + 2^16 (limb 0; the
  *   others below 2^51 + 2^11);
- * - a sum, or a difference plus 2p (limbs 2^52 - 38, 2^52 - 2: above any
- *   subtrahend here), of two such values is below 2^53 and gets one carry
- *   round (fe4_addsub), ending below 2^52 again; fe4_sumdiff13 adds 2^11 p
- *   instead and so takes uncarried columns too (limbs below 2^61), its sums
- *   and differences below 2^63 carried to limbs below 2^51 + 2^17.
+ * - a sum, or a difference plus 2^11 p (fe4_addsub: limbs above 2^61), of
+ *   two values with limbs below 2^61 (carried or a product's columns) is
+ *   below 2^63 and gets one carry round, ending below 2^51 + 2^17.
  * Nothing here branches on or indexes by the values. */
 #ifndef CRYPTOSHIM_C25519_FE4_IFMA_H
 #define CRYPTOSHIM_C25519_FE4_IFMA_H
@@ -108,35 +106,22 @@ IFMA_INLINE void fe4_mul(fe4 *h, const fe4 *f, const fe4 *g, const __m256i init[
 static const uint64_t fe4_two_p[5] = {(1ULL << 52) - 38, (1ULL << 52) - 2, (1ULL << 52) - 2,
                                       (1ULL << 52) - 2, (1ULL << 52) - 2};
 
-/* h = blend(f + g, g - f + 2p) taking the difference in the lanes of the
- * vpblendd mask dmask (LANES), carried. */
+/* h = f + g, and g - f + 2^11 p in the lanes of the vpblendd mask dmask
+ * (LANES; a compile-time constant), carried (limbs of f and g below 2^61;
+ * of h below 2^51 + 2^17). In those lanes ~f = 2^64 - 1 - f, so g +
+ * (2^11 p + 1) + ~f wraps to g - f + 2^11 p, whose limbs (2^62 - 19 * 2^11,
+ * then 2^62 - 2^11) exceed any f's: one add and one xor a limb, no blend
+ * (whose immediate clang wants literal even in an always_inline body). */
 IFMA_INLINE void fe4_addsub(fe4 *h, const fe4 *f, const fe4 *g, int dmask)
 {
-    __m256i c[5];
-    #pragma GCC unroll 5
-    for (int i = 0; i < 5; i++) {
-        __m256i s = _mm256_add_epi64(f->l[i], g->l[i]);
-        __m256i d = _mm256_sub_epi64(
-            _mm256_add_epi64(g->l[i], _mm256_set1_epi64x((long long)fe4_two_p[i])), f->l[i]);
-        c[i] = _mm256_blend_epi32(s, d, dmask);
-    }
-    fe4_carry(h, c);
-}
-
-/* h = f + g in lanes 0 and 2, g - f + 2^11 p in lanes 1 and 3, carried
- * (limbs of f and g below 2^61): in those lanes ~f = 2^64 - 1 - f, so g +
- * (2^11 p + 1) + ~f wraps to g - f + 2^11 p, whose limbs (2^62 - 19 * 2^11,
- * then 2^62 - 2^11) exceed any f's; one add and one xor a limb where
- * fe4_addsub spends a sub, two adds and a blend. */
-IFMA_INLINE void fe4_sumdiff13(fe4 *h, const fe4 *f, const fe4 *g)
-{
-    const __m256i neg13 = _mm256_set_epi64x(-1, 0, -1, 0);
+    const __m256i neg = _mm256_set_epi64x(-(long long)(dmask >> 6 & 1), -(long long)(dmask >> 4 & 1),
+                                          -(long long)(dmask >> 2 & 1), -(long long)(dmask & 1));
     __m256i c[5];
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
         long long b = (i == 0 ? (1LL << 62) - (19LL << 11) : (1LL << 62) - (1LL << 11)) + 1;
-        __m256i gb = _mm256_add_epi64(g->l[i], _mm256_set_epi64x(b, 0, b, 0));
-        c[i] = _mm256_add_epi64(gb, _mm256_xor_si256(f->l[i], neg13));
+        __m256i gb = _mm256_add_epi64(g->l[i], _mm256_and_si256(_mm256_set1_epi64x(b), neg));
+        c[i] = _mm256_add_epi64(gb, _mm256_xor_si256(f->l[i], neg));
     }
     fe4_carry(h, c);
 }

@@ -10,7 +10,7 @@
  * Field: fe4_ifma.h (four elements, one per 64-bit lane, radix 2^51, the
  * bounds that keep every multiplicand below 2^52). z2' and z3' are left as
  * a product's uncarried columns (limbs below 2^61): only the next step's
- * sums and differences (fe4_sumdiff13, which takes them) read them.
+ * sums and differences (fe4_addsub, which takes them) read them.
  * Lanes through a step, state S = [x2, z2, x3, z3] (after the swap):
  *   [A, B, C, D]   = [x2 + z2, x2 - z2, x3 + z3, x3 - z3]
  *   Q = [A, B, D, C] * [A, B, A, B]      = [AA, BB, DA, CB]
@@ -41,7 +41,7 @@ IFMA_INLINE void ladder_step(fe4 *s, const fe4 *x1v)
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         p.l[i] = PERM(s->l[i], 1, 0, 3, 2);
-    fe4_sumdiff13(&abcd, s, &p); /* [A, B, C, D] */
+    fe4_addsub(&abcd, s, &p, LANES(0, 1, 0, 1)); /* [A, B, C, D] */
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
         l.l[i] = PERM(abcd.l[i], 0, 1, 3, 2);
@@ -52,7 +52,7 @@ IFMA_INLINE void ladder_step(fe4 *s, const fe4 *x1v)
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++)
         p.l[i] = PERM(q.l[i], 1, 0, 3, 2); /* [BB, AA, CB, DA] */
-    fe4_sumdiff13(&mm, &q, &p); /* [-, E, DA + CB, DA - CB] */
+    fe4_addsub(&mm, &q, &p, LANES(0, 1, 0, 1)); /* [-, E, DA + CB, DA - CB] */
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {
         /* lane 1 of the right operand: 121666 (limb 0), else 0 */
