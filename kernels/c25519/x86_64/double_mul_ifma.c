@@ -26,7 +26,10 @@ static const __m256i *ed4_zero(void)
 }
 
 /* p = [E*F, G*H, F*G, E*H] from e = [E, F, G, H]: the completed sum or
- * double to extended coordinates [X, Y, Z, T]. */
+ * double to extended coordinates [X, Y, Z, T], left as the product's
+ * columns (limbs below 2^61): every reader of a point (ed4_dbl, ed4_add,
+ * ed4_to_cached, fe4_get) starts with fe4_addsub or a carry pass of its
+ * own, so no carry is needed here. */
 IFMA_INLINE void ed4_finish(fe4 *p, const fe4 *e)
 {
     fe4 f, g;
@@ -35,7 +38,7 @@ IFMA_INLINE void ed4_finish(fe4 *p, const fe4 *e)
         f.l[i] = PERM(e->l[i], 0, 2, 1, 0);
         g.l[i] = PERM(e->l[i], 1, 3, 2, 3);
     }
-    fe4_mul(p, &f, &g, ed4_zero());
+    fe4_mul_cols(p->l, &f, &g, ed4_zero());
 }
 
 /* p = 2p (dbl-2008-hwcd, a = -1, T not read), with F and H negated as in
@@ -50,7 +53,7 @@ static void ed4_dbl(fe4 *p)
         g.l[i] = _mm256_blend_epi32(zero, PERM(p->l[i], 0, 0, 0, 1), LANES(0, 0, 0, 1));
     }
     fe4_addsub(&v, &f, &g, 0);
-    fe4_mul(&t, &v, &v, ed4_zero()); /* [a, b, c, e] = [X^2, Y^2, Z^2, (X + Y)^2] */
+    fe4_mul_cols(t.l, &v, &v, ed4_zero()); /* [a, b, c, e] = [X^2, Y^2, Z^2, (X + Y)^2] */
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) { /* [a + b, b - a, 2c, e] = [-H, G, 2c, e] */
         f.l[i] = _mm256_blend_epi32(PERM(t.l[i], 0, 0, 2, 3), zero, LANES(0, 0, 0, 1));
@@ -85,7 +88,7 @@ static void ed4_add(fe4 *p, const fe4 *q)
 {
     fe4 s, m, f, g;
     ed4_diff_sum(&s, p);
-    fe4_mul(&m, &s, q, ed4_zero()); /* [A, B, C, D] */
+    fe4_mul_cols(m.l, &s, q, ed4_zero()); /* [A, B, C, D], columns */
     #pragma GCC unroll 5
     for (int i = 0; i < 5; i++) {   /* [B - A, D - C, D + C, B + A] = [E, F, G, H] */
         f.l[i] = PERM(m.l[i], 0, 2, 2, 0);
