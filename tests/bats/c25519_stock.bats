@@ -10,15 +10,17 @@
 # errors, parameters, PEM/DER of keys the shim holds, an Ed25519-signed
 # certificate, the Wycheproof X25519 and Ed25519 vectors. Every key of the
 # shim's run must be held by the cryptoshim provider. Each curve
-# implementation of C25519_KERNELS (default x86_64-adx,x86_64-mulx,portable) is forced
-# in turn; one this CPU cannot run is skipped (by default the provider
-# offers the curves only where one was measured faster than libcrypto's).
+# implementation of C25519_KERNELS (default x86_64-adx,x86_64-mulx,portable,
+# c25519:x86_64-ifma: the prefix keeps the big-number x86_64-ifma out) is
+# forced in turn; one this CPU cannot run is skipped (by default the
+# provider offers the curves only where one was measured faster than
+# libcrypto's).
 
 load mldsa_helpers
 
 DRIVER="$CS_BUILD/tests/e2e/c25519_driver"
 DRIVER40="$CS_BUILD/tests/e2e/c25519_driver40"
-C25519_KERNELS=${C25519_KERNELS:-x86_64-adx,x86_64-mulx,portable}
+C25519_KERNELS=${C25519_KERNELS:-x86_64-adx,x86_64-mulx,portable,c25519:x86_64-ifma}
 KERN=portable
 
 # drive VER LIB STATS ARGS: the driver on OpenSSL VER (30: the system's),
