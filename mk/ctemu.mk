@@ -117,5 +117,13 @@ $(BUILD)/tests/kernel_c25519_ed25519_avx512emu: tests/unit/kernel_c25519_ed25519
 
 tests-build: $(BUILD)/tests/ct_c25519_x25519_avx512emu
 unit-build: $(BUILD)/tests/kernel_c25519_avx512emu $(BUILD)/tests/kernel_c25519_ed25519_avx512emu
+
+# The four-lane IFMA field itself (kernels/c25519/x86_64/fe4_ifma.h) at the
+# edges of its bounds, emulated (tests/unit/ctemu/fe4_bounds.c).
+$(BUILD)/tests/kernel_c25519_fe4_avx512emu: tests/unit/ctemu/fe4_bounds.c $(TEST_SUPPORT) \
+                                            kernels/c25519/x86_64/fe4_ifma.h tests/unit/ctemu/avx512_emul.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -mavx2 $(CTEMU_FLAGS) -o $@ $(filter %.c %.o,$^) -lm
+unit-build: $(BUILD)/tests/kernel_c25519_fe4_avx512emu
 -include $(CTEMU_OBJS:.o=.d) $(CTEMU_IMPL:.o=.d) $(CTEMU_INTRIN:.o=.d)
 endif
