@@ -5,9 +5,13 @@
 # C over AVX2 types, so memcheck can follow the kernels' branches and
 # addresses with secrets undefined. Those objects never enter
 # libcryptoshim.so. Built here:
-#   ct_bn_x86_avx512emu, ct_mldsa_avx512emu  ct tests (tests/unit/ct_bn_x86.c,
-#       ct_mldsa.c with CT_AVX512_EMULATED) linked with the emulated objects
-#       in place of the native ones; run under valgrind by `make ct`.
+#   ct_bn_x86_avx512emu, ct_mldsa_avx512emu, ct_mlkem_avx512emu,
+#   ct_c25519_x25519_avx512emu, ct_c25519_ed25519_avx512emu  ct tests
+#       (tests/unit/ct_*.c with CT_AVX512_EMULATED) linked with the emulated
+#       objects in place of the native ones; run under valgrind by `make ct`.
+#   kernel_c25519_avx512emu, kernel_c25519_ed25519_avx512emu,
+#   kernel_c25519_fe4_avx512emu  unit suites on the emulated curve table
+#       (below; `make check` runs them).
 #   kernel_avx512emu  (tests/unit/ctemu/) no valgrind: each emulated intrinsic
 #       against the real instruction, and the emulated kernels (symbols
 #       renamed ctemu_*) against the native ones on the same inputs; skips
@@ -109,13 +113,21 @@ $(BUILD)/tests/kernel_c25519_avx512emu: tests/unit/kernel_c25519.c $(CTEMU_KERNE
 
 # Ed25519: the table's double-scalar multiplication (double_mul_ifma.c)
 # emulated under the whole Ed25519 kernel suite (RFC 8032, Wycheproof,
-# against portable). Verification is variable time: no ct test.
+# against portable), and the table's own instance of the signing template
+# (ifma.o, over x86_64-adx's field and comb) under the ct test of the
+# secret entries (pubkey, sign, x25519_base); verification there runs
+# emulated too, with public inputs only.
 $(BUILD)/tests/kernel_c25519_ed25519_avx512emu: tests/unit/kernel_c25519_ed25519.c \
                                                 $(CTEMU_KERNEL_OBJS) $(TEST_SUPPORT)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DCT_AVX512_EMULATED -o $@ $^ -lm
 
-tests-build: $(BUILD)/tests/ct_c25519_x25519_avx512emu
+$(BUILD)/tests/ct_c25519_ed25519_avx512emu: tests/unit/ct_c25519_ed25519.c $(CTEMU_KERNEL_OBJS) \
+                                            $(TEST_SUPPORT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCT_AVX512_EMULATED -o $@ $^ -lm
+
+tests-build: $(BUILD)/tests/ct_c25519_x25519_avx512emu $(BUILD)/tests/ct_c25519_ed25519_avx512emu
 unit-build: $(BUILD)/tests/kernel_c25519_avx512emu $(BUILD)/tests/kernel_c25519_ed25519_avx512emu
 
 # The four-lane IFMA field itself (kernels/c25519/x86_64/fe4_ifma.h) at the
