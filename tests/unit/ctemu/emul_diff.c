@@ -4,7 +4,8 @@
  * of the AVX-512 kernels (global symbols prefixed ctemu_) against the native
  * builds on the same inputs: IFMA Montgomery products and exponentiations at
  * every size class, the 4-, 8- and 8+1-way Keccaks, ML-DSA keygen and
- * signing through the "avx512" table, and the X25519 IFMA ladder. Same
+ * signing through the "avx512" table, the X25519 IFMA ladder and the Ed25519
+ * IFMA double-scalar multiplication. Same
  * outputs means the code valgrind checks in ct_*_avx512emu computes what
  * the shipped code computes. Skips elsewhere. Prints TAP. */
 #include <string.h>
@@ -40,6 +41,11 @@ unsigned ctemu_cs_mlkem_rej_uniform_avx512(int16_t *r, unsigned have, const uint
 /* The x86_64-ifma X25519 ladder (kernels/c25519/x86_64/ladder_ifma.c). */
 void cs_c25519_ifma_ladder(uint64_t xz[8], const uint64_t x1[4], const uint8_t k[32]);
 void ctemu_cs_c25519_ifma_ladder(uint64_t xz[8], const uint64_t x1[4], const uint8_t k[32]);
+/* Its Ed25519 double-scalar multiplication (double_mul_ifma.c). */
+void cs_c25519_ifma_double_mul(uint64_t xyz[12], const int8_t na[256], const uint64_t A[16],
+                               const int8_t nb[256]);
+void ctemu_cs_c25519_ifma_double_mul(uint64_t xyz[12], const int8_t na[256],
+                                     const uint64_t A[16], const int8_t nb[256]);
 
 static cs_mont mont;
 
@@ -268,6 +274,32 @@ static int ladder_cases(unsigned n)
     return ok;
 }
 
+/* The double-scalar multiplication, native and emulated, on n random
+ * digit strings (odd digits of widths 5 and 8, one position in six and in
+ * nine set, the top ones too) and random A coordinates below 2^256 (the
+ * formulas run on any values); whether X, Y, Z agree. */
+static int double_mul_cases(unsigned n)
+{
+    int ok = 1;
+    for (unsigned t = 0; t < n; t++) {
+        int8_t na[256] = {0}, nb[256] = {0};
+        uint64_t a[16], r1[12], r2[12];
+        uint8_t d[512];
+        tap_rng_bytes((uint8_t *)a, sizeof a);
+        tap_rng_bytes(d, sizeof d);
+        for (int i = 0; i < 256; i++) {
+            if (d[i] % 6 == 0 || i == 252)
+                na[i] = (int8_t)((d[256 + i] % 16) | 1) * (d[i] & 64 ? -1 : 1);
+            if (d[256 + i] % 9 == 0 || i == 253)
+                nb[i] = (int8_t)((d[i] % 128) | 1) * (d[256 + i] & 128 ? -1 : 1);
+        }
+        cs_c25519_ifma_double_mul(r1, na, a, nb);
+        ctemu_cs_c25519_ifma_double_mul(r2, na, a, nb);
+        ok &= !memcmp(r1, r2, sizeof r1);
+    }
+    return ok;
+}
+
 int main(void)
 {
     tap_rng_seed(0x6374656d75ULL);
@@ -315,6 +347,8 @@ int main(void)
                              "sums, coders, Compress/Decompress, rejection step, 500 inputs");
     tap_ok(ladder_cases(200), "X25519 ladder (c25519 x86_64-ifma) emulated == native, 200 "
                               "scalars and u");
+    tap_ok(double_mul_cases(100), "Ed25519 double-scalar multiplication (c25519 x86_64-ifma) "
+                                  "emulated == native, 100 digit strings and points");
     static const int sets[3] = {44, 65, 87};
     for (int s = 0; s < 3; s++)
         tap_ok(mldsa_cases(sets[s], 40),
