@@ -53,19 +53,20 @@ FORCE:
 
 # The kernels' carry and mask compares tell the fuzzer nothing about inputs
 # and, traced, took half of each run: their coverage is kept, their compare
-# tracing dropped.
-$(FUZZ_BUILD)/obj/kernels/%.o $(FUZZ_CAMP_BUILD)/obj/kernels/%.o: \
+# tracing dropped (the emulated ones' below too).
+$(FUZZ_BUILD)/obj/kernels/%.o $(FUZZ_CAMP_BUILD)/obj/kernels/%.o \
+    $(FUZZ_BUILD)/obj/ctemu/kernels/%.o $(FUZZ_CAMP_BUILD)/obj/ctemu/kernels/%.o: \
     OBJ_CFLAGS += -fno-sanitize-coverage=trace-cmp
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_CORE)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS) $(WARN) -std=gnu11 -pthread -I. -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
-	    -o $@ $< $(FUZZ_CORE) -lcrypto -ldl -pthread -lm
+	    -o $@ $< $(FUZZ_EXTRA) $(FUZZ_CORE) -lcrypto -ldl -pthread -lm
 
 $(FUZZ_CAMP_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_CAMP_CORE)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS) $(WARN) -std=gnu11 -pthread -I. -O2 -g -fsanitize=fuzzer $(FUZZ_CAMP_SAN) \
-	    -o $@ $< $(FUZZ_CAMP_CORE) -lcrypto -ldl -pthread -lm
+	    -o $@ $< $(FUZZ_EXTRA) $(FUZZ_CAMP_CORE) -lcrypto -ldl -pthread -lm
 
 # fuzz_mlkem_prov calls the provider's ML-KEM tables: it links those provider
 # objects, built by the fuzz (or campaign) build's recursive make beside its
@@ -95,6 +96,49 @@ $(FUZZ_CAMP_BUILD)/fuzz_mlkem_prov: tests/fuzz/fuzz_mlkem_prov.c $(FUZZ_CAMP_COR
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS) $(WARN) -std=gnu11 -pthread -I. -O2 -g -fsanitize=fuzzer $(FUZZ_CAMP_SAN) \
 	    -o $@ $< $(FUZZ_CAMP_PROV_OBJS) $(FUZZ_CAMP_CORE) -lcrypto -ldl -pthread -lm
+
+# fuzz_x25519 and fuzz_ed25519 on x86-64 also compare an emulated copy of the
+# curves' x86_64-ifma table (tests/fuzz/fuzz_c25519.h), so its AVX-512 IFMA
+# ladder and verification are fuzzed on CPUs without AVX-512: ifma.c,
+# ladder_ifma.c and double_mul_ifma.c built by mk/ctemu.mk's emulation rule
+# in the fuzz build's own make (its compiler and instrumentation), then
+# every global symbol they define suffixed _emu (objcopy, so they sit beside
+# the native table); the targets get -DFUZZ_C25519_IFMA_EMU and the objects
+# through FUZZ_EXTRA.
+ifeq ($(ARCH),x86_64)
+FUZZ_EMU_SRCS := $(addprefix kernels/c25519/x86_64/,ifma.c ladder_ifma.c double_mul_ifma.c)
+fuzz_emu_objs = $(patsubst %.c,$(1)/obj/emu/%.o,$(FUZZ_EMU_SRCS))
+FUZZ_EMU_MAP := $(BUILD)/obj/emu/rename.map
+$(BUILD)/obj/ctemu/kernels/c25519/x86_64/ifma.o: OBJ_CFLAGS += -madx
+$(FUZZ_EMU_MAP): $(patsubst %.c,$(BUILD)/obj/ctemu/%.o,$(FUZZ_EMU_SRCS))
+	@mkdir -p $(dir $@)
+	$(NM) -g --defined-only --format=posix $^ | awk 'NF >= 3 && $$1 !~ /:$$/ { print $$1, $$1 "_emu" }' | sort -u >$@
+$(BUILD)/obj/emu/%.o: $(BUILD)/obj/ctemu/%.o $(FUZZ_EMU_MAP)
+	@mkdir -p $(dir $@)
+	$(OBJCOPY) --redefine-syms=$(FUZZ_EMU_MAP) $< $@
+-include $(patsubst %.c,$(BUILD)/obj/ctemu/%.d,$(FUZZ_EMU_SRCS))
+
+FUZZ_EMU_OBJS := $(call fuzz_emu_objs,$(FUZZ_BUILD))
+FUZZ_CAMP_EMU_OBJS := $(call fuzz_emu_objs,$(FUZZ_CAMP_BUILD))
+.PHONY: fuzz-emu-objs fuzz-camp-emu-objs
+ifneq ($(BUILD),$(FUZZ_BUILD))
+fuzz-emu-objs: $(FUZZ_CORE)
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="-O1 -g" \
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -DCS_ROLL_LOOPS" $(FUZZ_EMU_OBJS)
+$(FUZZ_EMU_OBJS): fuzz-emu-objs ;
+endif
+ifneq ($(BUILD),$(FUZZ_CAMP_BUILD))
+fuzz-camp-emu-objs: $(FUZZ_CAMP_CORE)
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_CAMP_BUILD) CC=$(FUZZ_CC) CFLAGS="-O2 -g" \
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_CAMP_SAN) -DCS_ROLL_LOOPS" $(FUZZ_CAMP_EMU_OBJS)
+$(FUZZ_CAMP_EMU_OBJS): fuzz-camp-emu-objs ;
+endif
+$(addprefix $(FUZZ_BUILD)/,fuzz_x25519 fuzz_ed25519): $(FUZZ_EMU_OBJS)
+$(addprefix $(FUZZ_BUILD)/,fuzz_x25519 fuzz_ed25519): FUZZ_EXTRA = -DFUZZ_C25519_IFMA_EMU $(FUZZ_EMU_OBJS)
+$(addprefix $(FUZZ_CAMP_BUILD)/,fuzz_x25519 fuzz_ed25519): $(FUZZ_CAMP_EMU_OBJS)
+$(addprefix $(FUZZ_CAMP_BUILD)/,fuzz_x25519 fuzz_ed25519): \
+    FUZZ_EXTRA = -DFUZZ_C25519_IFMA_EMU $(FUZZ_CAMP_EMU_OBJS)
+endif
 
 clean: fuzz-clean
 fuzz-clean:

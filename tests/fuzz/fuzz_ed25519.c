@@ -1,7 +1,8 @@
 /* Fuzz target for the Ed25519 kernels (kernels/c25519): every
  * implementation this CPU runs (cs_c25519_impls, found at run time, so
- * tables are fuzzed as they land) against the portable one and against
- * libcrypto's EVP raw keys. Input: mode (byte), implementation (byte),
+ * tables are fuzzed as they land; on x86-64 also the emulated
+ * x86_64-ifma table, tests/fuzz/fuzz_c25519.h) against the portable one
+ * and against libcrypto's EVP raw keys. Input: mode (byte), implementation (byte),
  * then the mode's bytes:
  *  - 0, keys and signatures: a private key (32 bytes), a context length
  *    (byte) and context, the message: the same public key and X25519 public
@@ -20,7 +21,7 @@
 #include <string.h>
 
 #include "kernels/c25519/c25519.h"
-#include "runtime/cpu.h"
+#include "tests/fuzz/fuzz_c25519.h"
 #include "tests/fuzz/fuzz_common.h"
 #include "tests/unit/support/c25519_stock.h"
 
@@ -32,14 +33,8 @@ static unsigned nimpls;
 
 static void init(void)
 {
-    if (nimpls)
-        return;
-    uint32_t have = cs_cpu_probe();
-    for (unsigned k = 0; cs_c25519_impls[k] && nimpls < 8; k++) {
-        const cs_c25519_impl *im = cs_c25519_impls[k];
-        if ((im->cpu_features & have) == im->cpu_features && im->ed25519_pubkey)
-            impls[nimpls++] = im;
-    }
+    if (!nimpls)
+        nimpls = fuzz_c25519_tables(impls, 8, 1);
 }
 
 /* libcrypto's Ed25519 public key, X25519 public value and plain Ed25519
