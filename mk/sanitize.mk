@@ -75,19 +75,26 @@ FUZZ_PROV_SRCS := provider/mlkem_keymgmt.c provider/mlkem_kem.c provider/key.c p
                   provider/rand.c
 FUZZ_PROV_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(FUZZ_PROV_SRCS))
 FUZZ_CAMP_PROV_OBJS := $(patsubst %.c,$(FUZZ_CAMP_BUILD)/obj/%.o,$(FUZZ_PROV_SRCS))
-.PHONY: fuzz-prov-objs fuzz-camp-prov-objs
-ifneq ($(BUILD),$(FUZZ_BUILD))
-fuzz-prov-objs: $(FUZZ_CORE)
-	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="-O1 -g" \
-	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -DCS_ROLL_LOOPS" $(FUZZ_PROV_OBJS)
-$(FUZZ_PROV_OBJS): fuzz-prov-objs ;
+
+# $(call fuzz_sub_objs,NAME,OBJS,CAMP_OBJS): OBJS made by the fuzz build's
+# recursive make and CAMP_OBJS by the campaign build's, each after its core,
+# under the phony targets fuzz-NAME and fuzz-camp-NAME (for $(eval)).
+define fuzz_sub_objs
+.PHONY: fuzz-$(1) fuzz-camp-$(1)
+ifneq ($$(BUILD),$$(FUZZ_BUILD))
+fuzz-$(1): $$(FUZZ_CORE)
+	@$$(MAKE) --no-print-directory BUILD=$$(FUZZ_BUILD) CC=$$(FUZZ_CC) CFLAGS="-O1 -g" \
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $$(FUZZ_SAN) -DCS_ROLL_LOOPS" $(2)
+$(2): fuzz-$(1) ;
 endif
-ifneq ($(BUILD),$(FUZZ_CAMP_BUILD))
-fuzz-camp-prov-objs: $(FUZZ_CAMP_CORE)
-	@$(MAKE) --no-print-directory BUILD=$(FUZZ_CAMP_BUILD) CC=$(FUZZ_CC) CFLAGS="-O2 -g" \
-	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_CAMP_SAN) -DCS_ROLL_LOOPS" $(FUZZ_CAMP_PROV_OBJS)
-$(FUZZ_CAMP_PROV_OBJS): fuzz-camp-prov-objs ;
+ifneq ($$(BUILD),$$(FUZZ_CAMP_BUILD))
+fuzz-camp-$(1): $$(FUZZ_CAMP_CORE)
+	@$$(MAKE) --no-print-directory BUILD=$$(FUZZ_CAMP_BUILD) CC=$$(FUZZ_CC) CFLAGS="-O2 -g" \
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $$(FUZZ_CAMP_SAN) -DCS_ROLL_LOOPS" $(3)
+$(3): fuzz-camp-$(1) ;
 endif
+endef
+$(eval $(call fuzz_sub_objs,prov-objs,$(FUZZ_PROV_OBJS),$(FUZZ_CAMP_PROV_OBJS)))
 $(FUZZ_BUILD)/fuzz_mlkem_prov: tests/fuzz/fuzz_mlkem_prov.c $(FUZZ_CORE) $(FUZZ_PROV_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS) $(WARN) -std=gnu11 -pthread -I. -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) \
@@ -120,19 +127,7 @@ $(BUILD)/obj/emu/%.o: $(BUILD)/obj/ctemu/%.o $(FUZZ_EMU_MAP)
 
 FUZZ_EMU_OBJS := $(call fuzz_emu_objs,$(FUZZ_BUILD))
 FUZZ_CAMP_EMU_OBJS := $(call fuzz_emu_objs,$(FUZZ_CAMP_BUILD))
-.PHONY: fuzz-emu-objs fuzz-camp-emu-objs
-ifneq ($(BUILD),$(FUZZ_BUILD))
-fuzz-emu-objs: $(FUZZ_CORE)
-	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="-O1 -g" \
-	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -DCS_ROLL_LOOPS" $(FUZZ_EMU_OBJS)
-$(FUZZ_EMU_OBJS): fuzz-emu-objs ;
-endif
-ifneq ($(BUILD),$(FUZZ_CAMP_BUILD))
-fuzz-camp-emu-objs: $(FUZZ_CAMP_CORE)
-	@$(MAKE) --no-print-directory BUILD=$(FUZZ_CAMP_BUILD) CC=$(FUZZ_CC) CFLAGS="-O2 -g" \
-	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_CAMP_SAN) -DCS_ROLL_LOOPS" $(FUZZ_CAMP_EMU_OBJS)
-$(FUZZ_CAMP_EMU_OBJS): fuzz-camp-emu-objs ;
-endif
+$(eval $(call fuzz_sub_objs,emu-objs,$(FUZZ_EMU_OBJS),$(FUZZ_CAMP_EMU_OBJS)))
 $(addprefix $(FUZZ_BUILD)/,fuzz_x25519 fuzz_ed25519): $(FUZZ_EMU_OBJS)
 $(addprefix $(FUZZ_BUILD)/,fuzz_x25519 fuzz_ed25519): FUZZ_EXTRA = -DFUZZ_C25519_IFMA_EMU $(FUZZ_EMU_OBJS)
 $(addprefix $(FUZZ_CAMP_BUILD)/,fuzz_x25519 fuzz_ed25519): $(FUZZ_CAMP_EMU_OBJS)
